@@ -1,0 +1,242 @@
+// Package envelope defines the JSON envelope spoken between the godot-mcp host
+// and the Godot editor addon (see docs/envelope.md and the spec's envelope.md).
+//
+// Server → addon:   {"id": "42", "command": "cmd_x", "params": {...}}
+// Addon → server:   {"id": "42", "ok": true, "result": {...}}
+//
+//	{"id": "42", "ok": false, "error": "CODE", "hint": "...", "required": "..."}
+//
+// Pushes (server → addon, no waiter) carry no id. The PEER_REPLACED notice is
+// {"ok": false, "error": "PEER_REPLACED", "hint": "..."} with neither id nor command.
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrorCode is the stable, enumerated failure code. Clients match on it, never on prose.
+type ErrorCode string
+
+// The complete ErrorCode enum, exactly as the spec lists it.
+const (
+	PreconditionFailed ErrorCode = "PRECONDITION_FAILED"
+	ResourceNotFound   ErrorCode = "RESOURCE_NOT_FOUND"
+	ValidationError    ErrorCode = "VALIDATION_ERROR"
+	BridgeDisconnected ErrorCode = "BRIDGE_DISCONNECTED"
+	Timeout            ErrorCode = "TIMEOUT"
+	InternalError      ErrorCode = "INTERNAL_ERROR"
+	ApprovalDenied     ErrorCode = "APPROVAL_DENIED"
+	PeerReplaced       ErrorCode = "PEER_REPLACED"
+)
+
+// Codes lists every ErrorCode in spec order.
+var Codes = []ErrorCode{
+	PreconditionFailed, ResourceNotFound, ValidationError, BridgeDisconnected,
+	Timeout, InternalError, ApprovalDenied, PeerReplaced,
+}
+
+// Valid reports whether c is one of the enumerated codes.
+func (c ErrorCode) Valid() bool {
+	for _, k := range Codes {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Machine-checkable names of preconditions, used in the `required` field.
+const (
+	RequireActiveScene     = "active_scene"
+	RequireConfirm         = "confirm"
+	RequireBridgeConnected = "bridge_connected"
+	RequireRuntimeProbe    = "runtime_probe"
+	RequireGameNotBreaked  = "game_not_breaked"
+	RequireGodotVersion    = "godot_version"
+	RequireProjectDir      = "project_dir"
+)
+
+// Commands the host itself speaks on the bridge.
+const (
+	CmdPing           = "cmd_ping"
+	CmdEditorHello    = "cmd_editor_hello"    // addon → server, first message
+	CmdServerHello    = "cmd_server_hello"    // server → addon push
+	CmdToolsetsUpdate = "cmd_toolsets_update" // server → addon push
+)
+
+// MaxFrameBytes is the largest frame either side accepts (64 MiB).
+const MaxFrameBytes = 64 << 20
+
+// Command is a server → addon message. ID is empty for fire-and-forget pushes.
+type Command struct {
+	ID      string          `json:"id,omitempty"`
+	Command string          `json:"command"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// Response is an addon → server answer to a Command.
+type Response struct {
+	ID       string          `json:"id,omitempty"`
+	OK       bool            `json:"ok"`
+	Result   json.RawMessage `json:"result,omitempty"`
+	Error    ErrorCode       `json:"error,omitempty"`
+	Hint     string          `json:"hint,omitempty"`
+	Required string          `json:"required,omitempty"`
+}
+
+// Err returns the response's failure as an *Error, or nil when OK.
+func (r Response) Err() *Error {
+	if r.OK {
+		return nil
+	}
+	code := r.Error
+	if !code.Valid() {
+		return &Error{Code: InternalError, Hint: fmt.Sprintf("The editor answered with an unknown error code %q (hint: %s). Update the addon to match the server.", r.Error, r.Hint)}
+	}
+	return &Error{Code: code, Hint: r.Hint, Required: r.Required}
+}
+
+// Failure builds a failed Response for id from err.
+func Failure(id string, err *Error) Response {
+	return Response{ID: id, OK: false, Error: err.Code, Hint: err.Hint, Required: err.Required}
+}
+
+// Success builds a successful Response for id with result marshalled to JSON.
+func Success(id string, result any) (Response, error) {
+	raw, err := json.Marshal(result)
+	if err != nil {
+		return Response{}, err
+	}
+	return Response{ID: id, OK: true, Result: raw}, nil
+}
+
+// Error is a structured failure an agent can act on. It implements error.
+type Error struct {
+	Code     ErrorCode `json:"error"`
+	Hint     string    `json:"hint"`
+	Required string    `json:"required,omitempty"`
+}
+
+func (e *Error) Error() string {
+	if e.Required != "" {
+		return fmt.Sprintf("%s (required: %s): %s", e.Code, e.Required, e.Hint)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Hint)
+}
+
+// Errorf builds an *Error with a formatted hint.
+func Errorf(code ErrorCode, format string, args ...any) *Error {
+	return &Error{Code: code, Hint: fmt.Sprintf(format, args...)}
+}
+
+// Precondition builds a PRECONDITION_FAILED error naming what is required.
+func Precondition(required, hint string) *Error {
+	return &Error{Code: PreconditionFailed, Hint: hint, Required: required}
+}
+
+// AsError extracts an *Error from err's chain; any other error becomes INTERNAL_ERROR.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: InternalError, Hint: "godot-mcp failed internally: " + err.Error() + ". Retry; if it persists, check the server log (stderr)."}
+}
+
+// Frame is any message read from the editor: a Response (has ok) or a
+// request from the editor (has command), e.g. cmd_editor_hello or cmd_ping.
+type Frame struct {
+	ID       string          `json:"id"`
+	Command  string          `json:"command"`
+	Params   json.RawMessage `json:"params"`
+	OK       *bool           `json:"ok"`
+	Result   json.RawMessage `json:"result"`
+	Error    ErrorCode       `json:"error"`
+	Hint     string          `json:"hint"`
+	Required string          `json:"required"`
+}
+
+// IsResponse reports whether the frame answers a server command.
+func (f Frame) IsResponse() bool { return f.OK != nil && f.Command == "" }
+
+// Response converts a response frame to a Response.
+func (f Frame) Response() Response {
+	ok := f.OK != nil && *f.OK
+	return Response{ID: f.ID, OK: ok, Result: f.Result, Error: f.Error, Hint: f.Hint, Required: f.Required}
+}
+
+// Decode errors.
+var (
+	ErrFrameTooLarge = errors.New("frame exceeds 64 MiB")
+	ErrNotObject     = errors.New("frame is not a JSON object")
+	ErrNoKind        = errors.New("frame has neither `ok` nor `command`")
+)
+
+// DecodeFrame parses one text frame from the editor. Unknown fields are
+// ignored. It never panics; malformed input yields an error (and, when the
+// id could be read, the id so that only its own waiter is failed).
+func DecodeFrame(data []byte) (Frame, error) {
+	if len(data) > MaxFrameBytes {
+		return Frame{}, ErrFrameTooLarge
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return Frame{}, ErrNotObject
+	}
+	var f Frame
+	if err := json.Unmarshal(trimmed, &f); err != nil {
+		// Salvage the id so the caller can fail just that waiter.
+		var idOnly struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(trimmed, &idOnly) == nil {
+			var s string
+			if json.Unmarshal(idOnly.ID, &s) == nil {
+				f = Frame{ID: s}
+			}
+		}
+		return f, fmt.Errorf("malformed frame: %w", err)
+	}
+	if f.OK == nil && f.Command == "" {
+		return f, ErrNoKind
+	}
+	return f, nil
+}
+
+// EditorHello is the params of the editor's first message, cmd_editor_hello.
+type EditorHello struct {
+	ProjectDir   string `json:"project_dir"`
+	GodotVersion string `json:"godot_version"`
+	AddonVersion string `json:"addon_version"`
+	Token        string `json:"token,omitempty"`
+}
+
+// ServerHello is the params of the cmd_server_hello push.
+type ServerHello struct {
+	ServerVersion         string   `json:"server_version"`
+	ContractVersion       int      `json:"contract_version"`
+	MinCompatibleContract int      `json:"min_compatible_contract"`
+	EnabledToolsets       []string `json:"enabled_toolsets"`
+}
+
+// ToolsetsUpdate is the params of the cmd_toolsets_update push.
+type ToolsetsUpdate struct {
+	EnabledToolsets []string `json:"enabled_toolsets"`
+}
+
+// Marshal encodes v compactly without HTML escaping.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}

@@ -1,0 +1,60 @@
+# godot-mcp — build, run and test. Everything the project needs is installed
+# by these targets (Go modules via the module proxy, Node tools via npm).
+SHELL := /bin/bash
+GO    ?= go
+BIN   := bin/godot-mcp
+PKGS  := ./...
+
+.PHONY: all build run test test-go lint fmt-check vet gdparse e2e bench stress docs proto proto-check clean
+
+all: build
+
+build:
+	@$(GO) build -o $(BIN) ./cmd/godot-mcp
+
+# Runs the MCP server over stdio (the default transport). Nothing but MCP
+# JSON-RPC is printed on stdout, so an MCP client may launch `make run`.
+run: build
+	@exec ./$(BIN)
+
+# The whole CI suite: formatting, vet, unit + contract + transcript tests
+# under the race detector, the addon's GDScript parse check, generated-code
+# drift, and the real-editor e2e suite (which skips, saying why, when no
+# Godot 4 binary is found via GODOT_BIN or PATH).
+test: fmt-check vet test-go gdparse proto-check
+
+test-go:
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+lint: fmt-check vet
+	$(GO) tool staticcheck $(PKGS)
+
+gdparse:
+	@bash tools/gdparse.sh
+
+e2e:
+	$(GO) test -race -count=1 -v -timeout 30m ./e2e/...
+
+bench:
+	@bash tools/bench.sh
+
+stress:
+	$(GO) test -count=1 -run '^TestStress' -v -timeout 30m ./stress/...
+
+# Regenerates docs/tool-contracts.md and the golden tools/list.
+docs:
+	$(GO) test ./cmd/godot-mcp -run 'TestToolContractsDoc|TestGoldenToolsList' -update
+
+clean:
+	rm -rf bin
+
+-include proto.mk
+proto-check::
+proto::

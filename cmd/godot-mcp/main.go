@@ -1,0 +1,39 @@
+// Command godot-mcp is an MCP server that drives a live Godot 4 editor.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/godot-mcp/godot-mcp/host/config"
+)
+
+func main() {
+	cfg, rest, err := config.Load(os.LookupEnv, os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "godot-mcp:", err)
+		os.Exit(2)
+	}
+	// stdin and stdout belong to MCP alone: keep the real ones for the
+	// transport, give everything else (plugins, stray prints) harmless ones.
+	stdin, stdout := os.Stdin, os.Stdout
+	if devnull, err := os.Open(os.DevNull); err == nil {
+		os.Stdin = devnull
+	}
+	os.Stdout = os.Stderr
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, invocation{Config: cfg, Args: rest}, stdin, stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "godot-mcp:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,216 @@
+// Package config holds every GODOT_MCP_* setting in one table: its default,
+// its flag, and its meaning. The same table drives parsing, --help and
+// docs/env-vars.md.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Var describes one setting.
+type Var struct {
+	Env     string // environment variable
+	Flag    string // command-line flag (overrides the environment)
+	Default string
+	Usage   string
+	Secret  bool // never printed or logged
+}
+
+// Vars is the single table of settings, in documentation order.
+var Vars = []Var{
+	{Env: "GODOT_MCP_BRIDGE_URL", Flag: "bridge-url", Default: "ws://127.0.0.1:9080", Usage: "WebSocket URL the bridge listens on; the editor addon dials the same URL"},
+	{Env: "GODOT_MCP_BRIDGE_TOKEN", Flag: "", Default: "", Usage: "opt-in shared secret for the bridge handshake; set it for the editor too (the addon sends it in its first message); never logged", Secret: true},
+	{Env: "GODOT_MCP_TRANSPORT", Flag: "transport", Default: "stdio", Usage: "MCP transport: stdio or http (streamable HTTP)"},
+	{Env: "GODOT_MCP_HTTP_HOST", Flag: "http-host", Default: "127.0.0.1", Usage: "HTTP transport bind host"},
+	{Env: "GODOT_MCP_HTTP_PORT", Flag: "http-port", Default: "9090", Usage: "HTTP transport bind port"},
+	{Env: "GODOT_MCP_AUTH_TOKEN", Flag: "", Default: "", Usage: "bearer token for the HTTP transport; required for a non-loopback bind", Secret: true},
+	{Env: "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION", Flag: "", Default: "auto", Usage: "HTTP Host/Origin (DNS-rebinding) guard: auto protects loopback binds, true always, false opts out"},
+	{Env: "GODOT_MCP_PROJECT_DIR", Flag: "project", Default: "", Usage: "explicit Godot project dir (else the connected editor's)"},
+	{Env: "GODOT_MCP_PLUGIN_DIR", Flag: "plugin-dir", Default: "", Usage: "directory of third-party toolset executables (default: <user config dir>/godot-mcp/plugins)"},
+	{Env: "GODOT_MCP_DEFAULT_TOOLSETS", Flag: "toolsets", Default: "", Usage: "toolsets enabled at start: 'all' or a comma-separated list (default: none besides core)"},
+	{Env: "GODOT_MCP_APPROVAL", Flag: "approval", Default: "auto", Usage: "approval of confirmed destructive calls: auto, elicit (ask the user via MCP elicitation) or webhook"},
+	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves destructive calls (GODOT_MCP_APPROVAL=webhook)"},
+	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
+	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
+}
+
+// Config is the parsed configuration.
+type Config struct {
+	BridgeURL            string
+	BridgeToken          string
+	Transport            string
+	HTTPHost             string
+	HTTPPort             int
+	AuthToken            string
+	HostOriginProtection string
+	ProjectDir           string
+	PluginDir            string
+	DefaultToolsets      []string // nil = none; ["all"] = all
+	Approval             string
+	ApprovalURL          string
+	ApprovalTimeout      time.Duration
+	LogLevel             string
+}
+
+// HTTPAddr is host:port of the HTTP transport.
+func (c Config) HTTPAddr() string {
+	return net.JoinHostPort(c.HTTPHost, strconv.Itoa(c.HTTPPort))
+}
+
+// Load builds a Config from environment lookups, overridden by flags in args.
+// It returns flag.ErrHelp when -h/--help was given (usage already written to usage).
+func Load(lookup func(string) (string, bool), args []string, usage io.Writer) (Config, []string, error) {
+	values := map[string]string{}
+	for _, v := range Vars {
+		val := v.Default
+		if s, ok := lookup(v.Env); ok && s != "" {
+			val = s
+		}
+		values[v.Env] = val
+	}
+	fs := flag.NewFlagSet("godot-mcp", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	flagVals := map[string]*string{}
+	for _, v := range Vars {
+		if v.Flag == "" {
+			continue
+		}
+		flagVals[v.Env] = fs.String(v.Flag, values[v.Env], v.Usage+" (env "+v.Env+")")
+	}
+	fs.Usage = func() { WriteUsage(usage) }
+	if err := fs.Parse(args); err != nil {
+		return Config{}, nil, err
+	}
+	for env, p := range flagVals {
+		values[env] = *p
+	}
+	cfg, err := fromValues(values)
+	return cfg, fs.Args(), err
+}
+
+func fromValues(v map[string]string) (Config, error) {
+	c := Config{
+		BridgeURL:            v["GODOT_MCP_BRIDGE_URL"],
+		BridgeToken:          v["GODOT_MCP_BRIDGE_TOKEN"],
+		Transport:            strings.ToLower(v["GODOT_MCP_TRANSPORT"]),
+		HTTPHost:             v["GODOT_MCP_HTTP_HOST"],
+		AuthToken:            v["GODOT_MCP_AUTH_TOKEN"],
+		HostOriginProtection: strings.ToLower(v["GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION"]),
+		ProjectDir:           v["GODOT_MCP_PROJECT_DIR"],
+		PluginDir:            v["GODOT_MCP_PLUGIN_DIR"],
+		Approval:             strings.ToLower(v["GODOT_MCP_APPROVAL"]),
+		ApprovalURL:          v["GODOT_MCP_APPROVAL_URL"],
+		LogLevel:             strings.ToLower(v["GODOT_MCP_LOG_LEVEL"]),
+	}
+	var errs []error
+	port, err := strconv.Atoi(v["GODOT_MCP_HTTP_PORT"])
+	if err != nil || port < 0 || port > 65535 {
+		errs = append(errs, fmt.Errorf("GODOT_MCP_HTTP_PORT=%q is not a port number", v["GODOT_MCP_HTTP_PORT"]))
+	}
+	c.HTTPPort = port
+	if c.Transport != "stdio" && c.Transport != "http" {
+		errs = append(errs, fmt.Errorf("GODOT_MCP_TRANSPORT=%q: want stdio or http", c.Transport))
+	}
+	switch c.HostOriginProtection {
+	case "auto", "true", "false":
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION=%q: want auto, true or false", c.HostOriginProtection))
+	}
+	switch c.Approval {
+	case "auto", "elicit":
+	case "webhook":
+		if c.ApprovalURL == "" {
+			errs = append(errs, errors.New("GODOT_MCP_APPROVAL=webhook needs GODOT_MCP_APPROVAL_URL"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_APPROVAL=%q: want auto, elicit or webhook", c.Approval))
+	}
+	d, err := time.ParseDuration(v["GODOT_MCP_APPROVAL_TIMEOUT"])
+	if err != nil || d <= 0 {
+		errs = append(errs, fmt.Errorf("GODOT_MCP_APPROVAL_TIMEOUT=%q is not a positive duration like 30s", v["GODOT_MCP_APPROVAL_TIMEOUT"]))
+	}
+	c.ApprovalTimeout = d
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_LOG_LEVEL=%q: want debug, info, warn or error", c.LogLevel))
+	}
+	if u, err := url.Parse(c.BridgeURL); err != nil || u.Scheme != "ws" || u.Host == "" {
+		errs = append(errs, fmt.Errorf("GODOT_MCP_BRIDGE_URL=%q: want ws://host:port", c.BridgeURL))
+	}
+	if ts := strings.TrimSpace(v["GODOT_MCP_DEFAULT_TOOLSETS"]); ts != "" {
+		for _, name := range strings.Split(ts, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				c.DefaultToolsets = append(c.DefaultToolsets, name)
+			}
+		}
+	}
+	if c.PluginDir == "" {
+		c.PluginDir = DefaultPluginDir()
+	}
+	return c, errors.Join(errs...)
+}
+
+// DefaultPluginDir is <user config dir>/godot-mcp/plugins.
+func DefaultPluginDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "godot-mcp", "plugins")
+}
+
+// IsLoopbackHost reports whether host (no port) names the loopback interface.
+func IsLoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckHTTPBind refuses a non-loopback HTTP bind without GODOT_MCP_AUTH_TOKEN.
+func (c Config) CheckHTTPBind() error {
+	if c.Transport == "http" && !IsLoopbackHost(c.HTTPHost) && c.AuthToken == "" {
+		return fmt.Errorf("refusing to serve HTTP on non-loopback %s without GODOT_MCP_AUTH_TOKEN (set a bearer token, or bind 127.0.0.1)", c.HTTPAddr())
+	}
+	return nil
+}
+
+// WriteUsage documents the commands, flags and environment variables.
+func WriteUsage(w io.Writer) {
+	fmt.Fprint(w, `godot-mcp — an MCP server that drives a live Godot 4 editor.
+
+Usage:
+  godot-mcp [flags] [serve]               run the MCP server (stdio by default)
+  godot-mcp addon install --project DIR [--enable] [--dry-run] [--force]
+                                          install the matching editor addon into a project
+  godot-mcp toolset serve NAME            (internal) run a built-in toolset plugin
+  godot-mcp contract                      print the tool surface as JSON
+  godot-mcp version                       print the version
+
+Settings (flag, environment variable, default):
+`)
+	for _, v := range Vars {
+		f := "  "
+		if v.Flag != "" {
+			f = "  --" + v.Flag + ", "
+		}
+		def := v.Default
+		if def == "" {
+			def = "unset"
+		}
+		fmt.Fprintf(w, "%s%s (default %s)\n      %s\n", f, v.Env, def, v.Usage)
+	}
+}

@@ -1,0 +1,387 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/godot-mcp/godot-mcp/host/addonversion"
+	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
+)
+
+// CoreToolset is the name of the always-on toolset served by the host itself.
+const CoreToolset = "core"
+
+// Default bridge timeouts of the core tools.
+const (
+	editorStateTimeout   = 5 * time.Second
+	undoTimeout          = 10 * time.Second
+	describeClassTimeout = 10 * time.Second
+)
+
+// ---- typed inputs and results ----
+
+// NoArgs is the input of tools without parameters.
+type NoArgs struct{}
+
+// PeerInfo identifies the connected editor.
+type PeerInfo struct {
+	ProjectDir   string    `json:"project_dir"`
+	GodotVersion string    `json:"godot_version"`
+	AddonVersion string    `json:"addon_version"`
+	ConnectedAt  time.Time `json:"connected_at"`
+}
+
+// BridgeInfo is the bridge's state.
+type BridgeInfo struct {
+	URL       string    `json:"url"`
+	Listening bool      `json:"listening"`
+	Connected bool      `json:"connected"`
+	Peer      *PeerInfo `json:"peer"`
+}
+
+// ServerInfo is the result of godot_get_server_info.
+type ServerInfo struct {
+	Name                  string          `json:"name"`
+	Version               string          `json:"version" jsonschema:"CalVer build version YYYY.MM.DD[.N]"`
+	ContractVersion       int             `json:"contract_version" jsonschema:"newest client contract served"`
+	MinCompatibleContract int             `json:"min_compatible_contract" jsonschema:"oldest client contract still served"`
+	MCPProtocolVersion    string          `json:"mcp_protocol_version"`
+	Transport             string          `json:"transport"`
+	ProjectDir            string          `json:"project_dir"`
+	Bridge                BridgeInfo      `json:"bridge"`
+	VersionNotice         string          `json:"version_notice,omitempty" jsonschema:"set when the connected addon's version differs from the server's"`
+	Toolsets              []ToolsetStatus `json:"toolsets"`
+}
+
+// ToolsetList is the result of godot_list_toolsets.
+type ToolsetList struct {
+	Toolsets []ToolsetStatus `json:"toolsets"`
+}
+
+// ToolsetName is the input of godot_enable_toolset / godot_disable_toolset.
+type ToolsetName struct {
+	Name string `json:"name" jsonschema:"toolset name, as listed by godot_list_toolsets"`
+}
+
+// EnableResult is the result of godot_enable_toolset.
+type EnableResult struct {
+	Toolset        ToolsetStatus `json:"toolset"`
+	Tools          []string      `json:"tools" jsonschema:"tool names now available"`
+	AlreadyEnabled bool          `json:"already_enabled"`
+}
+
+// DisableResult is the result of godot_disable_toolset.
+type DisableResult struct {
+	Toolset         ToolsetStatus `json:"toolset"`
+	RemovedTools    []string      `json:"removed_tools"`
+	AlreadyDisabled bool          `json:"already_disabled"`
+}
+
+// OpenScene is one open scene tab.
+type OpenScene struct {
+	Path   string `json:"path"`
+	Dirty  bool   `json:"dirty"`
+	Active bool   `json:"active"`
+}
+
+// ActiveScene describes the edited scene.
+type ActiveScene struct {
+	Path     string `json:"path"`
+	RootName string `json:"root_name"`
+	RootType string `json:"root_type"`
+	Dirty    bool   `json:"dirty"`
+}
+
+// UndoState tells what undo/redo would do.
+type UndoState struct {
+	HasUndo    bool   `json:"has_undo"`
+	HasRedo    bool   `json:"has_redo"`
+	UndoAction string `json:"undo_action"`
+	RedoAction string `json:"redo_action"`
+}
+
+// EditorState is the result of godot_get_editor_state.
+type EditorState struct {
+	ProjectDir   string       `json:"project_dir"`
+	ProjectName  string       `json:"project_name"`
+	GodotVersion string       `json:"godot_version"`
+	AddonVersion string       `json:"addon_version"`
+	OpenScenes   []OpenScene  `json:"open_scenes"`
+	ActiveScene  *ActiveScene `json:"active_scene" jsonschema:"null when no scene is open"`
+	Selection    []string     `json:"selection" jsonschema:"selected node paths, relative to the scene root"`
+	Playing      bool         `json:"playing"`
+	PlayingScene string       `json:"playing_scene"`
+	Scanning     bool         `json:"scanning" jsonschema:"the editor filesystem is (re)scanning"`
+	ScanProgress float64      `json:"scan_progress"`
+	Undo         UndoState    `json:"undo"`
+}
+
+// UndoArgs is the input of godot_undo / godot_redo.
+type UndoArgs struct {
+	Count int `json:"count,omitempty" jsonschema:"how many actions (1-100, default 1)"`
+}
+
+// UndoResult is the result of godot_undo / godot_redo.
+type UndoResult struct {
+	Requested int      `json:"requested"`
+	Performed int      `json:"performed"`
+	Actions   []string `json:"actions" jsonschema:"names of the actions undone/redone (or that would be, with dry_run), in order"`
+	DryRun    bool     `json:"dry_run"`
+	HasUndo   bool     `json:"has_undo"`
+	HasRedo   bool     `json:"has_redo"`
+}
+
+// DescribeClassArgs is the input of godot_describe_class.
+type DescribeClassArgs struct {
+	ClassName        string `json:"class_name" jsonschema:"a ClassDB class, e.g. CharacterBody2D"`
+	Filter           string `json:"filter,omitempty" jsonschema:"case-insensitive substring that member names must contain"`
+	IncludeInherited bool   `json:"include_inherited,omitempty" jsonschema:"also list members inherited from parent classes"`
+}
+
+// ArgInfo is a method or signal argument.
+type ArgInfo struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// PropertyInfo is a class property.
+type PropertyInfo struct {
+	Name       string `json:"name"`
+	Type       string `json:"type"`
+	Hint       int    `json:"hint"`
+	HintString string `json:"hint_string"`
+	Default    any    `json:"default,omitempty"`
+}
+
+// MethodInfo is a class method.
+type MethodInfo struct {
+	Name       string    `json:"name"`
+	ReturnType string    `json:"return_type"`
+	Args       []ArgInfo `json:"args"`
+	IsStatic   bool      `json:"is_static"`
+	IsVirtual  bool      `json:"is_virtual"`
+}
+
+// SignalInfo is a class signal.
+type SignalInfo struct {
+	Name string    `json:"name"`
+	Args []ArgInfo `json:"args"`
+}
+
+// ConstantInfo is a class constant.
+type ConstantInfo struct {
+	Name  string `json:"name"`
+	Value int64  `json:"value"`
+}
+
+// EnumInfo is a class enum.
+type EnumInfo struct {
+	Name   string           `json:"name"`
+	Values map[string]int64 `json:"values"`
+}
+
+// ClassDescription is the result of godot_describe_class.
+type ClassDescription struct {
+	ClassName    string         `json:"class_name"`
+	Inherits     []string       `json:"inherits" jsonschema:"parent chain, nearest first"`
+	Instantiable bool           `json:"instantiable"`
+	Properties   []PropertyInfo `json:"properties"`
+	Methods      []MethodInfo   `json:"methods"`
+	Signals      []SignalInfo   `json:"signals"`
+	Constants    []ConstantInfo `json:"constants"`
+	Enums        []EnumInfo     `json:"enums"`
+}
+
+// ---- the tools ----
+
+func coreTools(s *Server) []Tool {
+	return []Tool{
+		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", safety.ReadOnly, nil,
+			"Versions (CalVer build, contract_version, min_compatible_contract, MCP protocol), bridge state and the connected editor's identity, "+
+				"a version_notice when addon and server differ, and every toolset with its state. Call it first to orient and to check compatibility.",
+			false, s.serverInfo),
+		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", safety.ReadOnly, nil,
+			"Every known toolset, built-in or third-party (with its path): enabled or not, state (stopped/running/crashed), tool count, min_godot and description.",
+			false, func(ctx context.Context, _ Call, _ NoArgs) Result {
+				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
+			}),
+		coreTool[ToolsetName, EnableResult]("godot_enable_toolset", "Enable a toolset", safety.ReadOnly, nil,
+			"Start a toolset's plugin so its tools appear (clients get notifications/tools/list_changed). The editor is told. "+
+				"Toolsets that need a newer Godot than the connected editor are refused.",
+			false, s.enableToolset),
+		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", safety.ReadOnly, nil,
+			"Stop a toolset's plugin and remove its tools (clients get notifications/tools/list_changed).",
+			false, s.disableToolset),
+		coreTool[NoArgs, EditorState]("godot_get_editor_state", "Editor state", safety.ReadOnly, []string{envelope.RequireBridgeConnected},
+			"One call to orient in the editor: project, Godot version, open scenes and the active one (dirty or not), selection, "+
+				"whether a game is playing, whether the filesystem is scanning, and what undo/redo would do.",
+			false, passThrough[NoArgs, EditorState](s, "cmd_get_editor_state", editorStateTimeout)),
+		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", safety.Mutating, []string{envelope.RequireBridgeConnected},
+			"Undo the last editor action(s) (the active scene's history, else the global one). Each godot-mcp edit is one action. "+
+				"dry_run lists what would be undone.",
+			true, s.undoRedo("cmd_undo")),
+		coreTool[UndoArgs, UndoResult]("godot_redo", "Redo", safety.Mutating, []string{envelope.RequireBridgeConnected},
+			"Redo the last undone editor action(s). dry_run lists what would be redone.",
+			true, s.undoRedo("cmd_redo")),
+		coreTool[DescribeClassArgs, ClassDescription]("godot_describe_class", "Describe a class", safety.ReadOnly, []string{envelope.RequireBridgeConnected},
+			"ClassDB reference for a Godot class: inheritance chain, properties (type, hint, default), methods, signals, constants and enums, "+
+				"optionally filtered by a member-name substring. Unknown classes get a did-you-mean.",
+			false, passThrough[DescribeClassArgs, ClassDescription](s, "cmd_describe_class", describeClassTimeout)),
+	}
+}
+
+// coreTool builds a host-served tool from typed input and output structs.
+func coreTool[In, Out any](name, title string, class safety.Class, pre []string, desc string, preview bool,
+	fn func(ctx context.Context, call Call, in In) Result) Tool {
+	return Tool{
+		Def: ToolDef{
+			Name: name, Title: title, Description: desc, Toolset: CoreToolset, Class: class,
+			Preconditions: pre, Preview: preview,
+			InputSchema:  SchemaFor[In](),
+			OutputSchema: OutputSchemaFor[Out](),
+		},
+		Exec: func(ctx context.Context, call Call) Result {
+			var in In
+			if err := json.Unmarshal(call.Arguments, &in); err != nil {
+				return Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s: %v", name, err))
+			}
+			return fn(ctx, call, in)
+		},
+	}
+}
+
+// passThrough sends the arguments (minus host-owned flags) as one bridge
+// command and returns the editor's result.
+func passThrough[In, Out any](s *Server, command string, timeout time.Duration) func(context.Context, Call, In) Result {
+	return func(ctx context.Context, _ Call, in In) Result {
+		resp := s.bridge.Send(ctx, command, in, timeout)
+		if e := resp.Err(); e != nil {
+			return Fail(e)
+		}
+		return Result{Structured: resp.Result}
+	}
+}
+
+func (s *Server) undoRedo(command string) func(context.Context, Call, UndoArgs) Result {
+	return func(ctx context.Context, call Call, in UndoArgs) Result {
+		if in.Count == 0 {
+			in.Count = 1
+		}
+		if in.Count < 1 || in.Count > 100 {
+			return Fail(envelope.Errorf(envelope.ValidationError, "count must be between 1 and 100, got %d.", in.Count))
+		}
+		resp := s.bridge.Send(ctx, command, map[string]any{"count": in.Count, "dry_run": call.DryRun}, undoTimeout)
+		if e := resp.Err(); e != nil {
+			return Fail(e)
+		}
+		return Result{Structured: resp.Result}
+	}
+}
+
+func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
+	st := s.bridge.Status()
+	info := ServerInfo{
+		Name:                  "godot-mcp",
+		Version:               contract.Version,
+		ContractVersion:       contract.ContractVersion,
+		MinCompatibleContract: contract.MinCompatibleContract,
+		MCPProtocolVersion:    mcp.LATEST_PROTOCOL_VERSION,
+		Transport:             s.cfg.Transport,
+		ProjectDir:            s.projectDir(),
+		Bridge:                BridgeInfo{URL: st.URL, Listening: st.Listening, Connected: st.Connected},
+		Toolsets:              s.listToolsets(ctx),
+	}
+	if st.Peer != nil {
+		info.Bridge.Peer = &PeerInfo{
+			ProjectDir: st.Peer.ProjectDir, GodotVersion: st.Peer.GodotVersion,
+			AddonVersion: st.Peer.AddonVersion, ConnectedAt: st.Peer.ConnectedAt,
+		}
+		info.VersionNotice = addonversion.Notice(contract.Version, st.Peer.AddonVersion)
+	}
+	return OK(info)
+}
+
+func (s *Server) listToolsets(ctx context.Context) []ToolsetStatus {
+	if s.toolsets == nil {
+		return []ToolsetStatus{}
+	}
+	list := s.toolsets.List(ctx)
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return list
+}
+
+func (s *Server) unknownToolset(ctx context.Context, name string) *envelope.Error {
+	var names []string
+	for _, t := range s.listToolsets(ctx) {
+		names = append(names, t.Name)
+	}
+	known := "none are installed"
+	if len(names) > 0 {
+		known = "known toolsets: " + strings.Join(names, ", ")
+	}
+	return envelope.Errorf(envelope.ValidationError, "Unknown toolset %q; %s. Call godot_list_toolsets to see them.", name, known)
+}
+
+func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, bool) {
+	for _, t := range s.listToolsets(ctx) {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ToolsetStatus{}, false
+}
+
+func (s *Server) enableToolset(ctx context.Context, _ Call, in ToolsetName) Result {
+	if _, ok := s.findToolset(ctx, in.Name); !ok || s.toolsets == nil {
+		return Fail(s.unknownToolset(ctx, in.Name))
+	}
+	godot := ""
+	if st := s.bridge.Status(); st.Peer != nil {
+		godot = st.Peer.GodotVersion
+	}
+	out, err := s.toolsets.Enable(ctx, in.Name, godot)
+	if err != nil {
+		return Fail(err)
+	}
+	if !out.AlreadyEnabled {
+		if aerr := s.AddTools(out.Tools...); aerr != nil {
+			_, _ = s.toolsets.Disable(ctx, in.Name)
+			return Fail(envelope.Errorf(envelope.InternalError, "toolset %q declared a tool the host cannot serve: %v. Report this to the toolset's author.", in.Name, aerr))
+		}
+		s.bridge.PushToolsets(s.toolsets.Enabled())
+	}
+	names := make([]string, 0, len(out.Tools))
+	for _, t := range out.Tools {
+		names = append(names, t.Def.Name)
+	}
+	sort.Strings(names)
+	st, _ := s.findToolset(ctx, in.Name)
+	return OK(EnableResult{Toolset: st, Tools: names, AlreadyEnabled: out.AlreadyEnabled})
+}
+
+func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Result {
+	if _, ok := s.findToolset(ctx, in.Name); !ok || s.toolsets == nil {
+		return Fail(s.unknownToolset(ctx, in.Name))
+	}
+	out, err := s.toolsets.Disable(ctx, in.Name)
+	if err != nil {
+		return Fail(err)
+	}
+	s.RemoveTools(out.RemovedTools...)
+	if !out.AlreadyDisabled {
+		s.bridge.PushToolsets(s.toolsets.Enabled())
+	}
+	sort.Strings(out.RemovedTools)
+	if out.RemovedTools == nil {
+		out.RemovedTools = []string{}
+	}
+	st, _ := s.findToolset(ctx, in.Name)
+	return OK(DisableResult{Toolset: st, RemovedTools: out.RemovedTools, AlreadyDisabled: out.AlreadyDisabled})
+}

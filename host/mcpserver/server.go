@@ -1,0 +1,358 @@
+// Package mcpserver wires the MCP surface (mcp-go): the core tools, the
+// tools proxied to toolset plugins, the safety pipeline every call goes
+// through, result shaping, and the stdio and streamable HTTP transports.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/config"
+	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
+)
+
+// Bridge is what the MCP server needs of the editor bridge.
+type Bridge interface {
+	Send(ctx context.Context, command string, params any, timeout time.Duration) envelope.Response
+	Status() bridge.Status
+	PushToolsets(enabled []string)
+}
+
+// Approver decides whether a confirmed destructive call may run. A nil
+// *envelope.Error means approved.
+type Approver func(ctx context.Context, tool string, args json.RawMessage) *envelope.Error
+
+// Options configure a Server.
+type Options struct {
+	Config   config.Config
+	Bridge   Bridge
+	Toolsets Toolsets // nil: no toolsets known
+	Approver Approver // nil: approve (GODOT_MCP_APPROVAL=auto)
+	Logger   *slog.Logger
+}
+
+// Server is the godot-mcp MCP server.
+type Server struct {
+	cfg      config.Config
+	bridge   Bridge
+	toolsets Toolsets
+	approve  Approver
+	log      *slog.Logger
+	mcp      *server.MCPServer
+
+	mu    sync.RWMutex
+	tools map[string]*registered
+
+	progMu   sync.Mutex
+	progress map[string]progressTarget
+	progSeq  atomic.Uint64
+}
+
+type progressTarget struct {
+	ctx   context.Context
+	token mcp.ProgressToken
+}
+
+// New builds the server and registers the core tools.
+func New(opts Options) *Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		cfg:      opts.Config,
+		bridge:   opts.Bridge,
+		toolsets: opts.Toolsets,
+		approve:  opts.Approver,
+		log:      log,
+		tools:    map[string]*registered{},
+		progress: map[string]progressTarget{},
+	}
+	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
+		server.WithToolCapabilities(true),
+		server.WithRecovery(),
+		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
+			"enable toolsets (godot_list_toolsets, godot_enable_toolset) to get scene, script, resource, project and runtime tools. "+
+			"Mutating tools take dry_run; destructive tools need confirm: true."),
+	)
+	if err := s.AddTools(coreTools(s)...); err != nil {
+		panic(err) // a core tool with a broken schema is a programming error caught by every test
+	}
+	return s
+}
+
+// MCP exposes the underlying mcp-go server (for transports and tests).
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// Tool pairs a definition with its executor.
+type Tool struct {
+	Def  ToolDef
+	Exec Executor
+}
+
+// AddTools registers tools (replacing same-named ones) and notifies clients
+// with notifications/tools/list_changed.
+func (s *Server) AddTools(tools ...Tool) error {
+	staged := make([]*registered, 0, len(tools))
+	served := make([]server.ServerTool, 0, len(tools))
+	for _, t := range tools {
+		def := t.Def
+		if !def.Class.Valid() {
+			return fmt.Errorf("tool %s: unknown safety class %q", def.Name, def.Class)
+		}
+		input, err := safety.InjectFlags(def.InputSchema, def.Class)
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", def.Name, err)
+		}
+		def.InputSchema = input
+		resolved, err := compileInput(input)
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", def.Name, err)
+		}
+		reg := &registered{def: def, input: resolved, exec: t.Exec}
+		staged = append(staged, reg)
+		served = append(served, server.ServerTool{Tool: mcpTool(def), Handler: s.handler(reg)})
+	}
+	s.mu.Lock()
+	for _, r := range staged {
+		s.tools[r.def.Name] = r
+	}
+	s.mu.Unlock()
+	s.mcp.AddTools(served...)
+	return nil
+}
+
+// RemoveTools unregisters tools by name and notifies clients.
+func (s *Server) RemoveTools(names ...string) {
+	if len(names) == 0 {
+		return
+	}
+	s.mu.Lock()
+	for _, n := range names {
+		delete(s.tools, n)
+	}
+	s.mu.Unlock()
+	s.mcp.DeleteTools(names...)
+}
+
+// Surface lists every registered tool, sorted by name.
+func (s *Server) Surface() []ToolDef {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return sortedDefs(s.tools)
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+func mcpTool(def ToolDef) mcp.Tool {
+	a := def.Class.Annotations()
+	t := mcp.Tool{
+		Name:            def.Name,
+		Title:           def.Title,
+		Description:     def.Description,
+		RawInputSchema:  def.InputSchema,
+		RawOutputSchema: def.OutputSchema,
+		Annotations: mcp.ToolAnnotation{
+			Title:           def.Title,
+			ReadOnlyHint:    boolPtr(a.ReadOnly),
+			DestructiveHint: boolPtr(a.Destructive),
+			IdempotentHint:  boolPtr(a.Idempotent),
+			OpenWorldHint:   boolPtr(a.OpenWorld),
+		},
+	}
+	return t
+}
+
+// handler is the one pipeline every tool call goes through: validate,
+// safety class, preconditions, approval, execute, shape.
+func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		res := s.run(ctx, reg, req)
+		if res.Err != nil {
+			s.log.Debug("tool failed", "tool", reg.def.Name, "code", res.Err.Code, "took", time.Since(start))
+		} else {
+			s.log.Debug("tool ok", "tool", reg.def.Name, "took", time.Since(start))
+		}
+		return shape(res), nil
+	}
+}
+
+func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolRequest) Result {
+	def := reg.def
+	rawArgs, err := json.Marshal(req.Params.Arguments)
+	if err != nil {
+		return Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", def.Name, err))
+	}
+	if req.Params.Arguments == nil {
+		rawArgs = []byte("{}")
+	}
+	args, verr := validateArgs(def.Name, reg.input, rawArgs)
+	if verr != nil {
+		return Fail(verr)
+	}
+	flags, verr := safety.ReadFlags(args)
+	if verr != nil {
+		return Fail(verr)
+	}
+	if verr := safety.Check(def.Name, def.Class, flags); verr != nil {
+		return Fail(verr)
+	}
+	if verr := s.checkPreconditions(ctx, def); verr != nil {
+		return Fail(verr)
+	}
+	if flags.DryRun && !def.Preview {
+		return OK(map[string]any{
+			"dry_run":   true,
+			"tool":      def.Name,
+			"arguments": json.RawMessage(rawArgs),
+			"note":      "This tool has no preview of its own: nothing was changed. Call it without dry_run to apply.",
+		})
+	}
+	if def.Class == safety.Destructive && !flags.DryRun && s.approve != nil {
+		if aerr := s.approve(ctx, def.Name, rawArgs); aerr != nil {
+			return Fail(aerr)
+		}
+	}
+	call := Call{Tool: def.Name, Arguments: rawArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
+	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
+		call.ProgressToken = s.trackProgress(ctx, req.Params.Meta.ProgressToken)
+		defer s.untrackProgress(call.ProgressToken)
+	}
+	return reg.exec(ctx, call)
+}
+
+// checkPreconditions checks what the host can check itself before any
+// toolset is called. Editor-side preconditions (active_scene, runtime_probe,
+// game_not_breaked) are asked of the editor in one round trip.
+func (s *Server) checkPreconditions(ctx context.Context, def ToolDef) *envelope.Error {
+	var editorSide []string
+	for _, p := range def.Preconditions {
+		switch p {
+		case envelope.RequireBridgeConnected:
+			if !s.bridge.Status().Connected {
+				// Same answer the bridge gives for a send without a peer.
+				return &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: bridgeHint(s.bridge.Status())}
+			}
+		case envelope.RequireProjectDir:
+			if s.projectDir() == "" {
+				return envelope.Precondition(envelope.RequireProjectDir, "No Godot project is known: connect an editor, or set GODOT_MCP_PROJECT_DIR.")
+			}
+		default:
+			editorSide = append(editorSide, p)
+		}
+	}
+	if len(editorSide) == 0 {
+		return nil
+	}
+	resp := s.bridge.Send(ctx, "cmd_check_preconditions", map[string]any{"required": editorSide}, 5*time.Second)
+	return resp.Err()
+}
+
+func bridgeHint(st bridge.Status) string {
+	return fmt.Sprintf("No Godot editor is connected to the bridge at %s. Open the project in Godot 4 with the godot_mcp addon enabled "+
+		"(install it with `godot-mcp addon install --project DIR --enable`); it connects by itself.", st.URL)
+}
+
+func (s *Server) projectDir() string {
+	if s.cfg.ProjectDir != "" {
+		return s.cfg.ProjectDir
+	}
+	if st := s.bridge.Status(); st.Peer != nil {
+		return st.Peer.ProjectDir
+	}
+	return ""
+}
+
+// shape turns a Result into an MCP tool result: structuredContent plus a
+// text fallback, or an isError result whose structured content is
+// {error, hint, required?}.
+func shape(r Result) *mcp.CallToolResult {
+	if r.Err != nil {
+		text := string(r.Err.Code) + ": " + r.Err.Hint
+		if r.Err.Required != "" {
+			text += " (required: " + r.Err.Required + ")"
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{mcp.NewTextContent(text)},
+			StructuredContent: r.Err,
+			IsError:           true,
+		}
+	}
+	structured := r.Structured
+	if len(structured) == 0 {
+		structured = json.RawMessage("{}")
+	}
+	out := &mcp.CallToolResult{
+		Content:           []mcp.Content{mcp.NewTextContent(string(structured))},
+		StructuredContent: structured,
+	}
+	for _, c := range r.Content {
+		switch c.Type {
+		case "image":
+			out.Content = append(out.Content, mcp.NewImageContent(encodeBase64(c.Data), c.MimeType))
+		default:
+			out.Content = append(out.Content, mcp.NewTextContent(c.Text))
+		}
+	}
+	return out
+}
+
+// ServeStdio serves MCP over newline-delimited JSON-RPC on in/out until in
+// closes or ctx ends.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
+	stdio := server.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(newStdLogger(errLog))
+	return stdio.Listen(ctx, in, out)
+}
+
+// trackProgress maps a client progress token to a host-scoped opaque token
+// that toolsets can report against.
+func (s *Server) trackProgress(ctx context.Context, tok mcp.ProgressToken) string {
+	id := "p" + strconv.FormatUint(s.progSeq.Add(1), 10)
+	s.progMu.Lock()
+	s.progress[id] = progressTarget{ctx: ctx, token: tok}
+	s.progMu.Unlock()
+	return id
+}
+
+func (s *Server) untrackProgress(id string) {
+	s.progMu.Lock()
+	delete(s.progress, id)
+	s.progMu.Unlock()
+}
+
+// Progress sends notifications/progress for a host-scoped token; unknown or
+// finished tokens are ignored.
+func (s *Server) Progress(token string, progress, total float64, message string) {
+	s.progMu.Lock()
+	t, ok := s.progress[token]
+	s.progMu.Unlock()
+	if !ok {
+		return
+	}
+	params := map[string]any{"progressToken": t.token, "progress": progress}
+	if total > 0 {
+		params["total"] = total
+	}
+	if message = strings.TrimSpace(message); message != "" {
+		params["message"] = message
+	}
+	if err := s.mcp.SendNotificationToClient(t.ctx, "notifications/progress", params); err != nil {
+		s.log.Debug("progress notification dropped", "err", err)
+	}
+}

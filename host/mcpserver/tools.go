@@ -1,0 +1,134 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
+)
+
+// ToolDef is a tool as the host serves it, whoever implements it (the core or
+// a toolset plugin). The host enforces Class, Preconditions and the schemas.
+type ToolDef struct {
+	Name          string          `json:"name"`
+	Title         string          `json:"title,omitempty"`
+	Description   string          `json:"description"`
+	Toolset       string          `json:"toolset"`
+	Class         safety.Class    `json:"safety"`
+	Preconditions []string        `json:"preconditions,omitempty"`
+	InputSchema   json.RawMessage `json:"input_schema"`
+	OutputSchema  json.RawMessage `json:"output_schema,omitempty"`
+	// Preview is true when the implementation performs dry_run itself; when
+	// false the host answers dry_run calls with its own preview and never
+	// calls the implementation.
+	Preview bool `json:"-"`
+}
+
+// Call is one invocation handed to an Executor after the host's checks.
+type Call struct {
+	Tool          string
+	Arguments     json.RawMessage // the whole arguments object, dry_run/confirm included
+	DryRun        bool
+	Confirm       bool
+	ProgressToken string // host-scoped token for Progress, "" when the client asked for none
+}
+
+// Content is an extra MCP content item (text or image).
+type Content struct {
+	Type     string // "text" or "image"
+	Text     string
+	MimeType string
+	Data     []byte
+}
+
+// Result is what an Executor returns: structured JSON, or an error.
+type Result struct {
+	Structured json.RawMessage
+	Content    []Content
+	Err        *envelope.Error
+}
+
+// Executor runs a tool after the host's safety checks.
+type Executor func(ctx context.Context, call Call) Result
+
+// OK marshals v as a successful structured result.
+func OK(v any) Result {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return Fail(envelope.Errorf(envelope.InternalError, "could not encode the result: %v", err))
+	}
+	return Result{Structured: raw}
+}
+
+// Fail wraps an error as a Result.
+func Fail(err *envelope.Error) Result { return Result{Err: err} }
+
+// registered is a ToolDef plus its compiled input schema and executor.
+type registered struct {
+	def   ToolDef
+	input *jsonschema.Resolved
+	exec  Executor
+}
+
+// SchemaFor generates a JSON Schema for T (fields without omitempty are required).
+func SchemaFor[T any]() json.RawMessage {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema for %T: %v", *new(T), err))
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}
+
+// compileInput prepares the validator for a tool's (flag-injected) input schema.
+func compileInput(schema json.RawMessage) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, fmt.Errorf("input schema is not a JSON Schema: %w", err)
+	}
+	return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: false})
+}
+
+// validateArgs checks raw arguments (a JSON object or empty) against the schema.
+func validateArgs(tool string, r *jsonschema.Resolved, raw json.RawMessage) (map[string]json.RawMessage, *envelope.Error) {
+	args := map[string]json.RawMessage{}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		trimmed = []byte("{}")
+	}
+	if trimmed[0] != '{' {
+		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s must be a JSON object.", tool)
+	}
+	if err := json.Unmarshal(trimmed, &args); err != nil {
+		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
+	}
+	if r == nil {
+		return args, nil
+	}
+	var instance any
+	if err := json.Unmarshal(trimmed, &instance); err != nil {
+		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
+	}
+	if err := r.Validate(instance); err != nil {
+		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s do not match its input schema: %v. Check tools/list for the expected shape.", tool, err)
+	}
+	return args, nil
+}
+
+func sortedDefs(m map[string]*registered) []ToolDef {
+	out := make([]ToolDef, 0, len(m))
+	for _, r := range m {
+		out = append(out, r.def)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,43 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+// ToolsetStatus describes one known toolset.
+type ToolsetStatus struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Version     string `json:"version"`
+	BuiltIn     bool   `json:"builtin"`
+	Path        string `json:"path,omitempty" jsonschema:"executable of a third-party toolset"`
+	Enabled     bool   `json:"enabled"`
+	State       string `json:"state" jsonschema:"stopped, running or crashed"`
+	ToolCount   int    `json:"tool_count"`
+	MinGodot    string `json:"min_godot,omitempty"`
+	LastError   string `json:"last_error,omitempty"`
+}
+
+// EnableOutcome is what a Toolsets implementation returns on enable.
+type EnableOutcome struct {
+	Tools          []Tool
+	AlreadyEnabled bool
+}
+
+// DisableOutcome is what a Toolsets implementation returns on disable.
+type DisableOutcome struct {
+	RemovedTools    []string
+	AlreadyDisabled bool
+}
+
+// Toolsets is the registry and gate of toolset plugins (host/toolsets).
+type Toolsets interface {
+	List(ctx context.Context) []ToolsetStatus
+	// Enable starts the toolset and returns the tools to serve. godotVersion
+	// is the connected editor's ("" when none) for min_godot gating.
+	Enable(ctx context.Context, name, godotVersion string) (EnableOutcome, *envelope.Error)
+	Disable(ctx context.Context, name string) (DisableOutcome, *envelope.Error)
+	Enabled() []string
+}

@@ -1,0 +1,51 @@
+package mcpserver
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"log"
+)
+
+func encodeBase64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+func newStdLogger(w io.Writer) *log.Logger {
+	if w == nil {
+		w = io.Discard
+	}
+	return log.New(w, "mcp: ", log.LstdFlags)
+}
+
+// OutputSchemaFor generates T's schema for use as an outputSchema: objects
+// accept unknown properties, because results grow additively and clients
+// must ignore fields they do not know.
+func OutputSchemaFor[T any]() json.RawMessage {
+	var s any
+	if err := json.Unmarshal(SchemaFor[T](), &s); err != nil {
+		panic(err)
+	}
+	openObjects(s)
+	raw, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}
+
+func openObjects(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		if ap, ok := t["additionalProperties"]; ok {
+			if b, isBool := ap.(bool); isBool && !b {
+				delete(t, "additionalProperties")
+			}
+		}
+		for _, child := range t {
+			openObjects(child)
+		}
+	case []any:
+		for _, child := range t {
+			openObjects(child)
+		}
+	}
+}

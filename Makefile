@@ -50,11 +50,11 @@ stress:
 
 # Regenerates docs/tool-contracts.md and the golden tools/list.
 docs:
-	$(GO) test ./cmd/godot-mcp -run 'TestToolContractsDoc|TestGoldenToolsList' -update
+	$(GO) test ./cmd/godot-mcp -run 'TestToolContractsDoc' -update
+	$(GO) test ./host/mcpserver -run 'TestGoldenToolsList' -update
+	$(GO) test ./host/config -run 'TestEnvVarsDoc' -update
 
 clean:
 	rm -rf bin
 
--include proto.mk
-proto-check::
-proto::
+include proto.mk

@@ -214,3 +214,24 @@ Settings (flag, environment variable, default):
 		fmt.Fprintf(w, "%s%s (default %s)\n      %s\n", f, v.Env, def, v.Usage)
 	}
 }
+
+// Markdown renders the settings table as docs/env-vars.md.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("# Configuration\n\n<!-- Generated from host/config (the Vars table) by `make docs`; a test fails when it drifts. -->\n\n")
+	b.WriteString("Every setting is an environment variable; some also have a flag, which wins. `godot-mcp --help` prints the same table.\n\n")
+	b.WriteString("| variable | flag | default | meaning |\n|---|---|---|---|\n")
+	for _, v := range Vars {
+		flagName, def := "", v.Default
+		if v.Flag != "" {
+			flagName = "`--" + v.Flag + "`"
+		}
+		if def == "" {
+			def = "unset"
+		} else {
+			def = "`" + def + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", v.Env, flagName, def, strings.ReplaceAll(v.Usage, "|", "\\|"))
+	}
+	return b.String()
+}

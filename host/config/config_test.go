@@ -1,0 +1,77 @@
+package config
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/env-vars.md")
+
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestDefaults(t *testing.T) {
+	c, rest, err := Load(env(nil), nil, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BridgeURL != "ws://127.0.0.1:9080" || c.Transport != "stdio" || c.HTTPAddr() != "127.0.0.1:9090" ||
+		c.HostOriginProtection != "auto" || c.Approval != "auto" || c.DefaultToolsets != nil || len(rest) != 0 {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestEnvAndFlags(t *testing.T) {
+	c, rest, err := Load(env(map[string]string{
+		"GODOT_MCP_BRIDGE_URL": "ws://127.0.0.1:7000", "GODOT_MCP_DEFAULT_TOOLSETS": "scene, scripts",
+		"GODOT_MCP_TRANSPORT": "HTTP",
+	}), []string{"--bridge-url", "ws://127.0.0.1:7001", "contract"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BridgeURL != "ws://127.0.0.1:7001" {
+		t.Fatalf("flag must win over env: %s", c.BridgeURL)
+	}
+	if strings.Join(c.DefaultToolsets, "|") != "scene|scripts" || c.Transport != "http" || strings.Join(rest, " ") != "contract" {
+		t.Fatalf("%+v %v", c, rest)
+	}
+}
+
+func TestBadValuesRefused(t *testing.T) {
+	for k, v := range map[string]string{
+		"GODOT_MCP_TRANSPORT": "grpc", "GODOT_MCP_HTTP_PORT": "http", "GODOT_MCP_BRIDGE_URL": "http://x",
+		"GODOT_MCP_APPROVAL": "maybe", "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION": "sometimes", "GODOT_MCP_LOG_LEVEL": "loud",
+	} {
+		if _, _, err := Load(env(map[string]string{k: v}), nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=%s: want an error naming the variable, got %v", k, v, err)
+		}
+	}
+	if _, _, err := Load(env(map[string]string{"GODOT_MCP_APPROVAL": "webhook"}), nil, &bytes.Buffer{}); err == nil {
+		t.Error("webhook approval without a URL accepted")
+	}
+}
+
+func TestLoopback(t *testing.T) {
+	for h, want := range map[string]bool{"127.0.0.1": true, "127.1.2.3": true, "::1": true, "[::1]": true, "localhost": true,
+		"0.0.0.0": false, "10.0.0.1": false, "example.com": false, "": false} {
+		if IsLoopbackHost(h) != want {
+			t.Errorf("IsLoopbackHost(%q) != %v", h, want)
+		}
+	}
+}
+
+func TestEnvVarsDoc(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "env-vars.md")
+	if *update {
+		os.WriteFile(path, []byte(Markdown()), 0o644)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != Markdown() {
+		t.Fatal("docs/env-vars.md is stale: run `make docs`")
+	}
+}

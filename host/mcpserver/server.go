@@ -73,6 +73,9 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if opts.Approver == nil && opts.Config.Approval == "webhook" {
+		opts.Approver = WebhookApprover(opts.Config.ApprovalURL, opts.Config.ApprovalTimeout)
+	}
 	s := &Server{
 		cfg:      opts.Config,
 		bridge:   opts.Bridge,
@@ -182,7 +185,10 @@ func mcpTool(def ToolDef) mcp.Tool {
 func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
-		res := s.run(ctx, reg, req)
+		res, pending := s.run(ctx, reg, req)
+		if pending != nil {
+			return pending, nil // waiting for the user's approval (elicitation)
+		}
 		if res.Err != nil {
 			s.log.Debug("tool failed", "tool", reg.def.Name, "code", res.Err.Code, "took", time.Since(start))
 		} else {
@@ -192,28 +198,30 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 	}
 }
 
-func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolRequest) Result {
+// run applies every host-side gate, then the executor. A non-nil
+// *mcp.CallToolResult is an input-required answer (approval pending).
+func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
 	def := reg.def
 	rawArgs, err := json.Marshal(req.Params.Arguments)
 	if err != nil {
-		return Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", def.Name, err))
+		return Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", def.Name, err)), nil
 	}
 	if req.Params.Arguments == nil {
 		rawArgs = []byte("{}")
 	}
 	args, verr := validateArgs(def.Name, reg.input, rawArgs)
 	if verr != nil {
-		return Fail(verr)
+		return Fail(verr), nil
 	}
 	flags, verr := safety.ReadFlags(args)
 	if verr != nil {
-		return Fail(verr)
+		return Fail(verr), nil
 	}
 	if verr := safety.Check(def.Name, def.Class, flags); verr != nil {
-		return Fail(verr)
+		return Fail(verr), nil
 	}
 	if verr := s.checkPreconditions(ctx, def); verr != nil {
-		return Fail(verr)
+		return Fail(verr), nil
 	}
 	if flags.DryRun && !def.Preview {
 		return OK(map[string]any{
@@ -221,11 +229,22 @@ func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolReque
 			"tool":      def.Name,
 			"arguments": json.RawMessage(rawArgs),
 			"note":      "This tool has no preview of its own: nothing was changed. Call it without dry_run to apply.",
-		})
+		}), nil
 	}
-	if def.Class == safety.Destructive && !flags.DryRun && s.approve != nil {
-		if aerr := s.approve(ctx, def.Name, rawArgs); aerr != nil {
-			return Fail(aerr)
+	if def.Class == safety.Destructive && !flags.DryRun {
+		if s.cfg.Approval == "elicit" {
+			pending, aerr := elicitApproval(ctx, req, def.Name, rawArgs)
+			if aerr != nil {
+				return Fail(aerr), nil
+			}
+			if pending != nil {
+				return Result{}, pending
+			}
+		}
+		if s.approve != nil {
+			if aerr := s.approve(ctx, def.Name, rawArgs); aerr != nil {
+				return Fail(aerr), nil
+			}
 		}
 	}
 	call := Call{Tool: def.Name, Arguments: rawArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
@@ -233,7 +252,7 @@ func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolReque
 		call.ProgressToken = s.trackProgress(ctx, req.Params.Meta.ProgressToken)
 		defer s.untrackProgress(call.ProgressToken)
 	}
-	return reg.exec(ctx, call)
+	return reg.exec(ctx, call), nil
 }
 
 // checkPreconditions checks what the host can check itself before any

@@ -1,0 +1,129 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
+	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+)
+
+// This file is the SDK's one boundary with the generated protobuf types.
+
+func describeToProto(d sdkhook.Description) *pluginproto.DescribeResponse {
+	out := &pluginproto.DescribeResponse{
+		Name: d.Name, Version: d.Version, Description: d.Description, MinGodot: d.MinGodot,
+		SdkVersion: sdkVersion(),
+	}
+	for _, t := range d.Tools {
+		out.Tools = append(out.Tools, &pluginproto.Tool{
+			Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: string(t.InputSchema), OutputSchema: string(t.OutputSchema),
+			Safety: t.Safety, DryRun: t.DryRun, Confirm: t.Confirm,
+			Preconditions: t.Preconditions,
+		})
+	}
+	return out
+}
+
+func requestFromProto(r *pluginproto.CallRequest) sdkhook.Request {
+	return sdkhook.Request{
+		Tool: r.GetTool(), Arguments: json.RawMessage(r.GetArgumentsJson()),
+		DryRun: r.GetDryRun(), Confirm: r.GetConfirm(), ProgressToken: r.GetProgressToken(),
+	}
+}
+
+func resultToProto(r sdkhook.Result) *pluginproto.CallResponse {
+	if r.Err != nil {
+		e := AsError(r.Err)
+		return &pluginproto.CallResponse{Error: &pluginproto.Error{Code: string(e.Code), Hint: e.Hint, Required: e.Required}}
+	}
+	out := &pluginproto.CallResponse{StructuredJson: r.Structured}
+	for _, c := range r.Content {
+		out.Content = append(out.Content, &pluginproto.Content{Type: c.Type, Text: c.Text, Data: c.Data, MimeType: c.MimeType})
+	}
+	return out
+}
+
+// sendResultFromProto turns the host's answer envelope into a result or an *Error.
+func sendResultFromProto(command string, r *pluginproto.SendResponse) (json.RawMessage, error) {
+	if r.GetOk() {
+		res := json.RawMessage(r.GetResultJson())
+		if len(res) == 0 {
+			res = json.RawMessage("{}")
+		}
+		return res, nil
+	}
+	code := ErrorCode(r.GetError())
+	if !code.Valid() {
+		return nil, Internal(fmt.Sprintf("the editor answered %s with an unknown error code %q (hint: %s); update the addon to match the server", command, r.GetError(), r.GetHint()))
+	}
+	return nil, &Error{Code: code, Hint: r.GetHint(), Required: r.GetRequired()}
+}
+
+// grpcBackend reaches the host's services over the GRPCBroker connection.
+type grpcBackend struct {
+	client pluginproto.HostClient
+}
+
+func (b *grpcBackend) Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	resp, err := b.client.Send(ctx, &pluginproto.SendRequest{Command: command, ParamsJson: params, TimeoutMs: timeout.Milliseconds()})
+	if err != nil {
+		return nil, transportError(ctx, command, err)
+	}
+	return sendResultFromProto(command, resp)
+}
+
+// transportError explains a failed call to the host itself.
+func transportError(ctx context.Context, command string, err error) *Error {
+	if ctx.Err() == context.DeadlineExceeded || status.Code(err) == codes.DeadlineExceeded {
+		return Timeout(fmt.Sprintf("%s did not finish before the tool call's deadline", command))
+	}
+	if ctx.Err() == context.Canceled || status.Code(err) == codes.Canceled {
+		return Internal(fmt.Sprintf("%s was cancelled: the tool call was cancelled", command))
+	}
+	return Internal(fmt.Sprintf("the godot-mcp host did not take %s: %v; retry, and check the server log (stderr) if it persists", command, status.Convert(err).Message()))
+}
+
+func (b *grpcBackend) Progress(ctx context.Context, token string, progress, total float64, message string) error {
+	_, err := b.client.Progress(ctx, &pluginproto.ProgressRequest{Token: token, Progress: progress, Total: total, Message: message})
+	return err
+}
+
+func (b *grpcBackend) Log(ctx context.Context, level slog.Level, message string, attrs []slog.Attr) error {
+	_, err := b.client.Log(ctx, logToProto(level, message, attrs))
+	return err
+}
+
+func logToProto(level slog.Level, message string, attrs []slog.Attr) *pluginproto.LogRequest {
+	req := &pluginproto.LogRequest{Level: int32(level), Message: message}
+	for _, a := range attrs {
+		req.Attrs = append(req.Attrs, &pluginproto.LogAttr{Key: a.Key, Value: a.Value.Resolve().String()})
+	}
+	return req
+}
+
+// noHost answers before Setup, which the host always calls first.
+type noHost struct{}
+
+func (noHost) Send(_ context.Context, command string, _ json.RawMessage, _ time.Duration) (json.RawMessage, error) {
+	return nil, Internal(fmt.Sprintf("the toolset cannot send %s: the host has not set up its services yet; this is a bug in the host", command))
+}
+
+func (noHost) Progress(context.Context, string, float64, float64, string) error { return nil }
+
+func (noHost) Log(_ context.Context, level slog.Level, message string, attrs []slog.Attr) error {
+	args := make([]any, 0, len(attrs))
+	for _, a := range attrs {
+		args = append(args, a)
+	}
+	slog.New(slog.NewJSONHandler(os.Stderr, nil)).Log(context.Background(), level, message, args...)
+	return nil
+}

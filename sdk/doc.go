@@ -1,0 +1,100 @@
+// Package sdk is the Go SDK for godot-mcp toolsets: the only package a
+// toolset imports. A toolset is a small program that the godot-mcp host runs
+// as a plugin subprocess; its tools reach the Godot editor only through the
+// host (Call.Host.Send), and the host enforces their safety classes.
+//
+//	func main() {
+//		sdk.Serve(sdk.Toolset{
+//			Name:        "hello",
+//			Version:     "0.1.0",
+//			Description: "Greets nodes.",
+//			Tools: []sdk.Tool{
+//				sdk.NewTool("greet", sdk.ToolOptions{
+//					Title:       "Greet a node",
+//					Description: "Prints a greeting in the editor's Output panel.",
+//					Safety:      sdk.ReadOnly,
+//				}, greet),
+//			},
+//		})
+//	}
+//
+//	type GreetIn struct {
+//		Node string `json:"node" description:"Path of the node, e.g. /root/Main/Player"`
+//	}
+//	type GreetOut struct {
+//		Greeted string `json:"greeted"`
+//	}
+//
+//	func greet(ctx context.Context, call *sdk.Call, in GreetIn) (GreetOut, error) {
+//		if _, err := call.Host.Send(ctx, "cmd_hello_greet", in, 0); err != nil {
+//			return GreetOut{}, err
+//		}
+//		return GreetOut{Greeted: in.Node}, nil
+//	}
+//
+// # Schemas
+//
+// NewTool generates the JSON Schemas of a tool's input and output from the Go
+// types, following encoding/json: exported fields, named by their `json` tag,
+// embedded structs flattened, `json:"-"` skipped. A field is required unless
+// its json tag says omitempty or omitzero, or it is a pointer; the
+// `jsonschema` tag can override that. Go types map to JSON Schema as:
+//
+//	string                    "string"
+//	bool                      "boolean"
+//	int*, uint*               "integer" (uint*: minimum 0)
+//	float*                    "number"
+//	struct                    "object" with properties, required, additionalProperties: false
+//	map[string]T              "object" (or null) with additionalProperties: T
+//	[]T, [N]T                 "array" (a slice may be null) of T
+//	[]byte                    base64 "string" (or null)
+//	*T                        T or null, and the field is optional
+//	time.Time                 "string", format date-time
+//	any, json.RawMessage      any JSON value
+//	other json.Marshaler      any JSON value
+//	encoding.TextMarshaler    "string"
+//
+// A struct that contains itself (a tree) is emitted once under $defs and
+// referenced with $ref. Channels, functions and complex numbers are refused.
+//
+// Two struct tags add to a field's schema:
+//
+//	description:"Free text, commas allowed."
+//	jsonschema:"KEY[=VALUE],..."
+//
+// with the keys required, optional, enum=a|b|c, minimum=N, maximum=N,
+// minLength=N, maxLength=N, minItems=N, maxItems=N, default=V and format=F
+// (values may not contain commas; enum items are separated by '|'). A missing
+// field with a default gets the default before the tool runs. An unknown key
+// or a value that does not fit the field's type makes NewTool panic, so a
+// typo can never produce a silently empty schema.
+//
+// # Validation
+//
+// Before a tool function runs, the SDK checks the arguments against the
+// input schema: types, required fields, unknown fields, enums, bounds. A
+// failure answers VALIDATION_ERROR with a hint naming every bad field and
+// what it expected ("arguments.count: expected integer, got string \"5\""),
+// and the function is not called.
+//
+// # Results and errors
+//
+// The Out value becomes the call's structured result (the host adds its text
+// form); Call.AddImage and Call.AddText add extra content items. A tool
+// function fails by returning an *Error (see PreconditionFailed, NotFound,
+// Validation, ...). Any other error becomes INTERNAL_ERROR with the error's
+// text as the hint, a context deadline becomes TIMEOUT, and a panic is
+// recovered into INTERNAL_ERROR: the plugin keeps serving.
+//
+// # Safety
+//
+// Every tool declares a Safety class. Mutating and Destructive tools take
+// dry_run (Call.DryRun: describe the change, make none); Destructive tools
+// run only with confirm: true. The host enforces both before calling the
+// plugin, and the SDK refuses again if a request slips through: a dry run of
+// a tool without a preview, or a destructive call without confirm, never
+// reaches the tool function.
+//
+// Package sdk/sdktest runs a toolset in-process against a fake editor, for
+// unit tests. docs/plugin-authoring.md is the walkthrough.
+package sdk

@@ -1,0 +1,120 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ErrorCode is the stable, enumerated failure code an agent matches on. The
+// values are those of the host's envelope (the spec's ErrorCode enum).
+type ErrorCode string
+
+// The complete ErrorCode enum, in spec order.
+const (
+	CodePreconditionFailed ErrorCode = "PRECONDITION_FAILED"
+	CodeResourceNotFound   ErrorCode = "RESOURCE_NOT_FOUND"
+	CodeValidationError    ErrorCode = "VALIDATION_ERROR"
+	CodeBridgeDisconnected ErrorCode = "BRIDGE_DISCONNECTED"
+	CodeTimeout            ErrorCode = "TIMEOUT"
+	CodeInternalError      ErrorCode = "INTERNAL_ERROR"
+	CodeApprovalDenied     ErrorCode = "APPROVAL_DENIED"
+	CodePeerReplaced       ErrorCode = "PEER_REPLACED"
+)
+
+// Codes lists every ErrorCode in spec order.
+var Codes = []ErrorCode{
+	CodePreconditionFailed, CodeResourceNotFound, CodeValidationError, CodeBridgeDisconnected,
+	CodeTimeout, CodeInternalError, CodeApprovalDenied, CodePeerReplaced,
+}
+
+// Valid reports whether c is one of the enumerated codes.
+func (c ErrorCode) Valid() bool {
+	for _, k := range Codes {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Names of preconditions, for ToolOptions.Preconditions and Error.Required.
+// The host checks declared preconditions before it calls the tool.
+const (
+	RequireActiveScene     = "active_scene"
+	RequireConfirm         = "confirm"
+	RequireBridgeConnected = "bridge_connected"
+	RequireRuntimeProbe    = "runtime_probe"
+	RequireGameNotBreaked  = "game_not_breaked"
+	RequireGodotVersion    = "godot_version"
+	RequireProjectDir      = "project_dir"
+)
+
+// Error is a structured failure an agent can act on: a stable Code, a Hint
+// that says what to do next, and for PRECONDITION_FAILED the machine-checkable
+// name of what is Required. Return it (or wrap it) from a tool function;
+// Host.Send returns it when the editor answers ok:false.
+type Error struct {
+	Code     ErrorCode
+	Hint     string
+	Required string
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	if e.Required != "" {
+		return fmt.Sprintf("%s (required: %s): %s", e.Code, e.Required, e.Hint)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Hint)
+}
+
+// Errorf builds an *Error with a formatted hint.
+func Errorf(code ErrorCode, format string, args ...any) *Error {
+	return &Error{Code: code, Hint: fmt.Sprintf(format, args...)}
+}
+
+// PreconditionFailed reports that something named by required (for example
+// RequireActiveScene) must hold first; hint says how to make it hold.
+func PreconditionFailed(required, hint string) *Error {
+	return &Error{Code: CodePreconditionFailed, Hint: hint, Required: required}
+}
+
+// NotFound reports that a node, file or resource the call names does not exist.
+func NotFound(hint string) *Error { return &Error{Code: CodeResourceNotFound, Hint: hint} }
+
+// Validation reports arguments that are well-formed JSON but wrong.
+func Validation(hint string) *Error { return &Error{Code: CodeValidationError, Hint: hint} }
+
+// Internal reports a failure that is nobody's input's fault.
+func Internal(hint string) *Error { return &Error{Code: CodeInternalError, Hint: hint} }
+
+// Timeout reports that something did not finish in time.
+func Timeout(hint string) *Error { return &Error{Code: CodeTimeout, Hint: hint} }
+
+// ApprovalDenied reports that a user or policy refused the action.
+func ApprovalDenied(hint string) *Error { return &Error{Code: CodeApprovalDenied, Hint: hint} }
+
+// BridgeDisconnected reports that no editor is connected.
+func BridgeDisconnected(hint string) *Error {
+	return &Error{Code: CodeBridgeDisconnected, Hint: hint}
+}
+
+// AsError returns the *Error in err's chain. Any other error becomes
+// INTERNAL_ERROR (TIMEOUT for context.DeadlineExceeded) with err's text in
+// the hint. It returns nil for a nil err.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) && e != nil {
+		if !e.Code.Valid() {
+			return &Error{Code: CodeInternalError, Hint: fmt.Sprintf("the toolset used an unknown error code %q (hint: %s); this is a bug in the toolset", e.Code, e.Hint)}
+		}
+		return e
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeTimeout, Hint: err.Error() + ". Retry; if the editor is busy, give it more time."}
+	}
+	return &Error{Code: CodeInternalError, Hint: err.Error() + ". Retry; if it persists, check the godot-mcp server log (stderr)."}
+}

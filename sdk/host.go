@@ -1,0 +1,152 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+)
+
+// Host is a tool call's handle on the godot-mcp host.
+type Host interface {
+	// Send sends one command to the editor addon and waits for its answer,
+	// at most timeout (0 means the host's default). params is marshalled to
+	// a JSON object (nil sends {}; a json.RawMessage is sent as is). When
+	// the editor answers ok:false, or no editor is connected, the error is
+	// an *Error with the editor's code, hint and required field.
+	Send(ctx context.Context, command string, params any, timeout time.Duration) (json.RawMessage, error)
+	// Progress reports progress of the current call to the agent. It does
+	// nothing when the agent asked for no progress notifications.
+	Progress(ctx context.Context, progress, total float64, message string)
+	// Logger logs to the host's log (stderr), tagged with the toolset and
+	// tool; never print to stdout.
+	Logger() *slog.Logger
+}
+
+// Send is Host.Send with the result decoded into R.
+func Send[R any](ctx context.Context, h Host, command string, params any, timeout time.Duration) (R, error) {
+	var out R
+	raw, err := h.Send(ctx, command, params, timeout)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return out, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
+	}
+	return out, nil
+}
+
+// callHost is the Host of one call.
+type callHost struct {
+	backend sdkhook.Backend
+	token   string
+	logger  *slog.Logger
+}
+
+func newCallHost(backend sdkhook.Backend, token, toolset, tool string) *callHost {
+	h := &callHost{backend: backend, token: token}
+	h.logger = slog.New(&logHandler{backend: backend}).With("toolset", toolset, "tool", tool)
+	return h
+}
+
+func (h *callHost) Send(ctx context.Context, command string, params any, timeout time.Duration) (json.RawMessage, error) {
+	raw, err := encodeParams(params)
+	if err != nil {
+		return nil, Internal(fmt.Sprintf("params of %s: %v; this is a bug in the toolset", command, err))
+	}
+	res, err := h.backend.Send(ctx, command, raw, timeout)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	return res, nil
+}
+
+// encodeParams turns Send's params into a JSON object.
+func encodeParams(params any) (json.RawMessage, error) {
+	var raw []byte
+	switch p := params.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		raw = bytes.TrimSpace(p)
+	default:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(params); err != nil {
+			return nil, err
+		}
+		raw = bytes.TrimSpace(buf.Bytes())
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, errors.New("params must encode to a JSON object")
+	}
+	return raw, nil
+}
+
+func (h *callHost) Progress(ctx context.Context, progress, total float64, message string) {
+	if h.token == "" {
+		return
+	}
+	if err := h.backend.Progress(ctx, h.token, progress, total, message); err != nil {
+		h.logger.Debug("progress notification failed", "error", err)
+	}
+}
+
+func (h *callHost) Logger() *slog.Logger { return h.logger }
+
+// logHandler sends records to the host through Backend.Log.
+type logHandler struct {
+	backend sdkhook.Backend
+	attrs   []slog.Attr
+	group   string
+}
+
+func (l *logHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l *logHandler) Handle(ctx context.Context, r slog.Record) error {
+	attrs := append([]slog.Attr(nil), l.attrs...)
+	r.Attrs(func(a slog.Attr) bool {
+		attrs = append(attrs, l.qualify(a))
+		return true
+	})
+	// A log line must not hang a tool: bound it, and keep it even when the
+	// call's context is already done.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	return l.backend.Log(ctx, r.Level, r.Message, attrs)
+}
+
+func (l *logHandler) qualify(a slog.Attr) slog.Attr {
+	if l.group != "" {
+		a.Key = l.group + "." + a.Key
+	}
+	return a
+}
+
+func (l *logHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *l
+	c.attrs = append([]slog.Attr(nil), l.attrs...)
+	for _, a := range attrs {
+		c.attrs = append(c.attrs, l.qualify(a))
+	}
+	return &c
+}
+
+func (l *logHandler) WithGroup(name string) slog.Handler {
+	if name == "" {
+		return l
+	}
+	c := *l
+	if c.group != "" {
+		c.group += "." + name
+	} else {
+		c.group = name
+	}
+	return &c
+}

@@ -1,0 +1,70 @@
+// Package sdkhook connects package sdk to package sdk/sdktest without adding
+// test-only API to sdk: sdk installs its dispatcher here in an init function,
+// and sdktest calls it. Nothing outside this module can import it.
+package sdkhook
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+)
+
+// Backend is what a running toolset needs from the host: the editor bridge,
+// progress notifications and the log.
+type Backend interface {
+	// Send returns the editor's result, or an *sdk.Error (as error) when the
+	// editor answered ok:false or the command could not be delivered.
+	Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error)
+	Progress(ctx context.Context, token string, progress, total float64, message string) error
+	Log(ctx context.Context, level slog.Level, message string, attrs []slog.Attr) error
+}
+
+// Request is one tool call.
+type Request struct {
+	Tool          string
+	Arguments     json.RawMessage
+	DryRun        bool
+	Confirm       bool
+	ProgressToken string
+}
+
+// Content is one extra content item of a result.
+type Content struct {
+	Type     string // "text" or "image"
+	Text     string
+	Data     []byte
+	MimeType string
+}
+
+// Result is a tool call's outcome. Err is an *sdk.Error or nil.
+type Result struct {
+	Structured json.RawMessage
+	Content    []Content
+	Err        error
+}
+
+// ToolInfo is one tool's declared metadata.
+type ToolInfo struct {
+	Name, Title, Description  string
+	InputSchema, OutputSchema json.RawMessage
+	Safety                    string
+	DryRun, Confirm           bool
+	Preconditions             []string
+}
+
+// Description is what Describe answers.
+type Description struct {
+	Name, Version, Description, MinGodot string
+	Tools                                []ToolInfo
+}
+
+// Dispatcher runs one validated toolset.
+type Dispatcher interface {
+	Describe() Description
+	Call(ctx context.Context, req Request, host Backend) Result
+}
+
+// NewDispatcher validates an sdk.Toolset (passed as any) and returns its
+// dispatcher. Package sdk sets it in init.
+var NewDispatcher func(toolset any) (Dispatcher, error)

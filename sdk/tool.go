@@ -1,0 +1,203 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sync"
+)
+
+// Safety is a tool's safety class. The host enforces it before calling the
+// tool: a toolset cannot declare its way around it.
+type Safety string
+
+// The four safety classes.
+const (
+	// ReadOnly tools only look.
+	ReadOnly Safety = "read_only"
+	// Mutating tools change the project or the editor; they take dry_run.
+	Mutating Safety = "mutating"
+	// Destructive tools lose data or are hard to undo; they take dry_run and
+	// refuse to run without confirm: true.
+	Destructive Safety = "destructive"
+	// Runtime tools act on the running game.
+	Runtime Safety = "runtime"
+)
+
+// Valid reports whether s is one of the four classes.
+func (s Safety) Valid() bool {
+	switch s {
+	case ReadOnly, Mutating, Destructive, Runtime:
+		return true
+	}
+	return false
+}
+
+// Toolset is a named set of tools served by one plugin process (see Serve).
+type Toolset struct {
+	// Name is the toolset's name: lower case letters, digits and '_',
+	// starting with a letter. Tools appear to agents as godot_<Name>_<tool>.
+	Name string
+	// Version is the toolset's own version, shown to users.
+	Version string
+	// Description says in one sentence what the tools are for.
+	Description string
+	// MinGodot is the oldest Godot version the tools work with ("4.3");
+	// empty means any Godot 4. The host refuses to enable the toolset for an
+	// older editor.
+	MinGodot string
+	// Tools are built with NewTool.
+	Tools []Tool
+}
+
+// ToolOptions are a tool's declared metadata.
+type ToolOptions struct {
+	// Title is a short human-readable name.
+	Title string
+	// Description tells an agent what the tool does, when to use it and what
+	// it returns.
+	Description string
+	// Safety is required.
+	Safety Safety
+	// DryRun declares that the tool can preview its effect (Call.DryRun).
+	// It is implied for Mutating and Destructive tools, which must honour it.
+	DryRun bool
+	// Preconditions the host checks before calling, e.g. RequireActiveScene.
+	// Confirmation for Destructive tools is implied and need not be listed.
+	Preconditions []string
+}
+
+// Tool is one tool of a Toolset. Build it with NewTool.
+type Tool interface {
+	// Name is the tool's name within its toolset.
+	Name() string
+	def() *toolDef
+}
+
+// toolDef is the one implementation of Tool.
+type toolDef struct {
+	name                      string
+	opts                      ToolOptions
+	inSchema, outSchema       *schema
+	inSchemaJSON, outSchemaJS json.RawMessage
+	invoke                    func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error)
+}
+
+func (d *toolDef) Name() string   { return d.name }
+func (d *toolDef) def() *toolDef  { return d }
+func (d *toolDef) dryRun() bool   { return d.opts.DryRun || d.confirm() || d.opts.Safety == Mutating }
+func (d *toolDef) confirm() bool  { return d.opts.Safety == Destructive }
+func (d *toolDef) String() string { return d.name }
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// NewTool defines a tool whose arguments decode into In and whose structured
+// result is Out. Both must be structs (or maps with string keys): their JSON
+// Schemas are generated from the types, see the package documentation for the
+// tags. The SDK validates the arguments against the input schema before fn
+// runs, so fn sees only well-typed input.
+//
+// NewTool panics on a programming error (an invalid name, a missing safety
+// class, a type JSON cannot represent, a malformed tag), so that a mistake
+// shows up the first time the toolset starts rather than as an empty schema.
+func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Context, call *Call, in In) (Out, error)) Tool {
+	if !nameRE.MatchString(name) {
+		panic(fmt.Sprintf("sdk.NewTool: tool name %q must be lower case letters, digits and '_', starting with a letter", name))
+	}
+	if !opts.Safety.Valid() {
+		panic(fmt.Sprintf("sdk.NewTool(%q): Safety must be one of read_only, mutating, destructive, runtime (got %q)", name, opts.Safety))
+	}
+	if fn == nil {
+		panic(fmt.Sprintf("sdk.NewTool(%q): nil function", name))
+	}
+	in, err := generateSchema(reflect.TypeFor[In]())
+	if err != nil {
+		panic(fmt.Sprintf("sdk.NewTool(%q): input type: %v", name, err))
+	}
+	out, err := generateSchema(reflect.TypeFor[Out]())
+	if err != nil {
+		panic(fmt.Sprintf("sdk.NewTool(%q): output type: %v", name, err))
+	}
+	inJSON, _ := json.Marshal(in)
+	outJSON, _ := json.Marshal(out)
+	opts.Preconditions = append([]string(nil), opts.Preconditions...)
+	return &toolDef{
+		name: name, opts: opts,
+		inSchema: in, outSchema: out,
+		inSchemaJSON: inJSON, outSchemaJS: outJSON,
+		invoke: func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error) {
+			var input In
+			if err := json.Unmarshal(args, &input); err != nil {
+				return nil, Validation(fmt.Sprintf("arguments do not fit tool %q: %v", name, err))
+			}
+			result, err := fn(ctx, call, input)
+			if err != nil {
+				return nil, err
+			}
+			return marshalResult(result)
+		},
+	}
+}
+
+// marshalResult encodes a tool's result; it must be a JSON object.
+func marshalResult(v any) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, Internal(fmt.Sprintf("the tool's result cannot be encoded as JSON: %v; this is a bug in the toolset", err))
+	}
+	out := bytes.TrimSpace(buf.Bytes())
+	if len(out) == 0 || out[0] != '{' {
+		return nil, Internal("the tool returned no result object (nil); this is a bug in the toolset")
+	}
+	return out, nil
+}
+
+// Call is the context of one tool call.
+type Call struct {
+	// Tool is the called tool's name.
+	Tool string
+	// DryRun asks for a preview: report what would change, change nothing.
+	DryRun bool
+	// Confirm is true when the caller confirmed a destructive action.
+	Confirm bool
+	// Host reaches the editor and the host's log.
+	Host Host
+
+	mu      sync.Mutex
+	content []content
+}
+
+// content is one extra MCP content item.
+type content struct {
+	typ, text, mime string
+	data            []byte
+}
+
+// AddText adds a text content item to the result, after the structured
+// result's text form.
+func (c *Call) AddText(text string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.content = append(c.content, content{typ: "text", text: text})
+}
+
+// AddImage adds an image content item (for example a PNG screenshot) to the
+// result. mimeType is e.g. "image/png".
+func (c *Call) AddImage(data []byte, mimeType string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.content = append(c.content, content{typ: "image", data: data, mime: mimeType})
+}
+
+func (c *Call) takeContent() []content {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.content
+	c.content = nil
+	return out
+}

@@ -1,0 +1,314 @@
+@tool
+extends RefCounted
+## One dispatch table {command_name: Callable} for every command the server sends.
+##
+## A handler is `func(params: Dictionary) -> Dictionary` and returns `ok(result)` or
+## `fail(code, hint, required)`. It may `await` (then it answers when it finishes).
+##
+## GDScript has no try/catch, so the boundary is guarded instead of caught:
+## - a handler that hits a runtime error is aborted by the engine and its call
+##   returns null; anything that is not a well-formed answer becomes INTERNAL_ERROR
+##   ("…failed inside the addon…");
+## - an awaiting handler that never finishes (a runtime error after an await leaves
+##   its coroutine dead) is answered TIMEOUT by a watchdog;
+## so every command gets exactly one answer and nothing hangs. Handlers validate
+## their params first and return fail() early rather than letting an error happen.
+
+const ValueCodec := preload("value_codec.gd")
+
+## The stable error codes of the envelope.
+const ERROR_CODES: PackedStringArray = [
+	"PRECONDITION_FAILED", "RESOURCE_NOT_FOUND", "VALIDATION_ERROR", "BRIDGE_DISCONNECTED",
+	"TIMEOUT", "INTERNAL_ERROR", "APPROVAL_DENIED", "PEER_REPLACED",
+]
+## Where third-party toolsets ship their editor handlers: <EXT_ROOT>/<prefix>/handlers.gd.
+const EXT_ROOT := "res://addons/godot_mcp_ext"
+## An awaiting handler that has not answered after this long is answered TIMEOUT.
+const ASYNC_DEADLINE_MS := 120000
+
+## Emitted exactly once per command with the full response envelope (id included).
+signal responded(response: Dictionary)
+## Emitted after each command for the dock: command, ok, error code, milliseconds.
+signal command_finished(command: String, ok: bool, error: String, elapsed_ms: int)
+
+## The addon's version (plugin.cfg), set by the plugin.
+var addon_version: String = ""
+## Tracing to the Output panel, from the editor setting godot_mcp/debug.
+var debug: bool = false
+## The editor plugin, for handlers that need it (set by the plugin).
+var plugin: EditorPlugin = null
+
+var _table: Dictionary = {} # command name -> Callable
+var _owner_of: Dictionary = {} # command name -> "core" or "ext:<prefix>"
+var _extensions: Array[Dictionary] = [] # {prefix, path, commands, refused, error}
+var _handler_objects: Array[Object] = [] # keeps handler instances alive; Nodes are freed on shutdown
+var _pending: Dictionary = {} # id -> {command, started, deadline}
+var _prefix_re: RegEx = RegEx.create_from_string("^[a-z][a-z0-9_]*$")
+
+
+func _init() -> void:
+	register("cmd_ping", func(_params: Dictionary) -> Dictionary: return ok({"pong": true}))
+
+
+# --- response builders ------------------------------------------------------
+
+
+## A successful answer carrying [param result].
+func ok(result: Dictionary = {}) -> Dictionary:
+	return {"ok": true, "result": result}
+
+
+## A failed answer: [param code] is one of ERROR_CODES, [param hint] tells an agent how
+## to recover, [param required] names the unmet precondition (active_scene, confirm, …).
+func fail(code: String, hint: String, required: String = "") -> Dictionary:
+	var r: Dictionary = {"ok": false, "error": code, "hint": hint}
+	if required != "":
+		r["required"] = required
+	return r
+
+
+## Builder names used by the spec and the style guide; same as ok() / fail().
+func _ok(result: Dictionary = {}) -> Dictionary:
+	return ok(result)
+
+
+func _fail(code: String, hint: String, required: String = "") -> Dictionary:
+	return fail(code, hint, required)
+
+
+# --- registration ---------------------------------------------------------------
+
+
+## Registers one command. Refuses (returns false) a name that is already taken.
+func register(command: String, handler: Callable, owner: String = "core") -> bool:
+	if _table.has(command) or not handler.is_valid():
+		return false
+	_table[command] = handler
+	_owner_of[command] = owner
+	return true
+
+
+## Registers every command of a handler object's get_commands() -> {name: Callable}.
+## Returns the names that were registered.
+func register_handlers(handlers: Object, owner: String = "core") -> PackedStringArray:
+	var done: PackedStringArray = []
+	if handlers == null or not handlers.has_method("get_commands"):
+		return done
+	if handlers.has_method("setup"):
+		handlers.call("setup", self)
+	var cmds: Variant = handlers.call("get_commands")
+	if typeof(cmds) != TYPE_DICTIONARY:
+		return done
+	_handler_objects.append(handlers)
+	for k: Variant in (cmds as Dictionary).keys():
+		var cb: Variant = cmds[k]
+		if typeof(cb) == TYPE_CALLABLE and register(str(k), cb as Callable, owner):
+			done.append(str(k))
+	return done
+
+
+## The registered command names, sorted.
+func commands() -> PackedStringArray:
+	var names: PackedStringArray = []
+	for k: Variant in _table.keys():
+		names.append(str(k))
+	names.sort()
+	return names
+
+
+func has_command(command: String) -> bool:
+	return _table.has(command)
+
+
+## What was found under EXT_ROOT: [{prefix, path, commands, refused, error}].
+func extensions() -> Array[Dictionary]:
+	return _extensions
+
+
+## Loads every res://addons/godot_mcp_ext/<prefix>/handlers.gd (called on enable).
+func scan_extensions() -> void:
+	var dir: DirAccess = DirAccess.open(EXT_ROOT)
+	if dir == null:
+		return
+	var subdirs: PackedStringArray = dir.get_directories()
+	subdirs.sort()
+	for prefix: String in subdirs:
+		var path: String = EXT_ROOT.path_join(prefix).path_join("handlers.gd")
+		if FileAccess.file_exists(path):
+			register_extension(prefix, path)
+
+
+## Registers a third-party toolset's editor handlers. The script must be @tool, have
+## get_commands() -> Dictionary {command: Callable}, and may have setup(router).
+## Every command must start with "cmd_<prefix>_"; others are refused. Returns
+## {prefix, path, commands: [registered], refused: [{command, reason}], error}.
+func register_extension(prefix: String, handler_script_path: String) -> Dictionary:
+	var report: Dictionary = {"prefix": prefix, "path": handler_script_path, "commands": [], "refused": [], "error": ""}
+	_extensions.append(report)
+	if _prefix_re.search(prefix) == null:
+		return _ext_error(report, "the folder name '%s' is not a valid prefix (lower-case letters, digits and '_', starting with a letter)" % prefix)
+	var res: Resource = load(handler_script_path)
+	if not (res is GDScript):
+		return _ext_error(report, "'%s' is not a GDScript" % handler_script_path)
+	var script: GDScript = res
+	if not script.can_instantiate():
+		return _ext_error(report, "'%s' has errors; open it in the script editor" % handler_script_path)
+	if not script.is_tool():
+		return _ext_error(report, "'%s' must start with @tool so it can run in the editor" % handler_script_path)
+	var inst: Variant = script.new()
+	if not (inst is Object) or not (inst as Object).has_method("get_commands"):
+		if inst is Object and not (inst is RefCounted):
+			(inst as Object).free()
+		return _ext_error(report, "'%s' has no get_commands() -> Dictionary" % handler_script_path)
+	var obj: Object = inst
+	if obj.has_method("setup"):
+		obj.call("setup", self)
+	var cmds: Variant = obj.call("get_commands")
+	if typeof(cmds) != TYPE_DICTIONARY:
+		if not (obj is RefCounted):
+			obj.free()
+		return _ext_error(report, "get_commands() in '%s' did not return a Dictionary" % handler_script_path)
+	_handler_objects.append(obj)
+	var want: String = "cmd_%s_" % prefix
+	for k: Variant in (cmds as Dictionary).keys():
+		var command: String = str(k)
+		var cb: Variant = cmds[k]
+		var reason: String = ""
+		if not command.begins_with(want) or command.length() == want.length():
+			reason = "commands of the '%s' toolset must start with '%s'" % [prefix, want]
+		elif typeof(cb) != TYPE_CALLABLE or not (cb as Callable).is_valid():
+			reason = "the value is not a valid Callable"
+		elif _table.has(command):
+			reason = "already registered by %s" % _owner_of.get(command, "another handler")
+		if reason != "":
+			(report["refused"] as Array).append({"command": command, "reason": reason})
+			push_warning("godot_mcp: refused '%s' from %s: %s." % [command, handler_script_path, reason])
+			continue
+		register(command, cb as Callable, "ext:" + prefix)
+		(report["commands"] as Array).append(command)
+	return report
+
+
+func _ext_error(report: Dictionary, msg: String) -> Dictionary:
+	report["error"] = msg
+	push_warning("godot_mcp: extension '%s' not loaded: %s." % [report["prefix"], msg])
+	return report
+
+
+## Frees handler Nodes and forgets everything (called when the plugin is disabled).
+func shutdown() -> void:
+	for obj: Object in _handler_objects:
+		if is_instance_valid(obj) and obj.has_method("teardown"):
+			obj.call("teardown")
+		if is_instance_valid(obj) and not (obj is RefCounted):
+			obj.free()
+	_handler_objects.clear()
+	_table.clear()
+	_owner_of.clear()
+	_pending.clear()
+
+
+# --- dispatch ---------------------------------------------------------------------
+
+
+## Handles one command. The answer is emitted through [signal responded], now for a
+## synchronous handler, later for one that awaits.
+func handle(id: String, command: String, params: Variant) -> void:
+	var started: int = Time.get_ticks_msec()
+	if debug:
+		print("godot_mcp: <- %s %s" % [id, command])
+	if not _table.has(command):
+		_answer(id, command, started, fail("INTERNAL_ERROR", "The addon has no handler for '%s'. Reinstall the addon (godot-mcp addon install) so it matches the server." % command))
+		return
+	if params == null:
+		params = {}
+	if typeof(params) != TYPE_DICTIONARY:
+		_answer(id, command, started, fail("VALIDATION_ERROR", "params must be a JSON object, got %s." % type_string(typeof(params))))
+		return
+	var cb: Callable = _table[command]
+	if not cb.is_valid():
+		_answer(id, command, started, _internal(command, "its handler object is gone"))
+		return
+	var result: Variant = cb.call(params)
+	if result is Object and is_instance_valid(result) and (result as Object).get_class() == "GDScriptFunctionState":
+		# The handler awaited: answer when it completes, or from the watchdog.
+		_pending[id] = {"command": command, "started": started, "deadline": started + _deadline_for(params as Dictionary)}
+		(result as Object).connect("completed", _on_async_completed.bind(id), CONNECT_ONE_SHOT)
+		return
+	_answer(id, command, started, result)
+
+
+## Answers TIMEOUT for awaiting handlers past their deadline. Called every frame.
+func tick() -> void:
+	if _pending.is_empty():
+		return
+	var now: int = Time.get_ticks_msec()
+	for id: Variant in _pending.keys():
+		var p: Dictionary = _pending[id]
+		if now >= int(p["deadline"]):
+			_pending.erase(id)
+			_answer(str(id), str(p["command"]), int(p["started"]), fail("TIMEOUT", "The addon's handler for '%s' did not finish within %d s (it may have failed inside the addon after waiting; see the editor's Output panel). Retry, or check the editor state with godot_get_editor_state." % [p["command"], (int(p["deadline"]) - int(p["started"])) / 1000]))
+
+
+## How many commands are waiting on an awaiting handler.
+func pending_count() -> int:
+	return _pending.size()
+
+
+func _deadline_for(params: Dictionary) -> int:
+	var t: Variant = params.get("timeout_ms")
+	if typeof(t) == TYPE_INT or typeof(t) == TYPE_FLOAT:
+		return maxi(ASYNC_DEADLINE_MS, int(t) + 5000)
+	return ASYNC_DEADLINE_MS
+
+
+func _on_async_completed(result: Variant, id: String) -> void:
+	if not _pending.has(id):
+		return # already answered by the watchdog
+	var p: Dictionary = _pending[id]
+	_pending.erase(id)
+	_answer(id, str(p["command"]), int(p["started"]), result)
+
+
+func _internal(command: String, why: String) -> Dictionary:
+	return fail("INTERNAL_ERROR", "The command '%s' failed inside the addon (%s). See the editor's Output panel for the script error; retry, and if it persists reinstall the addon (godot-mcp addon install)." % [command, why])
+
+
+## Validates a handler's return value into a well-formed envelope and emits it.
+func _answer(id: String, command: String, started: int, result: Variant) -> void:
+	var response: Dictionary = _normalize(command, result)
+	response["id"] = id
+	var is_ok: bool = response["ok"]
+	var code: String = "" if is_ok else str(response.get("error", ""))
+	var elapsed: int = Time.get_ticks_msec() - started
+	if debug:
+		print("godot_mcp: -> %s %s %s (%d ms)" % [id, command, "ok" if is_ok else code, elapsed])
+	command_finished.emit(command, is_ok, code, elapsed)
+	responded.emit(response)
+
+
+func _normalize(command: String, result: Variant) -> Dictionary:
+	if typeof(result) != TYPE_DICTIONARY:
+		var got: String = "nothing" if result == null else "a %s" % type_string(typeof(result))
+		return _internal(command, "the handler returned %s instead of an answer" % got)
+	var d: Dictionary = result
+	if typeof(d.get("ok")) != TYPE_BOOL:
+		return _internal(command, "the handler's answer has no ok field")
+	if d["ok"]:
+		var r: Variant = d.get("result", {})
+		if r == null:
+			r = {}
+		if typeof(r) != TYPE_DICTIONARY:
+			return _internal(command, "the handler's result is a %s, not an object" % type_string(typeof(r)))
+		return {"ok": true, "result": ValueCodec.encode(r)}
+	var code: String = str(d.get("error", ""))
+	if not ERROR_CODES.has(code):
+		return _internal(command, "the handler failed with an unknown error code '%s'" % code)
+	var hint: String = str(d.get("hint", ""))
+	if hint == "":
+		hint = "The command '%s' failed with %s." % [command, code]
+	var out: Dictionary = {"ok": false, "error": code, "hint": hint}
+	var required: String = str(d.get("required", ""))
+	if required != "":
+		out["required"] = required
+	return out

@@ -1,0 +1,240 @@
+// Package sdktest runs a toolset in-process for unit tests, without a host:
+// its tools talk through a real bridge to a fake editor addon that the test
+// scripts.
+//
+//	func TestGreet(t *testing.T) {
+//		h := sdktest.Start(t, hello.Toolset())
+//		h.Addon().HandleResult("cmd_hello_greet", map[string]any{"printed": true})
+//		res, err := h.Call(context.Background(), "greet", map[string]any{"node": "/root/Main"})
+//		if err != nil || res.Err != nil {
+//			t.Fatal(err, res.Err)
+//		}
+//		// res.Structured is the tool's JSON result;
+//		// h.Addon().Received() lists the commands the editor got.
+//	}
+//
+// Calls go through the same dispatcher as in a real plugin (argument
+// validation, error mapping, panic recovery, the dry_run and confirm
+// refusals), but not through gRPC and not through the host's own checks
+// (declared preconditions, approval).
+package sdktest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+)
+
+// Harness is one toolset running in-process against a fake editor.
+type Harness struct {
+	t      testing.TB
+	disp   sdkhook.Dispatcher
+	bridge *bridge.Bridge
+	addon  *fakeaddon.Addon
+
+	mu       sync.Mutex
+	logs     []LogRecord
+	progress []ProgressEvent
+}
+
+// LogRecord is one record a tool logged through Host.Logger.
+type LogRecord struct {
+	Level   slog.Level
+	Message string
+	Attrs   map[string]string
+}
+
+// ProgressEvent is one Host.Progress notification.
+type ProgressEvent struct {
+	Token           string
+	Progress, Total float64
+	Message         string
+}
+
+// ToolInfo is a tool's declared metadata, as the host sees it.
+type ToolInfo struct {
+	Name, Title, Description  string
+	InputSchema, OutputSchema json.RawMessage
+	Safety                    sdk.Safety
+	DryRun, Confirm           bool
+	Preconditions             []string
+}
+
+// Content is one extra content item of a result (Call.AddText, Call.AddImage).
+type Content struct {
+	Type     string // "text" or "image"
+	Text     string
+	Data     []byte
+	MimeType string
+}
+
+// Result is a tool call's outcome: Structured and Content, or Err.
+type Result struct {
+	Structured json.RawMessage
+	Content    []Content
+	Err        *sdk.Error
+}
+
+// Decode unmarshals the structured result into v.
+func (r *Result) Decode(v any) error {
+	if r.Err != nil {
+		return r.Err
+	}
+	return json.Unmarshal(r.Structured, v)
+}
+
+// CallOption sets a flag of a call.
+type CallOption func(*sdkhook.Request)
+
+// DryRun asks for a preview (dry_run: true).
+func DryRun() CallOption { return func(r *sdkhook.Request) { r.DryRun = true } }
+
+// Confirm confirms a destructive call (confirm: true).
+func Confirm() CallOption { return func(r *sdkhook.Request) { r.Confirm = true } }
+
+// ProgressToken makes Host.Progress report under token (see Harness.Progress).
+func ProgressToken(token string) CallOption {
+	return func(r *sdkhook.Request) { r.ProgressToken = token }
+}
+
+// Start validates ts, starts a bridge on a loopback port and connects a fake
+// addon to it. Everything is stopped by t.Cleanup. An invalid toolset fails
+// the test.
+func Start(t testing.TB, ts sdk.Toolset) *Harness {
+	t.Helper()
+	disp, err := sdkhook.NewDispatcher(ts)
+	if err != nil {
+		t.Fatalf("sdktest: invalid toolset: %v", err)
+	}
+	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: "sdktest"})
+	if err != nil {
+		t.Fatalf("sdktest: bridge: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := b.Start(ctx); err != nil {
+		t.Fatalf("sdktest: start bridge: %v", err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	a, err := fakeaddon.Dial(ctx, b.URL())
+	if err != nil {
+		t.Fatalf("sdktest: connect the fake addon: %v", err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	if err := b.WaitConnected(ctx); err != nil {
+		t.Fatalf("sdktest: the fake addon did not connect: %v", err)
+	}
+	return &Harness{t: t, disp: disp, bridge: b, addon: a}
+}
+
+// Addon is the fake editor addon: script its answers with Handle,
+// HandleResult, HandleError or Silence, and inspect Received.
+func (h *Harness) Addon() *fakeaddon.Addon { return h.addon }
+
+// Tools lists the toolset's tools with their generated schemas.
+func (h *Harness) Tools() []ToolInfo {
+	var out []ToolInfo
+	for _, t := range h.disp.Describe().Tools {
+		out = append(out, ToolInfo{
+			Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+			Safety: sdk.Safety(t.Safety), DryRun: t.DryRun, Confirm: t.Confirm,
+			Preconditions: t.Preconditions,
+		})
+	}
+	return out
+}
+
+// Call calls tool with args (any value that marshals to a JSON object; nil
+// means {}). A tool failure is Result.Err; the error return is for a harness
+// failure such as args that do not marshal.
+func (h *Harness) Call(ctx context.Context, tool string, args any, opts ...CallOption) (*Result, error) {
+	raw, err := marshalArgs(args)
+	if err != nil {
+		return nil, fmt.Errorf("sdktest: arguments of %s: %w", tool, err)
+	}
+	req := sdkhook.Request{Tool: tool, Arguments: raw}
+	for _, o := range opts {
+		o(&req)
+	}
+	res := h.disp.Call(ctx, req, (*backend)(h))
+	out := &Result{Structured: res.Structured}
+	if res.Err != nil {
+		out.Err = sdk.AsError(res.Err)
+	}
+	for _, c := range res.Content {
+		out.Content = append(out.Content, Content(c))
+	}
+	return out, nil
+}
+
+func marshalArgs(args any) (json.RawMessage, error) {
+	switch a := args.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		return a, nil
+	case string:
+		return json.RawMessage(a), nil
+	}
+	return json.Marshal(args)
+}
+
+// Logs returns what the tools logged through Host.Logger, in order.
+func (h *Harness) Logs() []LogRecord {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]LogRecord(nil), h.logs...)
+}
+
+// Progress returns the progress notifications sent, in order.
+func (h *Harness) Progress() []ProgressEvent {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]ProgressEvent(nil), h.progress...)
+}
+
+// backend is the Harness seen from the toolset: the host's services.
+type backend Harness
+
+func (b *backend) Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	resp := b.bridge.Send(ctx, command, params, timeout)
+	if e := resp.Err(); e != nil {
+		return nil, &sdk.Error{Code: sdk.ErrorCode(e.Code), Hint: e.Hint, Required: e.Required}
+	}
+	if len(resp.Result) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	return resp.Result, nil
+}
+
+func (b *backend) Progress(_ context.Context, token string, progress, total float64, message string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.progress = append(b.progress, ProgressEvent{Token: token, Progress: progress, Total: total, Message: message})
+	return nil
+}
+
+func (b *backend) Log(_ context.Context, level slog.Level, message string, attrs []slog.Attr) error {
+	rec := LogRecord{Level: level, Message: message, Attrs: map[string]string{}}
+	var parts []string
+	for _, a := range attrs {
+		rec.Attrs[a.Key] = a.Value.Resolve().String()
+		parts = append(parts, a.String())
+	}
+	b.mu.Lock()
+	b.logs = append(b.logs, rec)
+	b.mu.Unlock()
+	b.t.Logf("toolset log: %s %s %s", level, message, strings.Join(parts, " "))
+	return nil
+}

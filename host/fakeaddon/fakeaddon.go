@@ -1,0 +1,630 @@
+// Package fakeaddon plays the Godot editor addon in tests: a real WebSocket
+// client that dials the host's bridge, says cmd_editor_hello, answers
+// commands with canned handlers and records every frame it receives, byte
+// for byte.
+//
+//	a, err := fakeaddon.Dial(ctx, b.URL())
+//	a.HandleResult("cmd_get_scene_tree", map[string]any{"root": "Main"})
+//	a.Handle("cmd_echo", fakeaddon.Echo)
+//	a.Silence("cmd_slow") // never answered: drives timeouts
+//
+// Unknown commands are answered INTERNAL_ERROR exactly as the real addon
+// does; cmd_ping is answered {pong: true} unless overridden. Handlers run
+// concurrently, one goroutine per command.
+package fakeaddon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+// HelloID is the id the fake addon gives its cmd_editor_hello.
+const HelloID = "hello"
+
+// readLimit matches the bridge: twice the largest frame either side accepts.
+const readLimit = 2 * envelope.MaxFrameBytes
+
+// DefaultHello is the cmd_editor_hello sent unless WithHello replaces it.
+func DefaultHello() envelope.EditorHello {
+	return envelope.EditorHello{
+		ProjectDir:   "/tmp/fakeaddon/project",
+		GodotVersion: "4.4.1.stable",
+		AddonVersion: "fakeaddon",
+	}
+}
+
+type config struct {
+	hello    envelope.EditorHello
+	token    string
+	tokenSet bool
+	header   http.Header
+	host     string
+	noHello  bool
+}
+
+// Option configures Dial.
+type Option func(*config)
+
+// WithToken puts t in the hello's token field (GODOT_MCP_BRIDGE_TOKEN).
+func WithToken(t string) Option {
+	return func(c *config) { c.token, c.tokenSet = t, true }
+}
+
+// WithHello replaces the whole cmd_editor_hello params. A WithToken option
+// still overrides its token.
+func WithHello(h envelope.EditorHello) Option {
+	return func(c *config) { c.hello = h }
+}
+
+// WithHeader adds an HTTP header to the upgrade request; "Host" overrides
+// the request's Host. Use it to test the bridge's Origin and Host guards.
+func WithHeader(k, v string) Option {
+	return func(c *config) {
+		if http.CanonicalHeaderKey(k) == "Host" {
+			c.host = v
+			return
+		}
+		c.header.Add(k, v)
+	}
+}
+
+// WithoutHello connects but sends nothing: Dial returns right after the
+// upgrade.
+func WithoutHello() Option {
+	return func(c *config) { c.noHello = true }
+}
+
+// HandlerFunc answers one command: a result (marshalled to JSON; nil means
+// {}) or a failure. ctx ends when the addon closes.
+type HandlerFunc func(ctx context.Context, params json.RawMessage) (any, *envelope.Error)
+
+// Echo is a HandlerFunc whose result is the command's params.
+func Echo(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	return params, nil
+}
+
+// DialError is a failed WebSocket upgrade, e.g. the bridge's 403 for a
+// request carrying Origin.
+type DialError struct {
+	URL        string
+	StatusCode int // HTTP status of the refusal; 0 when none was received
+	Err        error
+}
+
+func (e *DialError) Error() string {
+	if e.StatusCode != 0 {
+		return fmt.Sprintf("fakeaddon: dial %s refused with HTTP %d: %v", e.URL, e.StatusCode, e.Err)
+	}
+	return fmt.Sprintf("fakeaddon: dial %s: %v", e.URL, e.Err)
+}
+
+func (e *DialError) Unwrap() error { return e.Err }
+
+// HelloRefusedError is returned by Dial when the bridge refused the hello.
+// It unwraps to the answer's *envelope.Error.
+type HelloRefusedError struct {
+	Response    envelope.Response    // the bridge's answer (zero if none came)
+	CloseStatus websocket.StatusCode // how the bridge closed the link; -1 if unknown
+}
+
+func (e *HelloRefusedError) Error() string {
+	if e.Response.Error == "" {
+		return fmt.Sprintf("fakeaddon: connection closed before the hello was answered (close status %d)", e.CloseStatus)
+	}
+	return fmt.Sprintf("fakeaddon: hello refused: %s: %s (close status %d)", e.Response.Error, e.Response.Hint, e.CloseStatus)
+}
+
+func (e *HelloRefusedError) Unwrap() error {
+	if err := e.Response.Err(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Addon is one fake editor connection.
+type Addon struct {
+	url       string
+	conn      *websocket.Conn
+	transport *http.Transport
+	ctx       context.Context
+	cancel    context.CancelFunc
+	done      chan struct{}
+	wg        sync.WaitGroup // handler goroutines
+	closeOnce sync.Once
+	delay     atomic.Int64
+	nextID    atomic.Uint64
+
+	mu          sync.Mutex
+	changed     chan struct{} // closed and replaced whenever something is recorded
+	handlers    map[string]HandlerFunc
+	silenced    map[string]bool
+	frames      [][]byte
+	received    []envelope.Command
+	pushes      []envelope.Command
+	notices     []envelope.Response
+	requests    map[string]chan envelope.Response
+	cursors     map[string]int
+	readErr     error
+	helloAnswer envelope.Response
+}
+
+// Dial connects to the bridge at url, sends cmd_editor_hello and waits for
+// the answer. An HTTP refusal is a *DialError; a refused hello is a
+// *HelloRefusedError (after the bridge closed the link, so its close status
+// is known).
+func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
+	cfg := config{hello: DefaultHello(), header: http.Header{}}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.tokenSet {
+		cfg.hello.Token = cfg.token
+	}
+	tr := &http.Transport{} // no proxy, no shared idle pool
+	conn, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{
+		HTTPClient: &http.Client{Transport: tr},
+		HTTPHeader: cfg.header,
+		Host:       cfg.host,
+	})
+	if err != nil {
+		tr.CloseIdleConnections()
+		de := &DialError{URL: url, Err: err}
+		if resp != nil {
+			de.StatusCode = resp.StatusCode
+		}
+		return nil, de
+	}
+	conn.SetReadLimit(readLimit)
+	actx, cancel := context.WithCancel(context.Background())
+	a := &Addon{
+		url:       url,
+		conn:      conn,
+		transport: tr,
+		ctx:       actx,
+		cancel:    cancel,
+		done:      make(chan struct{}),
+		changed:   make(chan struct{}),
+		handlers:  map[string]HandlerFunc{envelope.CmdPing: pong},
+		silenced:  map[string]bool{},
+		requests:  map[string]chan envelope.Response{},
+		cursors:   map[string]int{},
+	}
+	go a.readLoop()
+	if cfg.noHello {
+		return a, nil
+	}
+	answer, err := a.request(ctx, HelloID, envelope.CmdEditorHello, cfg.hello)
+	if err != nil {
+		// The bridge closed without answering (or ctx ended).
+		status := a.waitClosed(ctx)
+		_ = a.CloseNow()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("fakeaddon: waiting for the hello answer: %w", ctx.Err())
+		}
+		return nil, &HelloRefusedError{CloseStatus: status}
+	}
+	if !answer.OK {
+		status := a.waitClosed(ctx)
+		_ = a.CloseNow()
+		return nil, &HelloRefusedError{Response: answer, CloseStatus: status}
+	}
+	a.mu.Lock()
+	a.helloAnswer = answer
+	a.mu.Unlock()
+	return a, nil
+}
+
+// waitClosed waits (bounded) for the server to close the link and returns
+// the close status.
+func (a *Addon) waitClosed(ctx context.Context) websocket.StatusCode {
+	t := time.NewTimer(5 * time.Second)
+	defer t.Stop()
+	select {
+	case <-a.done:
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return a.CloseStatus()
+}
+
+func pong(context.Context, json.RawMessage) (any, *envelope.Error) {
+	return map[string]bool{"pong": true}, nil
+}
+
+// URL is the bridge URL this addon dialled.
+func (a *Addon) URL() string { return a.url }
+
+// Hello returns the bridge's answer to cmd_editor_hello (zero with
+// WithoutHello).
+func (a *Addon) Hello() envelope.Response {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.helloAnswer
+}
+
+// Handle installs h for command, replacing any previous handler (including
+// the default cmd_ping one) and clearing Silence for it.
+func (a *Addon) Handle(command string, h HandlerFunc) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.handlers[command] = h
+	delete(a.silenced, command)
+}
+
+// HandleResult answers command with result every time.
+func (a *Addon) HandleResult(command string, result any) {
+	a.Handle(command, func(context.Context, json.RawMessage) (any, *envelope.Error) { return result, nil })
+}
+
+// HandleError answers command with the failure e every time.
+func (a *Addon) HandleError(command string, e *envelope.Error) {
+	a.Handle(command, func(context.Context, json.RawMessage) (any, *envelope.Error) { return nil, e })
+}
+
+// Silence makes the addon record command but never answer it.
+func (a *Addon) Silence(command string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.silenced[command] = true
+}
+
+// Delay holds every answer back by d (a slow editor); 0 turns it off.
+func (a *Addon) Delay(d time.Duration) { a.delay.Store(int64(d)) }
+
+// Frames returns the exact bytes of every frame received, in order.
+func (a *Addon) Frames() [][]byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([][]byte(nil), a.frames...)
+}
+
+// Received returns the commands (frames with an id) received, in order,
+// whether answered or not.
+func (a *Addon) Received() []envelope.Command {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]envelope.Command(nil), a.received...)
+}
+
+// Pushes returns the fire-and-forget commands (no id) received, in order,
+// e.g. cmd_server_hello and cmd_toolsets_update.
+func (a *Addon) Pushes() []envelope.Command {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]envelope.Command(nil), a.pushes...)
+}
+
+// Notices returns the response-shaped frames that answered none of the
+// addon's own requests, e.g. the PEER_REPLACED notice.
+func (a *Addon) Notices() []envelope.Response {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]envelope.Response(nil), a.notices...)
+}
+
+// WaitCommand returns the next command named command: each call for the
+// same name returns the following one, in arrival order.
+func (a *Addon) WaitCommand(ctx context.Context, command string) (envelope.Command, error) {
+	return a.next(ctx, "command "+command, "c:"+command, func() []envelope.Command { return a.received }, command)
+}
+
+// WaitPush returns the next push named command, like WaitCommand.
+func (a *Addon) WaitPush(ctx context.Context, command string) (envelope.Command, error) {
+	return a.next(ctx, "push "+command, "p:"+command, func() []envelope.Command { return a.pushes }, command)
+}
+
+// WaitNotice returns the next notice (see Notices).
+func (a *Addon) WaitNotice(ctx context.Context) (envelope.Response, error) {
+	var out envelope.Response
+	err := a.await(ctx, "a notice", func() bool {
+		i := a.cursors["n"]
+		if i < len(a.notices) {
+			out = a.notices[i]
+			a.cursors["n"] = i + 1
+			return true
+		}
+		return false
+	})
+	return out, err
+}
+
+// ServerHello waits for the cmd_server_hello push and decodes it. It does
+// not consume it for WaitPush.
+func (a *Addon) ServerHello(ctx context.Context) (envelope.ServerHello, error) {
+	var raw json.RawMessage
+	err := a.await(ctx, "push "+envelope.CmdServerHello, func() bool {
+		for _, p := range a.pushes {
+			if p.Command == envelope.CmdServerHello {
+				raw = p.Params
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return envelope.ServerHello{}, err
+	}
+	var h envelope.ServerHello
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return h, fmt.Errorf("fakeaddon: cmd_server_hello params: %w", err)
+	}
+	return h, nil
+}
+
+func (a *Addon) next(ctx context.Context, what, cursor string, list func() []envelope.Command, command string) (envelope.Command, error) {
+	var out envelope.Command
+	err := a.await(ctx, what, func() bool {
+		want := a.cursors[cursor]
+		seen := 0
+		for _, c := range list() {
+			if c.Command != command {
+				continue
+			}
+			if seen == want {
+				out = c
+				a.cursors[cursor] = want + 1
+				return true
+			}
+			seen++
+		}
+		return false
+	})
+	return out, err
+}
+
+// await calls try (under a.mu) until it reports success, ctx ends or the
+// connection ends.
+func (a *Addon) await(ctx context.Context, what string, try func() bool) error {
+	for {
+		finished := isClosed(a.done) // checked first: done closes after the last frame is recorded
+		a.mu.Lock()
+		ok := try()
+		ch := a.changed
+		a.mu.Unlock()
+		if ok {
+			return nil
+		}
+		if finished {
+			return fmt.Errorf("fakeaddon: connection ended (close status %d) before %s", a.CloseStatus(), what)
+		}
+		select {
+		case <-ch:
+		case <-a.done:
+		case <-ctx.Done():
+			return fmt.Errorf("fakeaddon: waiting for %s: %w", what, ctx.Err())
+		}
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// SendRaw writes frame as one text message, verbatim.
+func (a *Addon) SendRaw(ctx context.Context, frame []byte) error {
+	return a.conn.Write(ctx, websocket.MessageText, frame)
+}
+
+// SendBinary writes frame as one binary message (the bridge drops those).
+func (a *Addon) SendBinary(ctx context.Context, frame []byte) error {
+	return a.conn.Write(ctx, websocket.MessageBinary, frame)
+}
+
+// Request sends an editor → server command and waits for the answer.
+func (a *Addon) Request(ctx context.Context, command string, params any) (envelope.Response, error) {
+	return a.request(ctx, "a"+strconv.FormatUint(a.nextID.Add(1), 10), command, params)
+}
+
+func (a *Addon) request(ctx context.Context, id, command string, params any) (envelope.Response, error) {
+	if params == nil {
+		params = struct{}{}
+	}
+	p, err := envelope.Marshal(params)
+	if err != nil {
+		return envelope.Response{}, fmt.Errorf("fakeaddon: params of %s: %w", command, err)
+	}
+	frame, err := envelope.Marshal(envelope.Command{ID: id, Command: command, Params: p})
+	if err != nil {
+		return envelope.Response{}, err
+	}
+	ch := make(chan envelope.Response, 1)
+	a.mu.Lock()
+	a.requests[id] = ch
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.requests, id)
+		a.mu.Unlock()
+	}()
+	if err := a.conn.Write(ctx, websocket.MessageText, frame); err != nil {
+		return envelope.Response{}, fmt.Errorf("fakeaddon: sending %s: %w", command, err)
+	}
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-a.done:
+		select {
+		case r := <-ch:
+			return r, nil
+		default:
+		}
+		return envelope.Response{}, fmt.Errorf("fakeaddon: connection ended (close status %d) before %s was answered", a.CloseStatus(), command)
+	case <-ctx.Done():
+		return envelope.Response{}, fmt.Errorf("fakeaddon: waiting for the answer to %s: %w", command, ctx.Err())
+	}
+}
+
+// Ping sends cmd_ping to the server and checks it answers {pong: true}.
+func (a *Addon) Ping(ctx context.Context) error {
+	r, err := a.Request(ctx, envelope.CmdPing, nil)
+	if err != nil {
+		return err
+	}
+	if e := r.Err(); e != nil {
+		return e
+	}
+	var p struct {
+		Pong bool `json:"pong"`
+	}
+	if json.Unmarshal(r.Result, &p) != nil || !p.Pong {
+		return fmt.Errorf("fakeaddon: cmd_ping answered %s, want {\"pong\":true}", r.Result)
+	}
+	return nil
+}
+
+// Done is closed when the connection has ended.
+func (a *Addon) Done() <-chan struct{} { return a.done }
+
+// CloseStatus is the close status the connection ended with (e.g. 4000 for
+// a replaced peer, 1008 for a refused hello), or -1 if none was received.
+func (a *Addon) CloseStatus() websocket.StatusCode {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.readErr == nil {
+		return -1
+	}
+	return websocket.CloseStatus(a.readErr)
+}
+
+// Err is the error that ended the connection, nil while it is open.
+func (a *Addon) Err() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.readErr
+}
+
+// Close closes the connection with a normal close handshake and waits for
+// the addon's goroutines (handlers must honour their ctx).
+func (a *Addon) Close() error {
+	a.closeOnce.Do(func() { _ = a.conn.Close(websocket.StatusNormalClosure, "") })
+	a.cleanup()
+	return nil
+}
+
+// CloseNow drops the connection without a close handshake, like an editor
+// that crashed.
+func (a *Addon) CloseNow() error {
+	a.closeOnce.Do(func() { _ = a.conn.CloseNow() })
+	a.cleanup()
+	return nil
+}
+
+func (a *Addon) cleanup() {
+	<-a.done
+	a.cancel()
+	a.wg.Wait()
+	a.transport.CloseIdleConnections()
+}
+
+func (a *Addon) readLoop() {
+	defer close(a.done)
+	for {
+		_, data, err := a.conn.Read(a.ctx)
+		if err != nil {
+			a.mu.Lock()
+			a.readErr = err
+			a.notifyLocked()
+			a.mu.Unlock()
+			return
+		}
+		a.record(data)
+	}
+}
+
+func (a *Addon) notifyLocked() {
+	close(a.changed)
+	a.changed = make(chan struct{})
+}
+
+func (a *Addon) record(data []byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	defer a.notifyLocked()
+	a.frames = append(a.frames, data)
+	f, err := envelope.DecodeFrame(data)
+	switch {
+	case err != nil:
+		// Kept in Frames only.
+	case f.IsResponse():
+		if ch, ok := a.requests[f.ID]; ok && f.ID != "" {
+			delete(a.requests, f.ID)
+			ch <- f.Response()
+			return
+		}
+		a.notices = append(a.notices, f.Response())
+	case f.ID == "":
+		a.pushes = append(a.pushes, envelope.Command{Command: f.Command, Params: f.Params})
+	default:
+		cmd := envelope.Command{ID: f.ID, Command: f.Command, Params: f.Params}
+		a.received = append(a.received, cmd)
+		a.wg.Add(1) // only the read loop adds, and cleanup waits for it first
+		go a.serve(cmd)
+	}
+}
+
+// serve answers one command like the real addon's router: a missing handler
+// or a panic becomes INTERNAL_ERROR, never a dropped command.
+func (a *Addon) serve(cmd envelope.Command) {
+	defer a.wg.Done()
+	a.mu.Lock()
+	silenced := a.silenced[cmd.Command]
+	h := a.handlers[cmd.Command]
+	a.mu.Unlock()
+	if silenced {
+		return
+	}
+	if d := time.Duration(a.delay.Load()); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-a.ctx.Done():
+			t.Stop()
+			return
+		}
+	}
+	resp := a.run(h, cmd)
+	frame, err := envelope.Marshal(resp)
+	if err != nil {
+		frame, _ = envelope.Marshal(envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError, "fakeaddon: cannot encode the answer to '%s': %v", cmd.Command, err)))
+	}
+	_ = a.conn.Write(a.ctx, websocket.MessageText, frame)
+}
+
+func (a *Addon) run(h HandlerFunc, cmd envelope.Command) (resp envelope.Response) {
+	if h == nil {
+		return envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError,
+			"The addon has no handler for '%s'. Reinstall the addon (godot-mcp addon install) so it matches the server.", cmd.Command))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			resp = envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError, "'%s' failed inside the addon: %v", cmd.Command, r))
+		}
+	}()
+	result, herr := h(a.ctx, cmd.Params)
+	if herr != nil {
+		return envelope.Failure(cmd.ID, herr)
+	}
+	if result == nil {
+		result = json.RawMessage("{}")
+	}
+	r, err := envelope.Success(cmd.ID, result)
+	if err != nil {
+		return envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError, "'%s' failed inside the addon: result is not JSON: %v", cmd.Command, err))
+	}
+	return r
+}

@@ -1,0 +1,36 @@
+// Package plugins lists the built-in toolsets, each served by the godot-mcp
+// binary re-executed as `godot-mcp toolset serve NAME`.
+package plugins
+
+import (
+	"github.com/godot-mcp/godot-mcp/plugins/project"
+	"github.com/godot-mcp/godot-mcp/plugins/resources"
+	"github.com/godot-mcp/godot-mcp/plugins/runtime"
+	"github.com/godot-mcp/godot-mcp/plugins/scene"
+	"github.com/godot-mcp/godot-mcp/plugins/scripts"
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+// Builtins returns the built-in toolsets in listing order.
+func Builtins() []sdk.Toolset {
+	return []sdk.Toolset{scene.Toolset(), scripts.Toolset(), resources.Toolset(), project.Toolset(), runtime.Toolset()}
+}
+
+// Names returns the built-in toolset names in listing order.
+func Names() []string {
+	var out []string
+	for _, ts := range Builtins() {
+		out = append(out, ts.Name)
+	}
+	return out
+}
+
+// Lookup finds a built-in toolset by name.
+func Lookup(name string) (sdk.Toolset, bool) {
+	for _, ts := range Builtins() {
+		if ts.Name == name {
+			return ts, true
+		}
+	}
+	return sdk.Toolset{}, false
+}

@@ -38,7 +38,9 @@ func TestBuiltinsServeARealTool(t *testing.T) {
 			`{"end_line":0,"path":"res://player.gd","start_line":2}`,
 			map[string]any{"path": "res://player.gd", "source": "func _ready():\n\tpass\n", "start_line": 2, "end_line": 3, "line_count": 3},
 			func(t *testing.T, s json.RawMessage) {
-				var out struct{ LineCount int `json:"line_count"` }
+				var out struct {
+					LineCount int `json:"line_count"`
+				}
 				json.Unmarshal(s, &out)
 				if out.LineCount != 3 {
 					t.Fatalf("%s", s)

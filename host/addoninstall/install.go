@@ -1,0 +1,389 @@
+// Package addoninstall installs the embedded Godot addon into a project
+// (`godot-mcp addon install --project DIR`).
+//
+// It copies the addon into PROJECT/addons/godot_mcp/, records what it wrote
+// (path and sha256) in addons/godot_mcp/.install-manifest.json, and on later runs
+// updates only files it installed and that nobody changed since: a file it did not
+// install, or one edited after install, is refused unless Force is set. Files of
+// an older install that the new addon no longer has are removed when unmodified.
+// With Enable it also lists the plugin in project.godot's [editor_plugins],
+// changing nothing else in that file.
+package addoninstall
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/addon"
+)
+
+// ManifestName is the manifest's file name inside the addon directory.
+const ManifestName = ".install-manifest.json"
+
+// Options says where and how to install.
+type Options struct {
+	// ProjectDir is the Godot project directory (the one holding project.godot).
+	ProjectDir string
+	// Enable lists the plugin in project.godot's [editor_plugins] enabled.
+	Enable bool
+	// DryRun plans and reports the actions without writing anything.
+	DryRun bool
+	// Force overwrites (and, for stale files, removes) files that were not
+	// installed by godot-mcp or were modified since they were installed.
+	Force bool
+}
+
+// Op is what happens to one path.
+type Op string
+
+// The operations a Report lists.
+const (
+	OpCreate    Op = "create"    // a new file
+	OpUpdate    Op = "update"    // an installed, unmodified file replaced by the new version
+	OpOverwrite Op = "overwrite" // a foreign or modified file replaced because of Force
+	OpUnchanged Op = "unchanged" // already identical (or, for project.godot, already enabled)
+	OpRemove    Op = "remove"    // a file of an older install that this version no longer has
+	OpKeep      Op = "keep"      // a stale file left in place because it was modified
+	OpEnable    Op = "enable"    // project.godot gains the plugin in [editor_plugins]
+)
+
+// Action is one planned or performed change. Path is relative to the project
+// directory, with forward slashes ("addons/godot_mcp/plugin.gd", "project.godot").
+type Action struct {
+	Op     Op     `json:"op"`
+	Path   string `json:"path"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// String formats the action for the CLI: "create     addons/godot_mcp/plugin.gd".
+func (a Action) String() string {
+	s := fmt.Sprintf("%-9s  %s", a.Op, a.Path)
+	if a.Reason != "" {
+		s += " (" + a.Reason + ")"
+	}
+	return s
+}
+
+// Report lists what Install did (or, with DryRun, would do).
+type Report struct {
+	ProjectDir string   `json:"project_dir"`
+	AddonDir   string   `json:"addon_dir"`
+	Version    string   `json:"version"`
+	DryRun     bool     `json:"dry_run"`
+	Actions    []Action `json:"actions"`
+}
+
+// Changed reports whether any action writes or removes something.
+func (r Report) Changed() bool {
+	for _, a := range r.Actions {
+		if a.Op != OpUnchanged && a.Op != OpKeep {
+			return true
+		}
+	}
+	return false
+}
+
+// ConflictError is returned when files in the way were not installed by
+// godot-mcp or were modified since; nothing has been written.
+type ConflictError struct {
+	AddonDir string
+	Files    []Conflict
+}
+
+// Conflict is one file Install refused to overwrite.
+type Conflict struct {
+	Path   string // relative to the project directory
+	Reason string
+}
+
+func (e *ConflictError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "refusing to overwrite %d file(s) in %s:", len(e.Files), e.AddonDir)
+	for _, c := range e.Files {
+		fmt.Fprintf(&b, "\n  %s: %s", c.Path, c.Reason)
+	}
+	b.WriteString("\nMove your changes elsewhere, or re-run with --force to overwrite them. Nothing was changed.")
+	return b.String()
+}
+
+// ErrNotAProject is wrapped by the error returned for a directory without project.godot.
+var ErrNotAProject = errors.New("not a Godot project")
+
+// Install installs the embedded addon (addon.FS, version addon.Version).
+func Install(opts Options) (Report, error) {
+	return install(opts, addon.FS, addon.Version)
+}
+
+type manifest struct {
+	Version string            `json:"version"`
+	Files   map[string]string `json:"files"` // path relative to the addon dir -> sha256 hex
+}
+
+type write struct {
+	dest string
+	data []byte
+}
+
+func install(opts Options, src fs.FS, version string) (Report, error) {
+	if opts.ProjectDir == "" {
+		return Report{}, fmt.Errorf("%w: no project directory given; pass the folder that contains project.godot", ErrNotAProject)
+	}
+	projectDir, err := filepath.Abs(opts.ProjectDir)
+	if err != nil {
+		return Report{}, fmt.Errorf("project directory %q: %w", opts.ProjectDir, err)
+	}
+	projectFile := filepath.Join(projectDir, "project.godot")
+	if st, err := os.Stat(projectFile); err != nil || !st.Mode().IsRegular() {
+		return Report{}, fmt.Errorf("%w: %s has no project.godot; pass the folder that contains project.godot (the project's root)", ErrNotAProject, projectDir)
+	}
+	addonDir := filepath.Join(projectDir, filepath.FromSlash(addon.InstallDir))
+	rep := Report{ProjectDir: projectDir, AddonDir: addonDir, Version: version, DryRun: opts.DryRun}
+	rel := func(p string) string { return addon.InstallDir + "/" + p }
+
+	old, err := readManifest(filepath.Join(addonDir, ManifestName))
+	if err != nil {
+		return rep, err
+	}
+	next := manifest{Version: version, Files: map[string]string{}}
+
+	var writes []write
+	var conflicts []Conflict
+	err = fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		sum := digest(data)
+		next.Files[p] = sum
+		dest := filepath.Join(addonDir, filepath.FromSlash(p))
+		current, err := os.ReadFile(dest)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			rep.Actions = append(rep.Actions, Action{Op: OpCreate, Path: rel(p)})
+			writes = append(writes, write{dest, data})
+			return nil
+		case err != nil:
+			if st, serr := os.Stat(dest); serr == nil && st.IsDir() {
+				conflicts = append(conflicts, Conflict{rel(p), "a directory is in the way"})
+				return nil
+			}
+			return fmt.Errorf("reading %s: %w", dest, err)
+		}
+		have := digest(current)
+		switch {
+		case have == sum:
+			rep.Actions = append(rep.Actions, Action{Op: OpUnchanged, Path: rel(p)})
+			return nil
+		case old.Files[p] == have:
+			rep.Actions = append(rep.Actions, Action{Op: OpUpdate, Path: rel(p)})
+		default:
+			reason := "not installed by godot-mcp"
+			if _, ok := old.Files[p]; ok {
+				reason = "modified since godot-mcp installed it"
+			}
+			if !opts.Force {
+				conflicts = append(conflicts, Conflict{rel(p), reason})
+				return nil
+			}
+			rep.Actions = append(rep.Actions, Action{Op: OpOverwrite, Path: rel(p), Reason: reason})
+		}
+		writes = append(writes, write{dest, data})
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("reading the embedded addon: %w", err)
+	}
+	if len(conflicts) > 0 {
+		return rep, &ConflictError{AddonDir: addonDir, Files: conflicts}
+	}
+
+	// Files of an older install that this version no longer ships.
+	var removals []string
+	for _, p := range sortedKeys(old.Files) {
+		if _, still := next.Files[p]; still {
+			continue
+		}
+		dest := filepath.Join(addonDir, filepath.FromSlash(p))
+		current, err := os.ReadFile(dest)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return rep, fmt.Errorf("reading %s: %w", dest, err)
+		}
+		if digest(current) != old.Files[p] && !opts.Force {
+			rep.Actions = append(rep.Actions, Action{Op: OpKeep, Path: rel(p), Reason: "no longer part of the addon, but modified since install"})
+			continue
+		}
+		rep.Actions = append(rep.Actions, Action{Op: OpRemove, Path: rel(p), Reason: "no longer part of the addon"})
+		removals = append(removals, dest)
+		// Godot 4.4+ writes a .uid file next to each script; it goes with the script.
+		if uid := dest + ".uid"; fileExists(uid) {
+			if _, shipped := next.Files[p+".uid"]; !shipped {
+				rep.Actions = append(rep.Actions, Action{Op: OpRemove, Path: rel(p) + ".uid", Reason: "belongs to a removed file"})
+				removals = append(removals, uid)
+			}
+		}
+	}
+
+	var project []byte
+	if opts.Enable {
+		original, err := os.ReadFile(projectFile)
+		if err != nil {
+			return rep, fmt.Errorf("reading %s: %w", projectFile, err)
+		}
+		updated, changed, err := EnablePlugin(original, addon.PluginCfgResPath)
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", projectFile, err)
+		}
+		if changed {
+			rep.Actions = append(rep.Actions, Action{Op: OpEnable, Path: "project.godot", Reason: addon.PluginCfgResPath})
+			project = updated
+		} else {
+			rep.Actions = append(rep.Actions, Action{Op: OpUnchanged, Path: "project.godot", Reason: "plugin already enabled"})
+		}
+	}
+
+	if opts.DryRun {
+		return rep, nil
+	}
+	for _, w := range writes {
+		if err := os.MkdirAll(filepath.Dir(w.dest), 0o755); err != nil {
+			return rep, err
+		}
+		if err := writeFileAtomic(w.dest, w.data, 0o644); err != nil {
+			return rep, err
+		}
+	}
+	for _, r := range removals {
+		if err := os.Remove(r); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return rep, err
+		}
+	}
+	removeEmptyDirs(addonDir, removals)
+	if err := writeManifest(filepath.Join(addonDir, ManifestName), next); err != nil {
+		return rep, err
+	}
+	if project != nil {
+		mode := fs.FileMode(0o644)
+		if st, err := os.Stat(projectFile); err == nil {
+			mode = st.Mode().Perm()
+		}
+		if err := writeFileAtomic(projectFile, project, mode); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+func readManifest(p string) (manifest, error) {
+	m := manifest{Files: map[string]string{}}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, nil
+	}
+	if err != nil {
+		return m, fmt.Errorf("reading the install manifest: %w", err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("the install manifest %s is damaged (%v); delete it and re-run with --force to reinstall", p, err)
+	}
+	if m.Files == nil {
+		m.Files = map[string]string{}
+	}
+	// Never trust a manifest to point outside the addon directory.
+	for k := range m.Files {
+		if !fs.ValidPath(k) || k == "." || path.Clean(k) != k {
+			delete(m.Files, k)
+		}
+	}
+	return m, nil
+}
+
+func writeManifest(p string, m manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(p, append(data, '\n'), 0o644)
+}
+
+// writeFileAtomic writes via a temporary file in the same directory and a rename,
+// so an interrupted install never leaves a half-written script for Godot to load.
+func writeFileAtomic(p string, data []byte, mode fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// removeEmptyDirs removes directories under root that removals left empty.
+func removeEmptyDirs(root string, removed []string) {
+	dirs := map[string]bool{}
+	for _, r := range removed {
+		for d := filepath.Dir(r); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	list := make([]string, 0, len(dirs))
+	for d := range dirs {
+		list = append(list, d)
+	}
+	// Deepest first.
+	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	for _, d := range list {
+		if entries, err := os.ReadDir(d); err == nil && len(entries) == 0 {
+			os.Remove(d)
+		}
+	}
+}

@@ -146,19 +146,19 @@ func _poll() -> void:
 	if _peer == null:
 		return
 	_peer.poll()
-	match _peer.get_ready_state():
-		WebSocketPeer.STATE_OPEN:
-			if _phase == Phase.CONNECTING:
-				_send_hello()
-			_drain()
-			if _phase == Phase.HANDSHAKING and not _refused_this_attempt and Time.get_ticks_msec() - _hello_sent_ms > HELLO_TIMEOUT_MS:
-				_close_peer(1000, "no answer to hello")
-				_retry_later(STATUS_DISCONNECTED, "the server at %s did not answer the hello within %d s" % [url, HELLO_TIMEOUT_MS / 1000])
-		WebSocketPeer.STATE_CLOSING:
-			_drain()
-		WebSocketPeer.STATE_CLOSED:
-			_drain()
-			_on_closed()
+	var ready_state: WebSocketPeer.State = _peer.get_ready_state()
+	if ready_state == WebSocketPeer.STATE_OPEN:
+		if _phase == Phase.CONNECTING:
+			_send_hello()
+		_drain()
+		if _phase == Phase.HANDSHAKING and not _refused_this_attempt and Time.get_ticks_msec() - _hello_sent_ms > HELLO_TIMEOUT_MS:
+			_close_peer(1000, "no answer to hello")
+			_retry_later(STATUS_DISCONNECTED, "the server at %s did not answer the hello within %d s" % [url, HELLO_TIMEOUT_MS / 1000])
+	elif ready_state == WebSocketPeer.STATE_CLOSING:
+		_drain()
+	elif ready_state == WebSocketPeer.STATE_CLOSED:
+		_drain()
+		_on_closed()
 
 
 ## Handles every packet already queued, then flushes the answers in this same frame.

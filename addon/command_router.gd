@@ -37,6 +37,8 @@ var addon_version: String = ""
 var debug: bool = false
 ## The editor plugin, for handlers that need it (set by the plugin).
 var plugin: EditorPlugin = null
+## The value codec script (value_codec.gd), for extension handlers: codec.decode(…).
+var codec: GDScript = ValueCodec
 
 var _table: Dictionary = {} # command name -> Callable
 var _owner_of: Dictionary = {} # command name -> "core" or "ext:<prefix>"

@@ -250,6 +250,17 @@ static func _components(v: Variant, keys: Array, integral: bool) -> Variant:
 	return out
 
 
+## The refusal for a shape read by _components(): names the bad component when the
+## keys are right, else shows the whole expected shape.
+static func _component_failure(v: Variant, keys: Array, integral: bool, where: String, shape: String) -> Dictionary:
+	if _has_keys(v, keys):
+		for k: Variant in keys:
+			var c: Variant = v[k]
+			if (_to_int(c) if integral else _to_float(c)) == null:
+				return _bad(_join(where, str(k)), "an integer" if integral else "a number", c)
+	return _bad(where, shape, v)
+
+
 ## True when [param v] is an object with all of [param keys] and no keys other than
 ## those and [param optional].
 static func _has_keys(v: Variant, keys: Array, optional: Array = []) -> bool:
@@ -305,23 +316,23 @@ static func _dec(v: Variant, t: int, hint: int, hs: String, ctx: Node, where: St
 			if not _has_keys(v, ["position", "size"]):
 				return _bad(where, shape_of(t), v)
 			var pos: Dictionary = _dec_vector(v["position"], vt, _join(where, "position"))
-			if not pos.ok:
+			if not pos["ok"]:
 				return pos
 			var size: Dictionary = _dec_vector(v["size"], vt, _join(where, "size"))
-			if not size.ok:
+			if not size["ok"]:
 				return size
 			if t == TYPE_RECT2:
-				return _ok(Rect2(pos.value as Vector2, size.value as Vector2))
-			return _ok(Rect2i(pos.value as Vector2i, size.value as Vector2i))
+				return _ok(Rect2(pos["value"] as Vector2, size["value"] as Vector2))
+			return _ok(Rect2i(pos["value"] as Vector2i, size["value"] as Vector2i))
 		TYPE_TRANSFORM2D:
 			if not _has_keys(v, ["x", "y", "origin"]):
 				return _bad(where, shape_of(t), v)
 			var cols: Array = []
 			for k: String in ["x", "y", "origin"]:
 				var c: Dictionary = _dec_vector(v[k], TYPE_VECTOR2, _join(where, k))
-				if not c.ok:
+				if not c["ok"]:
 					return c
-				cols.append(c.value)
+				cols.append(c["value"])
 			return _ok(Transform2D(cols[0] as Vector2, cols[1] as Vector2, cols[2] as Vector2))
 		TYPE_BASIS:
 			return _dec_basis(v, where)
@@ -329,46 +340,46 @@ static func _dec(v: Variant, t: int, hint: int, hs: String, ctx: Node, where: St
 			if not _has_keys(v, ["basis", "origin"]):
 				return _bad(where, shape_of(t), v)
 			var b: Dictionary = _dec_basis(v["basis"], _join(where, "basis"))
-			if not b.ok:
+			if not b["ok"]:
 				return b
 			var o: Dictionary = _dec_vector(v["origin"], TYPE_VECTOR3, _join(where, "origin"))
-			if not o.ok:
+			if not o["ok"]:
 				return o
-			return _ok(Transform3D(b.value as Basis, o.value as Vector3))
+			return _ok(Transform3D(b["value"] as Basis, o["value"] as Vector3))
 		TYPE_QUATERNION:
 			var q: Variant = _components(v, ["x", "y", "z", "w"], false)
 			if q == null:
-				return _bad(where, shape_of(t), v)
+				return _component_failure(v, ["x", "y", "z", "w"], false, where, shape_of(t))
 			return _ok(Quaternion(q[0], q[1], q[2], q[3]))
 		TYPE_AABB:
 			if not _has_keys(v, ["position", "size"]):
 				return _bad(where, shape_of(t), v)
 			var ap: Dictionary = _dec_vector(v["position"], TYPE_VECTOR3, _join(where, "position"))
-			if not ap.ok:
+			if not ap["ok"]:
 				return ap
 			var asz: Dictionary = _dec_vector(v["size"], TYPE_VECTOR3, _join(where, "size"))
-			if not asz.ok:
+			if not asz["ok"]:
 				return asz
-			return _ok(AABB(ap.value as Vector3, asz.value as Vector3))
+			return _ok(AABB(ap["value"] as Vector3, asz["value"] as Vector3))
 		TYPE_PLANE:
 			if not _has_keys(v, ["normal", "d"]):
 				return _bad(where, shape_of(t), v)
 			var n: Dictionary = _dec_vector(v["normal"], TYPE_VECTOR3, _join(where, "normal"))
-			if not n.ok:
+			if not n["ok"]:
 				return n
 			var d: Variant = _to_float(v["d"])
 			if d == null:
 				return _bad(_join(where, "d"), "a number", v["d"])
-			return _ok(Plane(n.value as Vector3, d as float))
+			return _ok(Plane(n["value"] as Vector3, d as float))
 		TYPE_PROJECTION:
 			if not _has_keys(v, ["x", "y", "z", "w"]):
 				return _bad(where, shape_of(t), v)
 			var pc: Array = []
 			for k: String in ["x", "y", "z", "w"]:
 				var c4: Dictionary = _dec_vector(v[k], TYPE_VECTOR4, _join(where, k))
-				if not c4.ok:
+				if not c4["ok"]:
 					return c4
-				pc.append(c4.value)
+				pc.append(c4["value"])
 			return _ok(Projection(pc[0] as Vector4, pc[1] as Vector4, pc[2] as Vector4, pc[3] as Vector4))
 		TYPE_OBJECT:
 			return _dec_object(v, hint, hs, ctx, where, depth)
@@ -485,7 +496,7 @@ static func _dec_vector(v: Variant, t: int, where: String) -> Dictionary:
 	var integral: bool = t == TYPE_VECTOR2I or t == TYPE_VECTOR3I or t == TYPE_VECTOR4I
 	var c: Variant = _components(v, keys, integral)
 	if c == null:
-		return _bad(where, shape_of(t), v)
+		return _component_failure(v, keys, integral, where, shape_of(t))
 	match t:
 		TYPE_VECTOR2:
 			return _ok(Vector2(c[0], c[1]))
@@ -506,9 +517,9 @@ static func _dec_basis(v: Variant, where: String) -> Dictionary:
 	var cols: Array = []
 	for k: String in ["x", "y", "z"]:
 		var c: Dictionary = _dec_vector(v[k], TYPE_VECTOR3, _join(where, k))
-		if not c.ok:
+		if not c["ok"]:
 			return c
-		cols.append(c.value)
+		cols.append(c["value"])
 	return _ok(Basis(cols[0] as Vector3, cols[1] as Vector3, cols[2] as Vector3))
 
 
@@ -524,7 +535,8 @@ static func _dec_color(v: Variant, where: String) -> Dictionary:
 		if c != null:
 			(c as Array).append(1.0)
 	if c == null:
-		return _bad(where, shape_of(TYPE_COLOR), v)
+		var keys: Array = ["r", "g", "b", "a"] if (typeof(v) == TYPE_DICTIONARY and (v as Dictionary).has("a")) else ["r", "g", "b"]
+		return _component_failure(v, keys, false, where, shape_of(TYPE_COLOR))
 	return _ok(Color(c[0], c[1], c[2], c[3]))
 
 
@@ -552,13 +564,13 @@ static func _dec_packed(v: Variant, t: int, where: String) -> Dictionary:
 	for i: int in range(items.size()):
 		var at: String = "%s[%d]" % [where, i]
 		var e: Dictionary = _dec(items[i], elem_type, PROPERTY_HINT_NONE, "", null, at, 1)
-		if not e.ok:
+		if not e["ok"]:
 			return e
-		if t == TYPE_PACKED_BYTE_ARRAY and (int(e.value) < 0 or int(e.value) > 255):
+		if t == TYPE_PACKED_BYTE_ARRAY and (int(e["value"]) < 0 or int(e["value"]) > 255):
 			return _bad(at, "an integer 0..255", items[i])
-		if t == TYPE_PACKED_INT32_ARRAY and (int(e.value) < -2147483648 or int(e.value) > 2147483647):
+		if t == TYPE_PACKED_INT32_ARRAY and (int(e["value"]) < -2147483648 or int(e["value"]) > 2147483647):
 			return _bad(at, "a 32-bit integer", items[i])
-		out.append(e.value)
+		out.append(e["value"])
 	match t:
 		TYPE_PACKED_BYTE_ARRAY:
 			return _ok(PackedByteArray(out))
@@ -621,9 +633,9 @@ static func _dec_array(v: Variant, hint: int, hs: String, ctx: Node, where: Stri
 	var items: Array = v
 	for i: int in range(items.size()):
 		var e: Dictionary = _dec(items[i], et, int(elem.get("hint", 0)), str(elem.get("hint_string", "")), ctx, "%s[%d]" % [where, i], depth + 1)
-		if not e.ok:
+		if not e["ok"]:
 			return e
-		out.append(e.value)
+		out.append(e["value"])
 	if et == TYPE_NIL:
 		return _ok(out)
 	var typed: Variant = _typed_array(out, et, str(elem.get("class_name", "")))
@@ -651,7 +663,7 @@ static func _dec_dictionary(v: Variant, hint: int, hs: String, ctx: Node, where:
 		var plain: Dictionary = {}
 		for k: Variant in src.keys():
 			var pv: Dictionary = _dec(src[k], TYPE_NIL, PROPERTY_HINT_NONE, "", ctx, _join(where, str(k)), depth + 1)
-			plain[k] = pv.value
+			plain[k] = pv["value"]
 		return _ok(plain)
 	var halves: PackedStringArray = hs.split(";", true, 1)
 	var kt: Dictionary = _parse_type_spec(halves[0])
@@ -672,9 +684,9 @@ static func _dec_dictionary(v: Variant, hint: int, hs: String, ctx: Node, where:
 			_:
 				return _bad_msg(where, "a dictionary keyed by %s cannot be written in JSON." % type_string(key_type))
 		var dv: Dictionary = _dec(src[k], int(vt["type"]), int(vt.get("hint", 0)), str(vt.get("hint_string", "")), ctx, _join(where, str(k)), depth + 1)
-		if not dv.ok:
+		if not dv["ok"]:
 			return dv
-		out[key] = dv.value
+		out[key] = dv["value"]
 	return _ok(_typed_dictionary(out, kt, vt))
 
 
@@ -787,9 +799,9 @@ static func _inline_resource(v: Dictionary, bases: PackedStringArray, ctx: Node,
 		if info.is_empty() or ((usage & PROPERTY_USAGE_STORAGE) == 0 and (usage & PROPERTY_USAGE_EDITOR) == 0):
 			return _bad_msg(_join(where, "properties." + pname), "%s has no property '%s'." % [cls, pname])
 		var pv: Dictionary = _dec(props[k], int(info.get("type", TYPE_NIL)), int(info.get("hint", 0)), str(info.get("hint_string", "")), ctx, _join(where, "properties." + pname), depth + 1)
-		if not pv.ok:
+		if not pv["ok"]:
 			return pv
-		res.set(pname, pv.value)
+		res.set(pname, pv["value"])
 	return _ok(res)
 
 

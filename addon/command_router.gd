@@ -17,7 +17,7 @@ extends RefCounted
 const ValueCodec := preload("value_codec.gd")
 
 ## The stable error codes of the envelope.
-const ERROR_CODES: PackedStringArray = [
+const ERROR_CODES := [
 	"PRECONDITION_FAILED", "RESOURCE_NOT_FOUND", "VALIDATION_ERROR", "BRIDGE_DISCONNECTED",
 	"TIMEOUT", "INTERNAL_ERROR", "APPROVAL_DENIED", "PEER_REPLACED",
 ]

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Checks the addon against a real Godot 4 binary, when one exists:
+#   1. opens a throwaway project with the addon enabled in the headless editor and
+#      fails on any SCRIPT ERROR / Parse Error / error mentioning the addon;
+#   2. runs the value-codec test (tools/godot/codec_test.gd) in that project.
+# Finds Godot in $GODOT, then `godot` on PATH, then /opt/godot-src/*/bin/godot*.
+# Exits 0 with a message when no Godot binary is found (nothing to check).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+
+godot="${GODOT:-}"
+if [ -z "$godot" ]; then
+	godot="$(command -v godot 2>/dev/null || true)"
+fi
+if [ -z "$godot" ]; then
+	for f in /opt/godot-src/*/bin/godot*; do
+		if [ -x "$f" ] && [ -f "$f" ]; then godot="$f"; break; fi
+	done
+fi
+if [ -z "$godot" ]; then
+	echo "godot-check: no Godot binary (set GODOT=/path/to/godot); skipped" >&2
+	exit 0
+fi
+
+project="$(mktemp -d)"
+trap 'rm -rf "$project"' EXIT
+mkdir -p "$project/addons/godot_mcp/handlers"
+cp "$repo"/addon/plugin.cfg "$repo"/addon/*.gd "$project/addons/godot_mcp/"
+cp "$repo"/addon/handlers/*.gd "$project/addons/godot_mcp/handlers/"
+cp "$here/godot/codec_test.gd" "$project/"
+cat > "$project/project.godot" <<'CFG'
+config_version=5
+
+[application]
+
+config/name="godot-mcp addon check"
+
+[editor_plugins]
+
+enabled=PackedStringArray("res://addons/godot_mcp/plugin.cfg")
+CFG
+
+status=0
+log="$project/editor.log"
+# Nobody listens on this port: the addon must stay quiet while it retries.
+GODOT_MCP_BRIDGE_URL="ws://127.0.0.1:1" timeout 300 "$godot" --headless --editor --path "$project" --quit-after 300 >"$log" 2>&1 || true
+if grep -nE "SCRIPT ERROR|Parse Error|res://addons/godot_mcp|godot_mcp" "$log" >&2; then
+	echo "godot-check: the editor reported problems with the addon (above)" >&2
+	status=1
+fi
+if ! timeout 120 "$godot" --headless --path "$project" -s res://codec_test.gd >&2; then
+	echo "godot-check: value codec test failed" >&2
+	status=1
+fi
+exit "$status"

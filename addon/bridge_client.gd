@@ -251,13 +251,15 @@ func _on_hello_answer(msg: Dictionary) -> void:
 			server_info_changed.emit(server_info)
 		_set_status(STATUS_CONNECTED, url)
 		return
-	# Refused (bad or missing token, …): the server closes the link; keep backing off.
+	# Refused (bad or missing token, …): drop the link and keep backing off, so a
+	# fixed token on either side is picked up without touching the editor.
 	_refused_this_attempt = true
 	_refused_hint = str(msg.get("hint", "the server refused the hello"))
 	if _refused_hint != _warned_hint:
 		_warned_hint = _refused_hint
 		push_warning("godot_mcp: the server at %s refused this editor: %s" % [url, _refused_hint])
-	_set_status(STATUS_REFUSED, _refused_hint)
+	_close_peer(1000, "hello refused")
+	_retry_later(STATUS_REFUSED, _refused_hint)
 
 
 func _on_server_hello(params: Variant) -> void:

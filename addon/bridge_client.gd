@@ -153,7 +153,7 @@ func _poll() -> void:
 		_drain()
 		if _phase == Phase.HANDSHAKING and not _refused_this_attempt and Time.get_ticks_msec() - _hello_sent_ms > HELLO_TIMEOUT_MS:
 			_close_peer(1000, "no answer to hello")
-			_retry_later(STATUS_DISCONNECTED, "the server at %s did not answer the hello within %d s" % [url, HELLO_TIMEOUT_MS / 1000])
+			_retry_later(STATUS_DISCONNECTED, "the server at %s did not answer the hello within %d s" % [url, roundi(HELLO_TIMEOUT_MS / 1000.0)])
 	elif ready_state == WebSocketPeer.STATE_CLOSING:
 		_drain()
 	elif ready_state == WebSocketPeer.STATE_CLOSED:

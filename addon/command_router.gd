@@ -249,7 +249,7 @@ func tick() -> void:
 		var p: Dictionary = _pending[id]
 		if now >= int(p["deadline"]):
 			_pending.erase(id)
-			_answer(str(id), str(p["command"]), int(p["started"]), fail("TIMEOUT", "The addon's handler for '%s' did not finish within %d s (it may have failed inside the addon after waiting; see the editor's Output panel). Retry, or check the editor state with godot_get_editor_state." % [p["command"], (int(p["deadline"]) - int(p["started"])) / 1000]))
+			_answer(str(id), str(p["command"]), int(p["started"]), fail("TIMEOUT", "The addon's handler for '%s' did not finish within %d s (it may have failed inside the addon after waiting; see the editor's Output panel). Retry, or check the editor state with godot_get_editor_state." % [p["command"], roundi((int(p["deadline"]) - int(p["started"])) / 1000.0)]))
 
 
 ## How many commands are waiting on an awaiting handler.

@@ -1,0 +1,11 @@
+package pluginhost
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setDeathSignal makes the kernel SIGKILL the plugin when the host dies.
+func setDeathSignal(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

@@ -1,0 +1,332 @@
+// Package pluginhost is the host side of the toolset plugin protocol: it
+// starts a toolset executable as a hashicorp/go-plugin subprocess, serves it
+// the host's services (the editor bridge, progress, the log) over the
+// GRPCBroker, describes it and calls its tools.
+//
+// What it guarantees, whatever the plugin does:
+//   - nothing from the plugin reaches the host's stdout (the MCP channel): the
+//     plugin's stdout and stderr, and go-plugin's own logs, go to the slog
+//     logger; the plugin's stdin is /dev/null, never the host's;
+//   - the plugin dies with the host (Pdeathsig on Linux; the SDK also polls
+//     its parent pid);
+//   - gRPC messages of up to 64 MiB (plus framing) pass both ways;
+//   - Call never returns a Go error: a crash, a hang or a cancelled context
+//     becomes an INTERNAL_ERROR or TIMEOUT result with a hint, and Exited
+//     reports a dead plugin so that the caller can restart it.
+//
+// Restart policy lives with the caller (host/toolsets).
+package pluginhost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hclog "github.com/hashicorp/go-hclog"
+	plugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
+)
+
+// HostServices is what the host lends a plugin: the editor bridge and
+// progress notifications. Log records go to the logger given to Launch.
+type HostServices interface {
+	// Send sends command to the editor and waits at most timeout (0: the
+	// bridge's default). It always returns a Response.
+	Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) envelope.Response
+	// Progress forwards a progress notification for the call that carried
+	// token (never empty).
+	Progress(ctx context.Context, token string, progress, total float64, message string)
+}
+
+// Spec says how to start one toolset.
+type Spec struct {
+	// Name is the toolset's name. The plugin must describe itself with the
+	// same name; for a third-party plugin it is the executable's file name.
+	Name string
+	// Path is the executable; Args its arguments.
+	Path string
+	Args []string
+	// BuiltIn marks a toolset served by the host binary itself
+	// (Path = os.Executable(), Args = {"toolset", "serve", Name}).
+	BuiltIn bool
+}
+
+// ToolInfo is one tool's declared metadata.
+type ToolInfo struct {
+	Name, Title, Description  string
+	InputSchema, OutputSchema json.RawMessage
+	// Safety is "read_only", "mutating", "destructive" or "runtime".
+	Safety string
+	// DryRun: the tool takes dry_run. Confirm: it refuses without confirm.
+	DryRun, Confirm bool
+	Preconditions   []string
+}
+
+// ToolsetInfo is what a plugin says about itself.
+type ToolsetInfo struct {
+	Name, Version, Description, MinGodot string
+	Tools                                []ToolInfo
+	// SDKVersion is the godot-mcp module version the plugin was built
+	// with, when known.
+	SDKVersion string
+}
+
+// CallRequest is one tool call.
+type CallRequest struct {
+	Tool          string
+	Arguments     json.RawMessage
+	DryRun        bool
+	Confirm       bool
+	ProgressToken string
+}
+
+// Content is one extra content item ("text" or "image").
+type Content struct {
+	Type, Text, MimeType string
+	Data                 []byte
+}
+
+// CallResult is a call's outcome: Structured (a JSON object) and Content, or Err.
+type CallResult struct {
+	Structured json.RawMessage
+	Content    []Content
+	Err        *envelope.Error
+}
+
+// Plugin is one running toolset plugin.
+type Plugin struct {
+	spec    Spec
+	logger  *slog.Logger
+	client  *plugin.Client
+	proc    *procRunner
+	toolset pluginproto.ToolsetClient
+	info    ToolsetInfo
+
+	broken   atomic.Bool // the connection failed; the process is being killed
+	stopOnce sync.Once
+}
+
+// DefaultStartTimeout bounds Launch when ctx has no deadline.
+const DefaultStartTimeout = 30 * time.Second
+
+// Launch starts the plugin, completes the go-plugin handshake, serves it the
+// host services and describes it. ctx bounds the start-up only. On error the
+// process is gone.
+func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logger) (p *Plugin, err error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if svc == nil {
+		return nil, errors.New("pluginhost: nil HostServices")
+	}
+	plog := logger.With("toolset", spec.Name)
+	startTimeout := DefaultStartTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		startTimeout = max(time.Until(dl), time.Millisecond)
+	}
+	tail := &tailBuffer{max: 4 << 10}
+	p = &Plugin{spec: spec, logger: plog}
+	p.client = plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  pluginproto.Handshake,
+		Plugins:          plugin.PluginSet{pluginproto.PluginName: &toolsetPlugin{}},
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
+			r, err := newProcRunner(spec, cmd.Env)
+			p.proc = r
+			return r, err
+		},
+		Logger:          newHCLogger(plog),
+		Stderr:          tail, // raw stderr lines, also parsed into Logger by go-plugin
+		SyncStdout:      newLineLogger(plog, "stdout"),
+		SyncStderr:      newLineLogger(plog, "stderr"),
+		GRPCDialOptions: pluginproto.DialOptions(),
+		StartTimeout:    startTimeout,
+	})
+	defer func() {
+		if err != nil {
+			p.client.Kill()
+			if t := tail.String(); t != "" {
+				err = fmt.Errorf("%w; the plugin's last output: %s", err, t)
+			}
+			err = fmt.Errorf("toolset %q (%s): %w", spec.Name, spec.Path, err)
+		}
+	}()
+	rpc, err := p.client.Client()
+	if err != nil {
+		return p, fmt.Errorf("start: %w", err)
+	}
+	raw, err := rpc.Dispense(pluginproto.PluginName)
+	if err != nil {
+		return p, fmt.Errorf("dispense: %w", err)
+	}
+	conn := raw.(*toolsetConn)
+	p.toolset = conn.client
+
+	// The host services, served once over the broker for the plugin's life.
+	hostID := conn.broker.NextId()
+	go conn.broker.AcceptAndServe(hostID, func(opts []grpc.ServerOption) *grpc.Server {
+		s := grpc.NewServer(append(opts, pluginproto.ServerOptions()...)...)
+		pluginproto.RegisterHostServer(s, &hostServer{svc: svc, logger: plog})
+		return s
+	})
+	ctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	if _, err := p.toolset.Setup(ctx, &pluginproto.SetupRequest{
+		HostBrokerId: hostID, HostVersion: contract.Version, ContractVersion: contract.ContractVersion,
+	}); err != nil {
+		return p, fmt.Errorf("setup: %w", err)
+	}
+	desc, err := p.toolset.Describe(ctx, &pluginproto.DescribeRequest{})
+	if err != nil {
+		return p, fmt.Errorf("describe: %w", err)
+	}
+	info, err := infoFromProto(desc)
+	if err != nil {
+		return p, fmt.Errorf("invalid description: %w", err)
+	}
+	if info.Name != spec.Name {
+		return p, fmt.Errorf("the plugin calls itself %q, not %q: a third-party toolset's executable must be named after its toolset", info.Name, spec.Name)
+	}
+	p.info = info
+	plog.Debug("toolset plugin started", "pid", p.Pid(), "version", info.Version, "tools", len(info.Tools))
+	return p, nil
+}
+
+// Spec returns the spec the plugin was launched from.
+func (p *Plugin) Spec() Spec { return p.spec }
+
+// Info returns the plugin's description, as read at Launch.
+func (p *Plugin) Info() ToolsetInfo { return p.info }
+
+// Pid is the plugin's process id (0 if it never started).
+func (p *Plugin) Pid() int {
+	if p.proc == nil {
+		return 0
+	}
+	return p.proc.Pid()
+}
+
+// Exited reports whether the plugin can serve no more calls: its process
+// exited, or its connection broke (then the process is being killed).
+func (p *Plugin) Exited() bool { return p.broken.Load() || p.client.Exited() }
+
+// Kill ends the plugin at once (SIGKILL) and waits for it to be reaped.
+func (p *Plugin) Kill() {
+	p.broken.Store(true)
+	if p.proc != nil {
+		_ = p.proc.Kill(context.Background())
+	}
+	p.client.Kill()
+}
+
+// Stop asks the plugin to exit and waits for it; when ctx ends first the
+// plugin is killed and ctx's error returned. Either way no process is left.
+func (p *Plugin) Stop(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.stopOnce.Do(p.client.Kill) // graceful: go-plugin's controller shutdown
+	}()
+	select {
+	case <-done:
+		p.broken.Store(true)
+		return nil
+	case <-ctx.Done():
+		p.Kill()
+		<-done
+		return ctx.Err()
+	}
+}
+
+// Call runs one tool. It never fails with a Go error: every failure is a
+// CallResult.Err with a hint for the agent.
+func (p *Plugin) Call(ctx context.Context, req CallRequest) CallResult {
+	name := p.info.Name
+	if p.Exited() {
+		return CallResult{Err: envelope.Errorf(envelope.InternalError,
+			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", name)}
+	}
+	args := req.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	resp, err := p.toolset.Call(ctx, &pluginproto.CallRequest{
+		Tool: req.Tool, ArgumentsJson: args, DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken,
+	})
+	if err != nil {
+		return CallResult{Err: p.callFailure(ctx, req.Tool, err)}
+	}
+	return resultFromProto(name, resp)
+}
+
+// callFailure explains a Call that got no answer from the plugin.
+func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *envelope.Error {
+	name := p.info.Name
+	// gRPC's own deadline timer can fire a moment before ctx's: look at both.
+	code := status.Code(err)
+	dl, hasDeadline := ctx.Deadline()
+	switch {
+	case ctx.Err() == context.DeadlineExceeded || (code == codes.DeadlineExceeded && hasDeadline && !time.Now().Before(dl.Add(-50*time.Millisecond))):
+		return envelope.Errorf(envelope.Timeout,
+			"Toolset '%s' did not finish '%s' in time. Check the editor's state before retrying: the tool may have partly run.", name, tool)
+	case ctx.Err() == context.Canceled || code == codes.Canceled:
+		return envelope.Errorf(envelope.InternalError,
+			"The call to '%s' was cancelled before toolset '%s' answered.", tool, name)
+	}
+	// The connection failed: the plugin crashed or is about to be gone.
+	// Wait briefly for the process to be reaped so Exited is true when we
+	// return; kill it if it lingers with a broken connection.
+	p.broken.Store(true)
+	deadline := time.Now().Add(2 * time.Second)
+	for !p.client.Exited() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !p.client.Exited() {
+		go p.Kill()
+	}
+	p.logger.Error("toolset plugin failed during a call", "tool", tool, "error", err, "exited", p.client.Exited())
+	return envelope.Errorf(envelope.InternalError,
+		"toolset '%s' crashed during the call; it will be restarted on the next call. Retry once; if it crashes again, check the server log (stderr).", name)
+}
+
+// toolNameRE is the name rule the SDK enforces, checked again here for
+// plugins built without it.
+var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// tailBuffer keeps the last max bytes written, for start-up error messages.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append([]byte(nil), t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.buf))
+}

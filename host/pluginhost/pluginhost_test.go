@@ -1,0 +1,473 @@
+package pluginhost
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+// testPlugin is the path of testdata/testplugin, built once by TestMain.
+var testPlugin string
+
+func TestMain(m *testing.M) {
+	if os.Getenv(hostModeEnv) != "" {
+		runAsHost() // a child process standing in for godot-mcp; never returns
+	}
+	dir, err := os.MkdirTemp("", "pluginhost-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testPlugin = filepath.Join(dir, "testplugin")
+	build := exec.Command("go", "build", "-o", testPlugin, "./testdata/testplugin")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building the test plugin:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fakeServices is a HostServices that records what plugins ask for.
+type fakeServices struct {
+	mu       sync.Mutex
+	commands []envelope.Command
+	progress []string
+	answer   func(ctx context.Context, command string, params json.RawMessage) envelope.Response
+}
+
+func (f *fakeServices) Send(ctx context.Context, command string, params json.RawMessage, _ time.Duration) envelope.Response {
+	f.mu.Lock()
+	f.commands = append(f.commands, envelope.Command{Command: command, Params: params})
+	answer := f.answer
+	f.mu.Unlock()
+	if answer != nil {
+		return answer(ctx, command, params)
+	}
+	return envelope.Response{ID: "1", OK: true, Result: json.RawMessage(`{"echoed":` + string(params) + `}`)}
+}
+
+func (f *fakeServices) Progress(_ context.Context, token string, progress, total float64, message string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.progress = append(f.progress, fmt.Sprintf("%s %v/%v %s", token, progress, total, message))
+}
+
+func (f *fakeServices) sent() []envelope.Command {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]envelope.Command(nil), f.commands...)
+}
+
+// logBuffer collects slog output safely across goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func testSpec() Spec { return Spec{Name: "testplugin", Path: testPlugin} }
+
+// launch starts the test plugin and stops it at the end of the test.
+func launch(t testing.TB, svc HostServices) (*Plugin, *logBuffer) {
+	t.Helper()
+	logs := &logBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p, err := Launch(ctx, testSpec(), svc, logger)
+	if err != nil {
+		t.Fatalf("Launch: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = p.Stop(ctx)
+	})
+	return p, logs
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", within, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestLaunchDescribes(t *testing.T) {
+	p, _ := launch(t, &fakeServices{})
+	info := p.Info()
+	if info.Name != "testplugin" || info.Version != "1.2.3" || info.MinGodot != "4.2" || info.Description == "" {
+		t.Fatalf("info = %+v", info)
+	}
+	tools := map[string]ToolInfo{}
+	for _, tl := range info.Tools {
+		tools[tl.Name] = tl
+	}
+	echo, wipe := tools["echo"], tools["wipe"]
+	if echo.Title != "Echo" || echo.Safety != "read_only" || echo.DryRun || echo.Confirm {
+		t.Errorf("echo = %+v", echo)
+	}
+	if !strings.Contains(string(echo.InputSchema), `"text":{"type":"string","description":"Sent to the editor as cmd_echo's params.text."}`) {
+		t.Errorf("echo input schema = %s", echo.InputSchema)
+	}
+	if !json.Valid(echo.OutputSchema) {
+		t.Errorf("echo output schema = %s", echo.OutputSchema)
+	}
+	if wipe.Safety != "destructive" || !wipe.DryRun || !wipe.Confirm || len(wipe.Preconditions) != 1 || wipe.Preconditions[0] != "active_scene" {
+		t.Errorf("wipe = %+v", wipe)
+	}
+	if p.Pid() <= 0 || p.Exited() {
+		t.Errorf("pid %d exited %v", p.Pid(), p.Exited())
+	}
+	if p.Spec().Path != testPlugin {
+		t.Errorf("spec = %+v", p.Spec())
+	}
+}
+
+func TestCallRoundTrip(t *testing.T) {
+	svc := &fakeServices{}
+	p, logs := launch(t, svc)
+	ctx := context.Background()
+
+	res := p.Call(ctx, CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), ProgressToken: "tok-1"})
+	if res.Err != nil {
+		t.Fatalf("echo: %v", res.Err)
+	}
+	if want := `{"echo":{"echoed":{"text":"hi"}},"len":24}`; string(res.Structured) != want {
+		t.Errorf("structured = %s, want %s", res.Structured, want)
+	}
+	if got := svc.sent(); len(got) != 1 || got[0].Command != "cmd_echo" || string(got[0].Params) != `{"text":"hi"}` {
+		t.Errorf("the host was asked %+v", got)
+	}
+	if len(svc.progress) != 1 || svc.progress[0] != "tok-1 1/1 echoed" {
+		t.Errorf("progress = %q", svc.progress)
+	}
+	waitFor(t, 5*time.Second, "the plugin's log record", func() bool {
+		return strings.Contains(logs.String(), `msg=echoed toolset=testplugin tool=echo bytes=24`)
+	})
+
+	cases := []struct {
+		name         string
+		req          CallRequest
+		answer       *envelope.Error
+		wantCode     envelope.ErrorCode
+		wantRequired string
+		wantHint     string
+	}{
+		{"editor failure", CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
+			envelope.Precondition(envelope.RequireActiveScene, "Open a scene."), envelope.PreconditionFailed, "active_scene", "Open a scene."},
+		{"no editor", CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
+			&envelope.Error{Code: envelope.BridgeDisconnected, Hint: "No editor.", Required: envelope.RequireBridgeConnected}, envelope.BridgeDisconnected, "bridge_connected", "No editor."},
+		{"validation in the SDK", CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`)},
+			nil, envelope.ValidationError, "", "arguments.text: expected string"},
+		{"panic in a tool", CallRequest{Tool: "panic"}, nil, envelope.InternalError, "", "panicked: tool bug"},
+		{"destructive without confirm", CallRequest{Tool: "wipe"}, nil, envelope.PreconditionFailed, "confirm", "confirm: true"},
+		{"unknown tool", CallRequest{Tool: "nope"}, nil, envelope.ResourceNotFound, "", `has no tool "nope"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			svc.mu.Lock()
+			svc.answer = func(context.Context, string, json.RawMessage) envelope.Response {
+				if tc.answer != nil {
+					return envelope.Failure("2", tc.answer)
+				}
+				return envelope.Response{OK: true, Result: json.RawMessage(`{}`)}
+			}
+			svc.mu.Unlock()
+			res := p.Call(ctx, tc.req)
+			if res.Err == nil || res.Err.Code != tc.wantCode || res.Err.Required != tc.wantRequired || !strings.Contains(res.Err.Hint, tc.wantHint) {
+				t.Fatalf("err = %+v, want %s/%q containing %q", res.Err, tc.wantCode, tc.wantRequired, tc.wantHint)
+			}
+			if res.Structured != nil {
+				t.Errorf("failed call has a result %s", res.Structured)
+			}
+		})
+	}
+	// The plugin survived the panic.
+	if res := p.Call(ctx, CallRequest{Tool: "wipe", DryRun: true}); res.Err != nil || string(res.Structured) != `{"text":"dry_run=true confirm=false"}` {
+		t.Fatalf("after a panic: %+v", res)
+	}
+	res = p.Call(ctx, CallRequest{Tool: "image"})
+	if res.Err != nil || len(res.Content) != 2 || res.Content[0].Type != "image" || res.Content[0].MimeType != "image/png" ||
+		string(res.Content[0].Data) != "\x89PNG\r\n" || res.Content[1].Text != "a caption" {
+		t.Fatalf("image: %+v", res)
+	}
+}
+
+func TestLargePayloadsBothWays(t *testing.T) {
+	const size = 8 << 20
+	svc := &fakeServices{}
+	svc.answer = func(_ context.Context, _ string, params json.RawMessage) envelope.Response {
+		// Answer with something as large again.
+		return envelope.Response{OK: true, Result: json.RawMessage(`{"blob":"` + strings.Repeat("y", size) + `","got":` + fmt.Sprint(len(params)) + `}`)}
+	}
+	p, _ := launch(t, svc)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	text := strings.Repeat("z", size)
+	res := p.Call(ctx, CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"` + text + `"}`)})
+	if res.Err != nil {
+		t.Fatalf("8 MiB echo: %v", res.Err)
+	}
+	if got := svc.sent(); len(got) != 1 || len(got[0].Params) != size+11 {
+		t.Fatalf("the host received %d commands, params of %d bytes", len(got), len(got[0].Params))
+	}
+	var out struct {
+		Echo struct {
+			Blob string `json:"blob"`
+			Got  int    `json:"got"`
+		} `json:"echo"`
+	}
+	if err := json.Unmarshal(res.Structured, &out); err != nil || len(out.Echo.Blob) != size || out.Echo.Got != size+11 {
+		t.Fatalf("8 MiB answer: %d bytes, got=%d, %v", len(out.Echo.Blob), out.Echo.Got, err)
+	}
+	res = p.Call(ctx, CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 32<<20))})
+	if res.Err != nil || len(res.Structured) != 32<<20+11 {
+		t.Fatalf("32 MiB result: %v, %d bytes", res.Err, len(res.Structured))
+	}
+}
+
+func TestKillMidCall(t *testing.T) {
+	for _, how := range []string{"kill -9", "os.Exit"} {
+		t.Run(how, func(t *testing.T) {
+			started := make(chan struct{}, 1)
+			svc := &fakeServices{answer: func(_ context.Context, command string, _ json.RawMessage) envelope.Response {
+				if command == "cmd_started" {
+					started <- struct{}{}
+				}
+				return envelope.Response{OK: true, Result: json.RawMessage(`{}`)}
+			}}
+			p, logs := launch(t, svc)
+			type outcome struct {
+				res     CallResult
+				elapsed time.Duration
+			}
+			done := make(chan outcome, 1)
+			go func() {
+				var req CallRequest
+				if how == "kill -9" {
+					req = CallRequest{Tool: "block"}
+				} else {
+					req = CallRequest{Tool: "exit", Arguments: json.RawMessage(`{}`)}
+					started <- struct{}{}
+				}
+				begin := time.Now()
+				res := p.Call(context.Background(), req)
+				done <- outcome{res, time.Since(begin)}
+			}()
+			<-started
+			var killedAt time.Time
+			if how == "kill -9" {
+				killedAt = time.Now()
+				if err := killPid(p.Pid()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var o outcome
+			select {
+			case o = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the call did not return after the plugin died")
+			}
+			if !killedAt.IsZero() && time.Since(killedAt) > 3*time.Second {
+				t.Errorf("the call took %s to fail after the kill", time.Since(killedAt))
+			}
+			want := "toolset 'testplugin' crashed during the call; it will be restarted on the next call"
+			if o.res.Err == nil || o.res.Err.Code != envelope.InternalError || !strings.Contains(o.res.Err.Hint, want) {
+				t.Fatalf("result = %+v (after %s)", o.res, o.elapsed)
+			}
+			if !p.Exited() {
+				t.Error("Exited() is false after the crash")
+			}
+			again := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
+			if again.Err == nil || again.Err.Code != envelope.InternalError || !strings.Contains(again.Err.Hint, "not running") {
+				t.Errorf("a call to the dead plugin: %+v", again)
+			}
+			waitFor(t, 5*time.Second, "the process exit in the log", func() bool {
+				return strings.Contains(logs.String(), "plugin process exited")
+			})
+		})
+	}
+}
+
+func TestDeadlineAndCancel(t *testing.T) {
+	svc := &fakeServices{}
+	p, _ := launch(t, svc)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res := p.Call(ctx, CallRequest{Tool: "block"})
+	if res.Err == nil || res.Err.Code != envelope.Timeout || !strings.Contains(res.Err.Hint, "did not finish 'block' in time") {
+		t.Fatalf("deadline: %+v", res)
+	}
+
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	go func() {
+		waitFor(t, 5*time.Second, "the second block call", func() bool { return len(svc.sent()) >= 2 })
+		cancel2()
+	}()
+	res = p.Call(ctx2, CallRequest{Tool: "block"})
+	if res.Err == nil || res.Err.Code != envelope.InternalError || !strings.Contains(res.Err.Hint, "cancelled") {
+		t.Fatalf("cancel: %+v", res)
+	}
+	// A slow call is not a crash: the plugin still serves.
+	if p.Exited() {
+		t.Fatal("Exited() after a timeout")
+	}
+	if res := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"still here"}`)}); res.Err != nil {
+		t.Fatalf("after timeout: %v", res.Err)
+	}
+}
+
+func TestStopLeavesNoProcess(t *testing.T) {
+	cases := []struct {
+		name string
+		stop func(p *Plugin) error
+	}{
+		{"Stop", func(p *Plugin) error {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			return p.Stop(ctx)
+		}},
+		{"Stop with an expired context", func(p *Plugin) error {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			if err := p.Stop(ctx); !errors.Is(err, context.Canceled) {
+				return fmt.Errorf("Stop = %v, want context.Canceled", err)
+			}
+			return nil
+		}},
+		{"Kill", func(p *Plugin) error { p.Kill(); return nil }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := launch(t, &fakeServices{})
+			pid := p.Pid()
+			if !processAlive(pid) {
+				t.Fatalf("plugin pid %d is not alive after Launch", pid)
+			}
+			if err := tc.stop(p); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, 5*time.Second, fmt.Sprintf("pid %d to be gone", pid), func() bool { return !processAlive(pid) })
+			if !p.Exited() {
+				t.Error("Exited() is false after stopping")
+			}
+		})
+	}
+}
+
+func TestLaunchFailures(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "notaplugin")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho 'I am not a plugin' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		spec Spec
+		env  map[string]string
+		want string
+	}{
+		{"missing executable", Spec{Name: "gone", Path: filepath.Join(t.TempDir(), "gone")}, nil, "no such file"},
+		{"not a plugin", Spec{Name: "notaplugin", Path: script}, nil, "I am not a plugin"},
+		{"name mismatch", Spec{Name: "other", Path: testPlugin}, nil, `the plugin calls itself "testplugin", not "other"`},
+		{"invalid toolset", Spec{Name: "testplugin", Path: testPlugin}, map[string]string{"TESTPLUGIN_NAME": "Bad Name"}, `toolset name "Bad Name" must be lower case`},
+		{"stdout before serve", Spec{Name: "testplugin", Path: testPlugin}, map[string]string{"TESTPLUGIN_STDOUT_EARLY": "1"}, "testplugin"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			p, err := Launch(ctx, tc.spec, &fakeServices{}, nil)
+			if err == nil {
+				_ = p.Stop(ctx)
+				t.Fatal("Launch succeeded")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not contain %q", err, tc.want)
+			}
+			if p != nil && p.Pid() > 0 {
+				waitFor(t, 5*time.Second, "the failed plugin to be gone", func() bool { return !processAlive(p.Pid()) })
+			}
+		})
+	}
+}
+
+func TestDiscover(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, mode os.FileMode) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("hello", 0o755)
+	write("alpha_2", 0o700)
+	write("readme.md", 0o644)
+	write(".hidden", 0o755)
+	write("Bad-Name", 0o755)
+	if err := os.Mkdir(filepath.Join(dir, "subdir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "hello"), filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	specs, err := Discover(dir)
+	var skipped *SkippedError
+	if !errors.As(err, &skipped) || len(skipped.Reasons) != 1 || !strings.Contains(skipped.Reasons[0], "Bad-Name") {
+		t.Fatalf("err = %v, want one skipped Bad-Name", err)
+	}
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+		if s.BuiltIn || !filepath.IsAbs(s.Path) || filepath.Base(s.Path) != s.Name {
+			t.Errorf("spec %+v", s)
+		}
+	}
+	if strings.Join(names, ",") != "alpha_2,hello,linked" {
+		t.Errorf("discovered %v", names)
+	}
+	if specs, err := Discover(filepath.Join(dir, "missing")); err != nil || specs != nil {
+		t.Errorf("missing dir: %v %v", specs, err)
+	}
+	if d := DefaultPluginDir(); d != "" && !strings.HasSuffix(d, filepath.Join("godot-mcp", "plugins")) {
+		t.Errorf("DefaultPluginDir = %s", d)
+	}
+	bi, err := BuiltInSpec("scene")
+	if err != nil || !bi.BuiltIn || strings.Join(bi.Args, " ") != "toolset serve scene" || bi.Name != "scene" {
+		t.Errorf("BuiltInSpec = %+v, %v", bi, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -16,7 +17,11 @@ var update = flag.Bool("update", false, "rewrite generated docs")
 
 // TestToolContractsDoc fails when docs/tool-contracts.md drifts from the live registry.
 func TestToolContractsDoc(t *testing.T) {
-	want := buildSurface(testCfg(t)).Markdown()
+	surface, err := buildSurface(context.Background(), binPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := surface.Markdown()
 	path := filepath.Join("..", "..", "docs", "tool-contracts.md")
 	if *update {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
@@ -34,7 +39,9 @@ func TestToolContractsDoc(t *testing.T) {
 
 func TestContractCommandPrintsSurface(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), invocation{Config: testCfg(t), Args: []string{"contract"}}, nil, &out, &out); err != nil {
+	cmd := exec.Command(binPath, "contract")
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}
 	var s mcpserver.Surface

@@ -24,11 +24,15 @@ func main() {
 	}
 	// stdin and stdout belong to MCP alone: keep the real ones for the
 	// transport, give everything else (plugins, stray prints) harmless ones.
+	// A built-in toolset (`toolset serve`) keeps its stdout: go-plugin's
+	// handshake is written there.
 	stdin, stdout := os.Stdin, os.Stdout
-	if devnull, err := os.Open(os.DevNull); err == nil {
-		os.Stdin = devnull
+	if len(rest) == 0 || rest[0] != "toolset" {
+		if devnull, err := os.Open(os.DevNull); err == nil {
+			os.Stdin = devnull
+		}
+		os.Stdout = os.Stderr
 	}
-	os.Stdout = os.Stderr
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

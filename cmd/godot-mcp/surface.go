@@ -1,16 +1,41 @@
 package main
 
 import (
-	"github.com/godot-mcp/godot-mcp/host/config"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/host/toolsets"
+	"github.com/godot-mcp/godot-mcp/plugins"
 )
 
-// buildSurface assembles the contract surface: core tools plus every built-in toolset.
-func buildSurface(_ config.Config) mcpserver.Surface {
-	return mcpserver.NewSurface(builtinSurface()...)
+// buildSurface assembles the contract surface: the core tools plus every
+// built-in toolset, each described by its real plugin process.
+func buildSurface(ctx context.Context, self string) (mcpserver.Surface, error) {
+	specs := toolsets.BuiltinSpecs(self, plugins.Names())
+	var out []mcpserver.SurfaceToolset
+	for _, spec := range specs {
+		p, err := pluginhost.Launch(ctx, spec, noServices{}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			return mcpserver.Surface{}, fmt.Errorf("describe %s: %w", spec.Name, err)
+		}
+		info := p.Info()
+		_ = p.Stop(ctx)
+		out = append(out, toolsets.SurfaceFromInfo(info))
+	}
+	return mcpserver.NewSurface(out...), nil
 }
 
-// builtinSurface describes the built-in toolsets without starting them.
-func builtinSurface() []mcpserver.SurfaceToolset {
-	return nil
+// noServices serves plugins that are only described, never called.
+type noServices struct{}
+
+func (noServices) Send(context.Context, string, json.RawMessage, time.Duration) envelope.Response {
+	return envelope.Failure("", envelope.Errorf(envelope.BridgeDisconnected, "This plugin is only being described."))
 }
+
+func (noServices) Progress(context.Context, string, float64, float64, string) {}

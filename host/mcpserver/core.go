@@ -339,23 +339,9 @@ func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, b
 }
 
 func (s *Server) enableToolset(ctx context.Context, _ Call, in ToolsetName) Result {
-	if _, ok := s.findToolset(ctx, in.Name); !ok || s.toolsets == nil {
-		return Fail(s.unknownToolset(ctx, in.Name))
-	}
-	godot := ""
-	if st := s.bridge.Status(); st.Peer != nil {
-		godot = st.Peer.GodotVersion
-	}
-	out, err := s.toolsets.Enable(ctx, in.Name, godot)
+	out, err := s.enable(ctx, in.Name)
 	if err != nil {
 		return Fail(err)
-	}
-	if !out.AlreadyEnabled {
-		if aerr := s.AddTools(out.Tools...); aerr != nil {
-			_, _ = s.toolsets.Disable(ctx, in.Name)
-			return Fail(envelope.Errorf(envelope.InternalError, "toolset %q declared a tool the host cannot serve: %v. Report this to the toolset's author.", in.Name, aerr))
-		}
-		s.bridge.PushToolsets(s.toolsets.Enabled())
 	}
 	names := make([]string, 0, len(out.Tools))
 	for _, t := range out.Tools {
@@ -364,6 +350,35 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in ToolsetName) Resu
 	sort.Strings(names)
 	st, _ := s.findToolset(ctx, in.Name)
 	return OK(EnableResult{Toolset: st, Tools: names, AlreadyEnabled: out.AlreadyEnabled})
+}
+
+// EnableToolset enables a toolset as godot_enable_toolset does (used for
+// GODOT_MCP_DEFAULT_TOOLSETS at start).
+func (s *Server) EnableToolset(ctx context.Context, name string) *envelope.Error {
+	_, err := s.enable(ctx, name)
+	return err
+}
+
+func (s *Server) enable(ctx context.Context, name string) (EnableOutcome, *envelope.Error) {
+	if _, ok := s.findToolset(ctx, name); !ok || s.toolsets == nil {
+		return EnableOutcome{}, s.unknownToolset(ctx, name)
+	}
+	godot := ""
+	if st := s.bridge.Status(); st.Peer != nil {
+		godot = st.Peer.GodotVersion
+	}
+	out, err := s.toolsets.Enable(ctx, name, godot)
+	if err != nil {
+		return EnableOutcome{}, err
+	}
+	if !out.AlreadyEnabled {
+		if aerr := s.AddTools(out.Tools...); aerr != nil {
+			_, _ = s.toolsets.Disable(ctx, name)
+			return EnableOutcome{}, envelope.Errorf(envelope.InternalError, "toolset %q declared a tool the host cannot serve: %v. Report this to the toolset's author.", name, aerr)
+		}
+		s.bridge.PushToolsets(s.toolsets.Enabled())
+	}
+	return out, nil
 }
 
 func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Result {

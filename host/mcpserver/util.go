@@ -16,20 +16,29 @@ func newStdLogger(w io.Writer) *log.Logger {
 	return log.New(w, "mcp: ", log.LstdFlags)
 }
 
+// OpenSchema lets every object of an output schema accept unknown
+// properties (see OutputSchemaFor). Invalid JSON is returned unchanged.
+func OpenSchema(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	var s any
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return raw
+	}
+	openObjects(s)
+	out, err := json.Marshal(s)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
 // OutputSchemaFor generates T's schema for use as an outputSchema: objects
 // accept unknown properties, because results grow additively and clients
 // must ignore fields they do not know.
 func OutputSchemaFor[T any]() json.RawMessage {
-	var s any
-	if err := json.Unmarshal(SchemaFor[T](), &s); err != nil {
-		panic(err)
-	}
-	openObjects(s)
-	raw, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	return raw
+	return OpenSchema(SchemaFor[T]())
 }
 
 func openObjects(v any) {

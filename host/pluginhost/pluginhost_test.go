@@ -328,7 +328,9 @@ func TestDeadlineAndCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	res := p.Call(ctx, CallRequest{Tool: "block"})
-	if res.Err == nil || res.Err.Code != envelope.Timeout || !strings.Contains(res.Err.Hint, "did not finish 'block' in time") {
+	// Either side may notice the deadline first: the host (no answer in
+	// time) or the plugin (its tool returned ctx.Err()). Both are TIMEOUT.
+	if res.Err == nil || res.Err.Code != envelope.Timeout {
 		t.Fatalf("deadline: %+v", res)
 	}
 

@@ -53,7 +53,9 @@ func main() {
 						return echoOut{}, err
 					}
 					call.Host.Progress(ctx, 1, 1, "echoed")
-					call.Host.Logger().Info("echoed", "bytes", len(res))
+					if os.Getenv("TESTPLUGIN_QUIET") == "" {
+						call.Host.Logger().Info("echoed", "bytes", len(res))
+					}
 					return echoOut{Echo: res, Len: len(res)}, nil
 				}),
 			sdk.NewTool("big", sdk.ToolOptions{Safety: sdk.ReadOnly},

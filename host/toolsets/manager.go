@@ -207,7 +207,7 @@ func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOu
 	var names []string
 	if e.info != nil {
 		for _, t := range e.info.Tools {
-			names = append(names, t.Name)
+			names = append(names, QualifiedName(e.spec.Name, t.Name))
 		}
 	}
 	e.enabled = false
@@ -244,12 +244,12 @@ func (m *Manager) tools(e *entry) []mcpserver.Tool {
 	out := make([]mcpserver.Tool, 0, len(e.info.Tools))
 	for _, t := range e.info.Tools {
 		def := mcpserver.ToolDef{
-			Name: t.Name, Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
+			Name: QualifiedName(e.spec.Name, t.Name), Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
 			Class: safety.Class(t.Safety), Preconditions: t.Preconditions,
 			InputSchema: t.InputSchema, OutputSchema: mcpserver.OpenSchema(t.OutputSchema),
 			Preview: t.DryRun,
 		}
-		out = append(out, mcpserver.Tool{Def: def, Exec: m.executor(e)})
+		out = append(out, mcpserver.Tool{Def: def, Exec: m.executor(e, t.Name)})
 	}
 	return out
 }
@@ -292,7 +292,11 @@ func (m *Manager) crashed(e *entry, why string) {
 	e.restartAt = time.Now().Add(e.backoff)
 }
 
-func (m *Manager) executor(e *entry) mcpserver.Executor {
+// QualifiedName is the name agents see for a toolset's tool: godot_<toolset>_<tool>.
+func QualifiedName(toolset, tool string) string { return "godot_" + toolset + "_" + tool }
+
+// executor calls tool (the plugin's own, unqualified name) in e's plugin.
+func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 	return func(ctx context.Context, call mcpserver.Call) mcpserver.Result {
 		p, perr := m.running(ctx, e)
 		if perr != nil {
@@ -301,7 +305,7 @@ func (m *Manager) executor(e *entry) mcpserver.Executor {
 		ctx, cancel := context.WithTimeout(ctx, m.callTimeout)
 		defer cancel()
 		res := p.Call(ctx, pluginhost.CallRequest{
-			Tool: call.Tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken,
+			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken,
 		})
 		if p.Exited() {
 			e.mu.Lock()

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+)
+
+func dialAddon(t *testing.T, p *proc) *fakeaddon.Addon {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a, err := fakeaddon.Dial(ctx, p.bridgeURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+func (p *proc) toolNames() map[string]bool {
+	p.t.Helper()
+	raw, _ := p.request("tools/list", map[string]any{})
+	var list struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	json.Unmarshal(raw, &list)
+	out := map[string]bool{}
+	for _, tool := range list.Tools {
+		out[tool.Name] = true
+	}
+	return out
+}
+
+// callToolNotes is callTool that also returns the notifications seen before the answer.
+func (p *proc) callToolNotes(name string, args map[string]any) (toolResult, []string) {
+	p.t.Helper()
+	raw, notes := p.request("tools/call", map[string]any{"name": name, "arguments": args})
+	var r toolResult
+	json.Unmarshal(raw, &r)
+	return r, notes
+}
+
+func errorOf(r toolResult) envelope.Error {
+	var e envelope.Error
+	json.Unmarshal(r.StructuredContent, &e)
+	return e
+}
+
+func TestBinaryEnableCallDisable(t *testing.T) {
+	p := startBinary(t)
+	p.initialize()
+	addon := dialAddon(t, p)
+	addon.HandleResult("cmd_scene_list_open", map[string]any{"scenes": []any{map[string]any{"path": "res://main.tscn", "dirty": false, "active": true}}, "active": "res://main.tscn"})
+
+	if p.toolNames()["godot_scene_list_open"] {
+		t.Fatal("scene tools listed before enable")
+	}
+	r, notes := p.callToolNotes("godot_enable_toolset", map[string]any{"name": "scene"})
+	if r.IsError {
+		t.Fatalf("enable: %s", r.StructuredContent)
+	}
+	// The list_changed notification may arrive just before or after the answer.
+	if !contains(notes, "notifications/tools/list_changed") {
+		r2, more := p.callToolNotes("godot_get_server_info", nil)
+		_ = r2
+		if !contains(more, "notifications/tools/list_changed") {
+			t.Fatalf("no notifications/tools/list_changed after enable (saw %v %v)", notes, more)
+		}
+	}
+	if !p.toolNames()["godot_scene_list_open"] {
+		t.Fatal("scene tools not listed after enable")
+	}
+	push, err := addon.WaitPush(ctxT(t), "cmd_toolsets_update")
+	if err != nil || !strings.Contains(string(push.Params), `"scene"`) {
+		t.Fatalf("editor not told of the enabled toolsets: %v %s", err, push.Params)
+	}
+	r = p.callTool("godot_scene_list_open", nil)
+	if r.IsError || !strings.Contains(string(r.StructuredContent), "res://main.tscn") {
+		t.Fatalf("proxied call: %+v %s", r, r.StructuredContent)
+	}
+	if _, err := addon.WaitCommand(ctxT(t), "cmd_scene_list_open"); err != nil {
+		t.Fatal("the fake editor never received cmd_scene_list_open")
+	}
+	r = p.callTool("godot_disable_toolset", map[string]any{"name": "scene"})
+	if r.IsError {
+		t.Fatalf("disable: %s", r.StructuredContent)
+	}
+	if p.toolNames()["godot_scene_list_open"] {
+		t.Fatal("scene tools still listed after disable")
+	}
+	p.assertOnlyJSONRPC()
+}
+
+func TestBinaryMinGodotGate(t *testing.T) {
+	p := startBinary(t)
+	p.initialize()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	hello := fakeaddon.DefaultHello()
+	hello.GodotVersion = "4.2.2.stable"
+	a, err := fakeaddon.Dial(ctx, p.bridgeURL(), fakeaddon.WithHello(hello))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	r := p.callTool("godot_enable_toolset", map[string]any{"name": "scene"})
+	if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != "godot_version" {
+		t.Fatalf("want PRECONDITION_FAILED godot_version, got %s", r.StructuredContent)
+	}
+	if p.toolNames()["godot_scene_list_open"] {
+		t.Fatal("a refused toolset's tools are listed")
+	}
+}
+
+func TestBinaryPluginKilledMidCall(t *testing.T) {
+	p := startBinary(t)
+	p.initialize()
+	addon := dialAddon(t, p)
+	addon.Silence("cmd_scene_list_open") // the call stays in flight
+	p.callTool("godot_enable_toolset", map[string]any{"name": "scene"})
+	pid := pluginPid(t, p.cmd.Process.Pid, "scene")
+
+	done := make(chan toolResult, 1)
+	go func() { done <- p.callTool("godot_scene_list_open", nil) }()
+	if _, err := addon.WaitCommand(ctxT(t), "cmd_scene_list_open"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	syscall.Kill(pid, syscall.SIGKILL)
+	var r toolResult
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call hung after its plugin was killed")
+	}
+	if e := errorOf(r); !r.IsError || e.Code != envelope.InternalError || !strings.Contains(e.Hint, "scene") {
+		t.Fatalf("want INTERNAL_ERROR naming the toolset, got %s", r.StructuredContent)
+	}
+	t.Logf("failed %v after the kill", time.Since(start))
+
+	var list struct {
+		Toolsets []struct {
+			Name, State string
+		} `json:"toolsets"`
+	}
+	json.Unmarshal(p.callTool("godot_list_toolsets", nil).StructuredContent, &list)
+	for _, ts := range list.Toolsets {
+		if ts.Name == "scene" && ts.State != "crashed" {
+			t.Fatalf("scene state %q, want crashed", ts.State)
+		}
+	}
+	// The next call (after the backoff) restarts it and works.
+	addon.HandleResult("cmd_scene_list_open", map[string]any{"scenes": []any{}, "active": ""})
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		r = p.callTool("godot_scene_list_open", nil)
+		if !r.IsError {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no working restart: %s", r.StructuredContent)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if newPid := pluginPid(t, p.cmd.Process.Pid, "scene"); newPid == pid {
+		t.Fatal("same pid after a restart")
+	}
+	p.assertOnlyJSONRPC()
+}
+
+func TestBinaryNoOrphanPlugins(t *testing.T) {
+	p := startBinary(t)
+	p.initialize()
+	p.callTool("godot_enable_toolset", map[string]any{"name": "scene"})
+	p.callTool("godot_enable_toolset", map[string]any{"name": "scripts"})
+	pids := []int{pluginPid(t, p.cmd.Process.Pid, "scene"), pluginPid(t, p.cmd.Process.Pid, "scripts")}
+	p.cmd.Process.Kill() // SIGKILL: the host gets no chance to clean up
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("plugin %d outlived the killed host", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func contains(xs []string, x string) bool {
+	for _, s := range xs {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// pluginPid finds the child of host running `toolset serve name`.
+func pluginPid(t *testing.T, host int, name string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+			if len(fields) < 2 || fields[1] != strconv.Itoa(host) {
+				continue
+			}
+			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if strings.Contains(string(cmdline), "toolset\x00serve\x00"+name) {
+				return pid
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no plugin process for %s", name)
+	return 0
+}
+
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// A zombie (state Z) is dead but not yet reaped by init.
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+

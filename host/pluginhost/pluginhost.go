@@ -164,6 +164,7 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 				err = fmt.Errorf("%w; the plugin's last output: %s", err, t)
 			}
 			err = fmt.Errorf("toolset %q (%s): %w", spec.Name, spec.Path, err)
+			p = nil
 		}
 	}()
 	rpc, err := p.client.Client()

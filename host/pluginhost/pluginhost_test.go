@@ -383,6 +383,9 @@ func TestStopLeavesNoProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitFor(t, 5*time.Second, fmt.Sprintf("pid %d to be gone", pid), func() bool { return !processAlive(pid) })
+			if kids := childPids(t); len(kids) != 0 {
+				t.Errorf("child processes left: %v", kids)
+			}
 			if !p.Exited() {
 				t.Error("Exited() is false after stopping")
 			}
@@ -405,7 +408,7 @@ func TestLaunchFailures(t *testing.T) {
 		{"not a plugin", Spec{Name: "notaplugin", Path: script}, nil, "I am not a plugin"},
 		{"name mismatch", Spec{Name: "other", Path: testPlugin}, nil, `the plugin calls itself "testplugin", not "other"`},
 		{"invalid toolset", Spec{Name: "testplugin", Path: testPlugin}, map[string]string{"TESTPLUGIN_NAME": "Bad Name"}, `toolset name "Bad Name" must be lower case`},
-		{"stdout before serve", Spec{Name: "testplugin", Path: testPlugin}, map[string]string{"TESTPLUGIN_STDOUT_EARLY": "1"}, "testplugin"},
+		{"stdout before serve", Spec{Name: "testplugin", Path: testPlugin}, map[string]string{"TESTPLUGIN_STDOUT_EARLY": "1"}, "Unrecognized remote plugin message: this is not a handshake"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -419,12 +422,14 @@ func TestLaunchFailures(t *testing.T) {
 				_ = p.Stop(ctx)
 				t.Fatal("Launch succeeded")
 			}
+			t.Logf("Launch: %v", err)
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %q does not contain %q", err, tc.want)
 			}
-			if p != nil && p.Pid() > 0 {
-				waitFor(t, 5*time.Second, "the failed plugin to be gone", func() bool { return !processAlive(p.Pid()) })
+			if p != nil {
+				t.Fatal("Launch returned a plugin with its error")
 			}
+			waitFor(t, 5*time.Second, "no child process left", func() bool { return len(childPids(t)) == 0 })
 		})
 	}
 }

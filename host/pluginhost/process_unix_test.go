@@ -43,6 +43,35 @@ func processAlive(pid int) bool {
 	return true
 }
 
+// childPids lists this process's living children (Linux; nil elsewhere).
+func childPids(t testing.TB) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(stat[i+1:])) // state, ppid, ...
+		if len(fields) > 1 && fields[1] == strconv.Itoa(os.Getpid()) && fields[0] != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
 // TestPluginOutputNeverReachesStdout redirects this process's real stdout
 // (file descriptor 1) while a plugin prints to its stdout and stderr: the
 // prints must arrive in the log, and fd 1 must stay empty. It also checks

@@ -155,9 +155,10 @@ func (h *Harness) Tools() []ToolInfo {
 	return out
 }
 
-// Call calls tool with args (any value that marshals to a JSON object; nil
-// means {}). A tool failure is Result.Err; the error return is for a harness
-// failure such as args that do not marshal.
+// Call calls tool with args: any value that marshals to a JSON object, a
+// json.RawMessage or a string holding the JSON text (to test malformed
+// arguments), or nil for {}. A tool failure is Result.Err; the error return
+// is for a harness failure such as args that do not marshal.
 func (h *Harness) Call(ctx context.Context, tool string, args any, opts ...CallOption) (*Result, error) {
 	raw, err := marshalArgs(args)
 	if err != nil {

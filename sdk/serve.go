@@ -32,10 +32,12 @@ func Serve(ts Toolset) {
 		fmt.Fprintf(os.Stderr, "godot-mcp toolset: %v\n", err)
 		os.Exit(1)
 	}
-	watchParent(500*time.Millisecond, func() {
-		fmt.Fprintf(os.Stderr, "godot-mcp toolset %s: the host process is gone; exiting\n", ts.Name)
-		os.Exit(0)
-	})
+	if ppid := os.Getppid(); ppid > 1 { // 1: started by init, nothing to watch
+		watchParent(500*time.Millisecond, func() bool { return parentGone(ppid) }, func() {
+			fmt.Fprintf(os.Stderr, "godot-mcp toolset %s: the host process is gone; exiting\n", ts.Name)
+			os.Exit(0)
+		})
+	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: pluginproto.Handshake,
 		Plugins:         plugin.PluginSet{pluginproto.PluginName: &toolsetPlugin{dispatcher: reg}},
@@ -51,17 +53,15 @@ func Serve(ts Toolset) {
 	})
 }
 
-// watchParent calls exit once the parent process is gone. Pdeathsig covers
-// Linux hosts; this covers the rest and hosts killed in ways Pdeathsig misses.
-func watchParent(interval time.Duration, exit func()) {
-	ppid := os.Getppid()
-	if ppid <= 1 {
-		return // started by init or a reaper: there is no parent to watch
-	}
+// watchParent calls exit once gone reports the parent process gone, checking
+// every interval. Pdeathsig covers Linux hosts; this covers the rest, and
+// hosts killed in ways Pdeathsig misses.
+func watchParent(interval time.Duration, gone func() bool, exit func()) {
 	go func() {
-		for {
-			time.Sleep(interval)
-			if parentGone(ppid) {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for range t.C {
+			if gone() {
 				exit()
 				return
 			}

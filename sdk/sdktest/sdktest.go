@@ -93,18 +93,18 @@ func (r *Result) Decode(v any) error {
 	return json.Unmarshal(r.Structured, v)
 }
 
-// CallOption sets a flag of a call.
-type CallOption func(*sdkhook.Request)
+// CallOption sets a flag of a call: DryRun, Confirm or ProgressToken.
+type CallOption struct{ apply func(*sdkhook.Request) }
 
 // DryRun asks for a preview (dry_run: true).
-func DryRun() CallOption { return func(r *sdkhook.Request) { r.DryRun = true } }
+func DryRun() CallOption { return CallOption{func(r *sdkhook.Request) { r.DryRun = true }} }
 
 // Confirm confirms a destructive call (confirm: true).
-func Confirm() CallOption { return func(r *sdkhook.Request) { r.Confirm = true } }
+func Confirm() CallOption { return CallOption{func(r *sdkhook.Request) { r.Confirm = true }} }
 
 // ProgressToken makes Host.Progress report under token (see Harness.Progress).
 func ProgressToken(token string) CallOption {
-	return func(r *sdkhook.Request) { r.ProgressToken = token }
+	return CallOption{func(r *sdkhook.Request) { r.ProgressToken = token }}
 }
 
 // Start validates ts, starts a bridge on a loopback port and connects a fake
@@ -166,7 +166,9 @@ func (h *Harness) Call(ctx context.Context, tool string, args any, opts ...CallO
 	}
 	req := sdkhook.Request{Tool: tool, Arguments: raw}
 	for _, o := range opts {
-		o(&req)
+		if o.apply != nil {
+			o.apply(&req)
+		}
 	}
 	res := h.disp.Call(ctx, req, (*backend)(h))
 	out := &Result{Structured: res.Structured}

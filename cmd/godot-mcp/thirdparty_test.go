@@ -1,0 +1,58 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The example third-party toolset (its own module, importing only sdk/)
+// works from a plugin dir: listed with its path, enabled through MCP, and
+// its tool reaches the editor.
+func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "hello")
+	build := exec.Command("go", "build", "-o", exe, ".")
+	build.Dir = filepath.Join("..", "..", "examples", "toolset-hello")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the example toolset: %v\n%s", err, out)
+	}
+	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir)
+	p.initialize()
+	addon := dialAddon(t, p)
+	addon.HandleResult("cmd_get_editor_state", map[string]any{"project_name": "Tiny Game", "godot_version": "4.4.1.stable"})
+
+	var list struct {
+		Toolsets []struct {
+			Name, Path, State string
+			BuiltIn           bool `json:"builtin"`
+			ToolCount         int  `json:"tool_count"`
+		} `json:"toolsets"`
+	}
+	json.Unmarshal(p.callTool("godot_list_toolsets", nil).StructuredContent, &list)
+	found := false
+	for _, ts := range list.Toolsets {
+		if ts.Name == "hello" {
+			found = true
+			if ts.BuiltIn || ts.Path != exe || ts.ToolCount != 1 {
+				t.Fatalf("hello listed as %+v", ts)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("hello not listed: %+v", list)
+	}
+	if r := p.callTool("godot_enable_toolset", map[string]any{"name": "hello"}); r.IsError {
+		t.Fatalf("enable: %s", r.StructuredContent)
+	}
+	r := p.callTool("godot_hello_greet", nil)
+	if r.IsError || !strings.Contains(string(r.StructuredContent), "Hello, Tiny Game!") {
+		t.Fatalf("greet: %s", r.StructuredContent)
+	}
+	if _, err := addon.WaitCommand(ctxT(t), "cmd_get_editor_state"); err != nil {
+		t.Fatal("the fake editor never received the toolset's command")
+	}
+	p.assertOnlyJSONRPC()
+}

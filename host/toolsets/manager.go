@@ -126,15 +126,26 @@ func (m *Manager) describe(ctx context.Context, e *entry) error {
 	return nil
 }
 
-// List reports every known toolset, describing the ones never seen yet.
+// List reports every known toolset, describing (in parallel) the ones never seen yet.
 func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
+	var wg sync.WaitGroup
+	for _, name := range m.order {
+		e := m.entries[name]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			if err := m.describe(ctx, e); err != nil {
+				m.log.Warn("could not describe toolset", "name", name, "err", err)
+			}
+		}()
+	}
+	wg.Wait()
 	out := make([]mcpserver.ToolsetStatus, 0, len(m.order))
 	for _, name := range m.order {
 		e := m.entries[name]
 		e.mu.Lock()
-		if err := m.describe(ctx, e); err != nil {
-			m.log.Warn("could not describe toolset", "name", name, "err", err)
-		}
 		if e.plugin != nil && e.plugin.Exited() && e.state == StateRunning {
 			e.state = StateCrashed
 		}

@@ -1,0 +1,223 @@
+package toolsets
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+)
+
+type fakePlugin struct {
+	info    pluginhost.ToolsetInfo
+	exited  atomic.Bool
+	stopped atomic.Bool
+	call    func(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult
+}
+
+func (p *fakePlugin) Info() pluginhost.ToolsetInfo { return p.info }
+func (p *fakePlugin) Exited() bool                 { return p.exited.Load() || p.stopped.Load() }
+func (p *fakePlugin) Stop(context.Context) error   { p.stopped.Store(true); return nil }
+func (p *fakePlugin) Call(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+	return p.call(ctx, req)
+}
+
+type fakeLauncher struct {
+	mu       sync.Mutex
+	launches int
+	byName   map[string]int
+	fail     error
+	minGodot string
+	call     func(p *fakePlugin, ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult
+	last     *fakePlugin
+}
+
+func (l *fakeLauncher) launch(_ context.Context, spec pluginhost.Spec) (Plugin, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.launches++
+	if l.byName == nil {
+		l.byName = map[string]int{}
+	}
+	l.byName[spec.Name]++
+	if l.fail != nil {
+		return nil, l.fail
+	}
+	p := &fakePlugin{info: pluginhost.ToolsetInfo{Name: spec.Name, Version: "1", Description: "d", MinGodot: l.minGodot,
+		Tools: []pluginhost.ToolInfo{{Name: "do", Safety: "read_only", InputSchema: json.RawMessage(`{"type":"object"}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object","additionalProperties":false}},"additionalProperties":false}`)}}}}
+	p.call = func(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+		if l.call != nil {
+			return l.call(p, ctx, req)
+		}
+		return pluginhost.CallResult{Structured: json.RawMessage(`{"tool":"` + req.Tool + `"}`)}
+	}
+	l.last = p
+	return p, nil
+}
+
+func (l *fakeLauncher) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.launches
+}
+
+func newManager(l *fakeLauncher, timeout time.Duration) *Manager {
+	return New(Options{
+		Specs:       []pluginhost.Spec{{Name: "scene", BuiltIn: true}, {Name: "hello", Path: "/plugins/hello"}, {Name: "scene", Path: "/plugins/scene"}},
+		Launch:      l.launch,
+		CallTimeout: timeout,
+	})
+}
+
+func TestListDescribesAndDedups(t *testing.T) {
+	l := &fakeLauncher{}
+	m := newManager(l, 0)
+	list := m.List(context.Background())
+	if len(list) != 2 || list[0].Name != "scene" || !list[0].BuiltIn || list[1].Path != "/plugins/hello" || list[0].Path != "" {
+		t.Fatalf("list: %+v", list)
+	}
+	if list[0].ToolCount != 1 || list[0].State != StateStopped || list[0].Enabled {
+		t.Fatalf("scene: %+v", list[0])
+	}
+	m.List(context.Background())
+	if l.count() != 2 {
+		t.Fatalf("described %d times; descriptions must be cached", l.count())
+	}
+}
+
+func TestEnableCallDisable(t *testing.T) {
+	l := &fakeLauncher{}
+	m := newManager(l, 0)
+	out, err := m.Enable(context.Background(), "scene", "4.4.1.stable")
+	if err != nil || len(out.Tools) != 1 || out.Tools[0].Def.Name != "godot_scene_do" {
+		t.Fatalf("enable: %+v %v", out, err)
+	}
+	// Output schemas are opened for additive fields.
+	if string(out.Tools[0].Def.OutputSchema) != `{"properties":{"a":{"type":"object"}},"type":"object"}` {
+		t.Fatalf("output schema not opened: %s", out.Tools[0].Def.OutputSchema)
+	}
+	res := out.Tools[0].Exec(context.Background(), mcpserver.Call{Tool: "godot_scene_do", Arguments: json.RawMessage(`{}`)})
+	if res.Err != nil || string(res.Structured) != `{"tool":"do"}` {
+		t.Fatalf("the plugin must be called with its own tool name: %+v", res)
+	}
+	if got := m.Enabled(); len(got) != 1 || got[0] != "scene" {
+		t.Fatalf("enabled: %v", got)
+	}
+	again, _ := m.Enable(context.Background(), "scene", "")
+	if !again.AlreadyEnabled {
+		t.Fatal("second enable not reported")
+	}
+	dis, err := m.Disable(context.Background(), "scene")
+	if err != nil || len(dis.RemovedTools) != 1 || dis.RemovedTools[0] != "godot_scene_do" {
+		t.Fatalf("disable: %+v %v", dis, err)
+	}
+	if !l.last.stopped.Load() {
+		t.Fatal("plugin not stopped on disable")
+	}
+	res = out.Tools[0].Exec(context.Background(), mcpserver.Call{Tool: "godot_scene_do"})
+	if res.Err == nil {
+		t.Fatal("a disabled toolset's tool ran")
+	}
+}
+
+func TestMinGodotGate(t *testing.T) {
+	l := &fakeLauncher{minGodot: "4.4"}
+	m := newManager(l, 0)
+	_, err := m.Enable(context.Background(), "scene", "4.3.0.stable")
+	if err == nil || err.Code != envelope.PreconditionFailed || err.Required != envelope.RequireGodotVersion {
+		t.Fatalf("want godot_version precondition, got %v", err)
+	}
+	if len(m.Enabled()) != 0 || !l.last.stopped.Load() {
+		t.Fatal("refused toolset left enabled or running")
+	}
+	if _, err := m.Enable(context.Background(), "scene", "4.4.1.stable"); err != nil {
+		t.Fatal(err)
+	}
+	for have, want := range map[[2]string]bool{{"4.3", "4.4"}: true, {"4.4", "4.4"}: false, {"4.10.0", "4.4"}: false, {"3.9", "4.0"}: true, {"weird", "4.4"}: false} {
+		if versionBelow(have[0], have[1]) != want {
+			t.Errorf("versionBelow(%s, %s) != %v", have[0], have[1], want)
+		}
+	}
+}
+
+func TestLaunchFailure(t *testing.T) {
+	l := &fakeLauncher{fail: errors.New("exec format error")}
+	m := newManager(l, 0)
+	_, err := m.Enable(context.Background(), "hello", "")
+	if err == nil || err.Code != envelope.InternalError {
+		t.Fatalf("got %v", err)
+	}
+	if st := m.List(context.Background()); st[1].LastError == "" {
+		t.Fatalf("the failure is not visible in the listing: %+v", st[1])
+	}
+}
+
+func TestCrashRestartsWithBackoff(t *testing.T) {
+	l := &fakeLauncher{}
+	l.call = func(p *fakePlugin, ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+		if l.byName["scene"] == 1 {
+			p.exited.Store(true) // dies mid-call
+			return pluginhost.CallResult{Err: envelope.Errorf(envelope.InternalError, "transport closed")}
+		}
+		return pluginhost.CallResult{Structured: json.RawMessage(`{}`)}
+	}
+	m := newManager(l, 0)
+	out, _ := m.Enable(context.Background(), "scene", "")
+	exec := out.Tools[0].Exec
+	res := exec(context.Background(), mcpserver.Call{})
+	if res.Err == nil || res.Err.Code != envelope.InternalError {
+		t.Fatalf("crash: %+v", res)
+	}
+	if st := m.List(context.Background()); st[0].State != StateCrashed {
+		t.Fatalf("state %s, want crashed", st[0].State)
+	}
+	// Within the backoff: refused with a hint saying when.
+	if res := exec(context.Background(), mcpserver.Call{}); res.Err == nil {
+		t.Fatal("restarted inside the backoff window")
+	}
+	time.Sleep(minBackoff + 50*time.Millisecond)
+	if res := exec(context.Background(), mcpserver.Call{}); res.Err != nil {
+		t.Fatalf("after backoff: %v", res.Err)
+	}
+	l.mu.Lock()
+	scene := l.byName["scene"]
+	l.mu.Unlock()
+	if scene != 2 {
+		t.Fatalf("scene launched %d times, want 2 (start + one restart)", scene)
+	}
+	if st := m.List(context.Background()); st[0].State != StateRunning {
+		t.Fatalf("state %s after restart", st[0].State)
+	}
+}
+
+func TestHungPluginIsKilled(t *testing.T) {
+	l := &fakeLauncher{}
+	l.call = func(p *fakePlugin, ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+		if l.count() == 1 {
+			<-ctx.Done() // hangs until the host gives up
+			return pluginhost.CallResult{Err: envelope.Errorf(envelope.Timeout, "deadline")}
+		}
+		return pluginhost.CallResult{Structured: json.RawMessage(`{}`)}
+	}
+	m := newManager(l, 100*time.Millisecond)
+	out, _ := m.Enable(context.Background(), "scene", "")
+	start := time.Now()
+	res := out.Tools[0].Exec(context.Background(), mcpserver.Call{})
+	if res.Err == nil || res.Err.Code != envelope.InternalError || time.Since(start) > 2*time.Second {
+		t.Fatalf("hang: %+v after %v", res, time.Since(start))
+	}
+	if !l.last.stopped.Load() {
+		t.Fatal("the hung plugin was not stopped")
+	}
+	time.Sleep(minBackoff + 50*time.Millisecond)
+	if res := out.Tools[0].Exec(context.Background(), mcpserver.Call{}); res.Err != nil {
+		t.Fatalf("no working restart: %v", res.Err)
+	}
+}

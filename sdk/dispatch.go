@@ -79,7 +79,7 @@ func (r *registry) Describe() sdkhook.Description {
 		t := r.tools[name]
 		d.Tools = append(d.Tools, sdkhook.ToolInfo{
 			Name: t.name, Title: t.opts.Title, Description: t.opts.Description,
-			InputSchema: t.inSchemaJSON, OutputSchema: t.outSchemaJS,
+			InputSchema: t.inSchemaJSON, OutputSchema: t.outSchemaJSON,
 			Safety: string(t.opts.Safety), DryRun: t.dryRun(), Confirm: t.confirm(),
 			Preconditions: t.opts.Preconditions,
 		})

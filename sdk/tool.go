@@ -79,11 +79,11 @@ type Tool interface {
 
 // toolDef is the one implementation of Tool.
 type toolDef struct {
-	name                      string
-	opts                      ToolOptions
-	inSchema, outSchema       *schema
-	inSchemaJSON, outSchemaJS json.RawMessage
-	invoke                    func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error)
+	name                        string
+	opts                        ToolOptions
+	inSchema, outSchema         *schema
+	inSchemaJSON, outSchemaJSON json.RawMessage
+	invoke                      func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error)
 }
 
 func (d *toolDef) Name() string   { return d.name }
@@ -127,7 +127,7 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 	return &toolDef{
 		name: name, opts: opts,
 		inSchema: in, outSchema: out,
-		inSchemaJSON: inJSON, outSchemaJS: outJSON,
+		inSchemaJSON: inJSON, outSchemaJSON: outJSON,
 		invoke: func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error) {
 			var input In
 			if err := json.Unmarshal(args, &input); err != nil {

@@ -429,3 +429,15 @@ func TestSendHelperDecodes(t *testing.T) {
 		t.Errorf("raw params = %s", b.params[1])
 	}
 }
+
+func TestHugeIntegralNumbersAreRefusedCheaply(t *testing.T) {
+	r := testToolset(t)
+	start := time.Now()
+	res := r.Call(context.Background(), sdkhook.Request{Tool: "move", Arguments: json.RawMessage(`{"node":"/a","to":{"x":1,"y":2},"steps":1e999999999}`)}, &fakeBackend{})
+	if e := errorFromResult(res); e == nil || e.Code != CodeValidationError {
+		t.Fatalf("result %+v", res)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %s", d)
+	}
+}

@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
+)
+
+var (
+	minInt64  = new(big.Float).SetInt64(math.MinInt64)
+	maxUint64 = new(big.Float).SetUint64(math.MaxUint64)
 )
 
 // maxValidationProblems bounds how many problems one hint lists.
@@ -157,7 +163,8 @@ func (v *validator) check(s *schema, x any, path string) any {
 	switch x := x.(type) {
 	case json.Number:
 		if s.Type.has("integer") && strings.ContainsAny(x.String(), ".eE") {
-			if f, ok := new(big.Float).SetString(x.String()); ok {
+			// Only within 64 bits: "1e999999999" must not become a huge integer.
+			if f, ok := new(big.Float).SetString(x.String()); ok && f.IsInt() && f.Cmp(minInt64) >= 0 && f.Cmp(maxUint64) <= 0 {
 				if i, acc := f.Int(nil); acc == big.Exact {
 					v.filled = true
 					n := json.Number(i.String())

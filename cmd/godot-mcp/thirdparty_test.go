@@ -20,7 +20,7 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 		t.Fatalf("building the example toolset: %v\n%s", err, out)
 	}
 	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir)
-	p.initialize()
+	p.Initialize()
 	addon := dialAddon(t, p)
 	addon.HandleResult("cmd_get_editor_state", map[string]any{"project_name": "Tiny Game", "godot_version": "4.4.1.stable"})
 
@@ -31,7 +31,7 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 			ToolCount         int  `json:"tool_count"`
 		} `json:"toolsets"`
 	}
-	json.Unmarshal(p.callTool("godot_list_toolsets", nil).StructuredContent, &list)
+	json.Unmarshal(call(p, "godot_list_toolsets", nil).StructuredContent, &list)
 	found := false
 	for _, ts := range list.Toolsets {
 		if ts.Name == "hello" {
@@ -44,15 +44,15 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 	if !found {
 		t.Fatalf("hello not listed: %+v", list)
 	}
-	if r := p.callTool("godot_enable_toolset", map[string]any{"name": "hello"}); r.IsError {
+	if r := call(p, "godot_enable_toolset", map[string]any{"name": "hello"}); r.IsError {
 		t.Fatalf("enable: %s", r.StructuredContent)
 	}
-	r := p.callTool("godot_hello_greet", nil)
+	r := call(p, "godot_hello_greet", nil)
 	if r.IsError || !strings.Contains(string(r.StructuredContent), "Hello, Tiny Game!") {
 		t.Fatalf("greet: %s", r.StructuredContent)
 	}
 	if _, err := addon.WaitCommand(ctxT(t), "cmd_get_editor_state"); err != nil {
 		t.Fatal("the fake editor never received the toolset's command")
 	}
-	p.assertOnlyJSONRPC()
+	p.AssertOnlyJSONRPC()
 }

@@ -10,15 +10,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 )
 
-func dialAddon(t *testing.T, p *proc) *fakeaddon.Addon {
+func dialAddon(t *testing.T, p *hosttest.Proc) *fakeaddon.Addon {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	a, err := fakeaddon.Dial(ctx, p.bridgeURL())
+	a, err := fakeaddon.Dial(ctx, p.BridgeURL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,32 +28,7 @@ func dialAddon(t *testing.T, p *proc) *fakeaddon.Addon {
 	return a
 }
 
-func (p *proc) toolNames() map[string]bool {
-	p.t.Helper()
-	raw, _ := p.request("tools/list", map[string]any{})
-	var list struct {
-		Tools []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
-	}
-	json.Unmarshal(raw, &list)
-	out := map[string]bool{}
-	for _, tool := range list.Tools {
-		out[tool.Name] = true
-	}
-	return out
-}
-
-// callToolNotes is callTool that also returns the notifications seen before the answer.
-func (p *proc) callToolNotes(name string, args map[string]any) (toolResult, []string) {
-	p.t.Helper()
-	raw, notes := p.request("tools/call", map[string]any{"name": name, "arguments": args})
-	var r toolResult
-	json.Unmarshal(raw, &r)
-	return r, notes
-}
-
-func errorOf(r toolResult) envelope.Error {
+func errorOf(r hosttest.ToolResult) envelope.Error {
 	var e envelope.Error
 	json.Unmarshal(r.StructuredContent, &e)
 	return e
@@ -59,86 +36,86 @@ func errorOf(r toolResult) envelope.Error {
 
 func TestBinaryEnableCallDisable(t *testing.T) {
 	p := startBinary(t)
-	p.initialize()
+	p.Initialize()
 	addon := dialAddon(t, p)
 	addon.HandleResult("cmd_scene_list_open", map[string]any{"scenes": []any{map[string]any{"path": "res://main.tscn", "dirty": false, "active": true}}, "active": "res://main.tscn"})
 
-	if p.toolNames()["godot_scene_list_open"] {
+	if p.ToolNames()["godot_scene_list_open"] {
 		t.Fatal("scene tools listed before enable")
 	}
-	r, notes := p.callToolNotes("godot_enable_toolset", map[string]any{"name": "scene"})
+	r, notes := p.CallTool("godot_enable_toolset", map[string]any{"name": "scene"})
 	if r.IsError {
 		t.Fatalf("enable: %s", r.StructuredContent)
 	}
 	// The list_changed notification may arrive just before or after the answer.
 	if !contains(notes, "notifications/tools/list_changed") {
-		r2, more := p.callToolNotes("godot_get_server_info", nil)
+		r2, more := p.CallTool("godot_get_server_info", nil)
 		_ = r2
 		if !contains(more, "notifications/tools/list_changed") {
 			t.Fatalf("no notifications/tools/list_changed after enable (saw %v %v)", notes, more)
 		}
 	}
-	if !p.toolNames()["godot_scene_list_open"] {
+	if !p.ToolNames()["godot_scene_list_open"] {
 		t.Fatal("scene tools not listed after enable")
 	}
 	push, err := addon.WaitPush(ctxT(t), "cmd_toolsets_update")
 	if err != nil || !strings.Contains(string(push.Params), `"scene"`) {
 		t.Fatalf("editor not told of the enabled toolsets: %v %s", err, push.Params)
 	}
-	r = p.callTool("godot_scene_list_open", nil)
+	r = call(p, "godot_scene_list_open", nil)
 	if r.IsError || !strings.Contains(string(r.StructuredContent), "res://main.tscn") {
 		t.Fatalf("proxied call: %+v %s", r, r.StructuredContent)
 	}
 	if _, err := addon.WaitCommand(ctxT(t), "cmd_scene_list_open"); err != nil {
 		t.Fatal("the fake editor never received cmd_scene_list_open")
 	}
-	r = p.callTool("godot_disable_toolset", map[string]any{"name": "scene"})
+	r = call(p, "godot_disable_toolset", map[string]any{"name": "scene"})
 	if r.IsError {
 		t.Fatalf("disable: %s", r.StructuredContent)
 	}
-	if p.toolNames()["godot_scene_list_open"] {
+	if p.ToolNames()["godot_scene_list_open"] {
 		t.Fatal("scene tools still listed after disable")
 	}
-	p.assertOnlyJSONRPC()
+	p.AssertOnlyJSONRPC()
 }
 
 func TestBinaryMinGodotGate(t *testing.T) {
 	p := startBinary(t)
-	p.initialize()
+	p.Initialize()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	hello := fakeaddon.DefaultHello()
 	hello.GodotVersion = "4.2.2.stable"
-	a, err := fakeaddon.Dial(ctx, p.bridgeURL(), fakeaddon.WithHello(hello))
+	a, err := fakeaddon.Dial(ctx, p.BridgeURL(), fakeaddon.WithHello(hello))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	r := p.callTool("godot_enable_toolset", map[string]any{"name": "scene"})
+	r := call(p, "godot_enable_toolset", map[string]any{"name": "scene"})
 	if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != "godot_version" {
 		t.Fatalf("want PRECONDITION_FAILED godot_version, got %s", r.StructuredContent)
 	}
-	if p.toolNames()["godot_scene_list_open"] {
+	if p.ToolNames()["godot_scene_list_open"] {
 		t.Fatal("a refused toolset's tools are listed")
 	}
 }
 
 func TestBinaryPluginKilledMidCall(t *testing.T) {
 	p := startBinary(t)
-	p.initialize()
+	p.Initialize()
 	addon := dialAddon(t, p)
 	addon.Silence("cmd_scene_list_open") // the call stays in flight
-	p.callTool("godot_enable_toolset", map[string]any{"name": "scene"})
-	pid := pluginPid(t, p.cmd.Process.Pid, "scene")
+	call(p, "godot_enable_toolset", map[string]any{"name": "scene"})
+	pid := pluginPid(t, p.Cmd.Process.Pid, "scene")
 
-	done := make(chan toolResult, 1)
-	go func() { done <- p.callTool("godot_scene_list_open", nil) }()
+	done := make(chan hosttest.ToolResult, 1)
+	go func() { done <- call(p, "godot_scene_list_open", nil) }()
 	if _, err := addon.WaitCommand(ctxT(t), "cmd_scene_list_open"); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
 	syscall.Kill(pid, syscall.SIGKILL)
-	var r toolResult
+	var r hosttest.ToolResult
 	select {
 	case r = <-done:
 	case <-time.After(10 * time.Second):
@@ -154,7 +131,7 @@ func TestBinaryPluginKilledMidCall(t *testing.T) {
 			Name, State string
 		} `json:"toolsets"`
 	}
-	json.Unmarshal(p.callTool("godot_list_toolsets", nil).StructuredContent, &list)
+	json.Unmarshal(call(p, "godot_list_toolsets", nil).StructuredContent, &list)
 	for _, ts := range list.Toolsets {
 		if ts.Name == "scene" && ts.State != "crashed" {
 			t.Fatalf("scene state %q, want crashed", ts.State)
@@ -164,7 +141,7 @@ func TestBinaryPluginKilledMidCall(t *testing.T) {
 	addon.HandleResult("cmd_scene_list_open", map[string]any{"scenes": []any{}, "active": ""})
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		r = p.callTool("godot_scene_list_open", nil)
+		r = call(p, "godot_scene_list_open", nil)
 		if !r.IsError {
 			break
 		}
@@ -173,19 +150,19 @@ func TestBinaryPluginKilledMidCall(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if newPid := pluginPid(t, p.cmd.Process.Pid, "scene"); newPid == pid {
+	if newPid := pluginPid(t, p.Cmd.Process.Pid, "scene"); newPid == pid {
 		t.Fatal("same pid after a restart")
 	}
-	p.assertOnlyJSONRPC()
+	p.AssertOnlyJSONRPC()
 }
 
 func TestBinaryNoOrphanPlugins(t *testing.T) {
 	p := startBinary(t)
-	p.initialize()
-	p.callTool("godot_enable_toolset", map[string]any{"name": "scene"})
-	p.callTool("godot_enable_toolset", map[string]any{"name": "scripts"})
-	pids := []int{pluginPid(t, p.cmd.Process.Pid, "scene"), pluginPid(t, p.cmd.Process.Pid, "scripts")}
-	p.cmd.Process.Kill() // SIGKILL: the host gets no chance to clean up
+	p.Initialize()
+	call(p, "godot_enable_toolset", map[string]any{"name": "scene"})
+	call(p, "godot_enable_toolset", map[string]any{"name": "scripts"})
+	pids := []int{pluginPid(t, p.Cmd.Process.Pid, "scene"), pluginPid(t, p.Cmd.Process.Pid, "scripts")}
+	p.Cmd.Process.Kill() // SIGKILL: the host gets no chance to clean up
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range pids {
 		for alive(pid) {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -107,22 +108,31 @@ func TestWebhookApproval(t *testing.T) {
 		"garbage": func(w http.ResponseWriter) { w.Write([]byte(`yes please`)) },
 		"slow":    func(w http.ResponseWriter) { time.Sleep(2 * time.Second); w.Write([]byte(`{"approved":true}`)) },
 	}
+	var mu sync.Mutex
 	mode := "approve"
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
 		json.NewDecoder(r.Body).Decode(&got)
-		verdicts[mode](w)
+		verdict := verdicts[mode]
+		mu.Unlock()
+		verdict(w)
 	}))
 	defer hook.Close()
 	approve := WebhookApprover(hook.URL, 300*time.Millisecond)
-	for name := range verdicts {
+	for _, name := range []string{"approve", "deny", "error", "garbage", "slow"} {
+		mu.Lock()
 		mode = name
+		mu.Unlock()
 		err := approve(context.Background(), "godot_scene_delete", json.RawMessage(`{"path":"a","confirm":true}`))
 		if name == "approve" {
 			if err != nil {
 				t.Fatalf("approve: %v", err)
 			}
-			if got.Tool != "godot_scene_delete" || !strings.Contains(string(got.Arguments), `"path":"a"`) {
-				t.Fatalf("webhook saw %+v", got)
+			mu.Lock()
+			seen := got
+			mu.Unlock()
+			if seen.Tool != "godot_scene_delete" || !strings.Contains(string(seen.Arguments), `"path":"a"`) {
+				t.Fatalf("webhook saw %+v", seen)
 			}
 			continue
 		}

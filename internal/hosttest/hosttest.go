@@ -1,0 +1,250 @@
+// Package hosttest runs the real godot-mcp binary as a child process and
+// speaks MCP to it over stdio, for tests and benchmarks.
+package hosttest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Build compiles cmd/godot-mcp into dir and returns the binary's path.
+// race builds it with the race detector.
+func Build(dir string, race bool) (string, error) {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	bin := filepath.Join(dir, "godot-mcp")
+	args := []string{"build", "-o", bin}
+	if race {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, "./cmd/godot-mcp")...)
+	cmd.Dir = root
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("building godot-mcp: %v\n%s", err, out.String())
+	}
+	return bin, nil
+}
+
+// Proc is the real binary speaking MCP over stdio.
+type Proc struct {
+	tb     testing.TB
+	Cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte
+	mu     sync.Mutex
+	stdout [][]byte
+	stderr *syncBuffer
+	nextID int
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Start runs bin with an ephemeral bridge port, an empty plugin dir and
+// debug logs, plus env (later entries win). It stops the process in Cleanup.
+func Start(tb testing.TB, bin string, env ...string) *Proc {
+	tb.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:0", "GODOT_MCP_LOG_LEVEL=debug",
+		"GODOT_MCP_PLUGIN_DIR="+tb.TempDir())
+	cmd.Env = append(cmd.Env, env...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := &Proc{tb: tb, Cmd: cmd, stdin: stdin, lines: make(chan []byte, 1000), stderr: &syncBuffer{}}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 128<<20)
+		for sc.Scan() {
+			line := append([]byte(nil), sc.Bytes()...)
+			p.mu.Lock()
+			p.stdout = append(p.stdout, line)
+			p.mu.Unlock()
+			p.lines <- line
+		}
+		close(p.lines)
+	}()
+	tb.Cleanup(func() {
+		stdin.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			tb.Errorf("godot-mcp did not exit after stdin closed")
+		}
+		if tb.Failed() {
+			tb.Logf("stderr:\n%s", p.stderr.String())
+		}
+	})
+	return p
+}
+
+// Stderr returns everything the server logged so far.
+func (p *Proc) Stderr() string { return p.stderr.String() }
+
+// Request sends a JSON-RPC request and returns its result, with the
+// notifications seen before the answer. A JSON-RPC error fails the test.
+func (p *Proc) Request(method string, params any) (json.RawMessage, []string) {
+	p.tb.Helper()
+	p.nextID++
+	id := p.nextID
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
+		p.tb.Fatal(err)
+	}
+	var notes []string
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				p.tb.Fatalf("stdout closed waiting for %s", method)
+			}
+			var m struct {
+				ID     *int            `json:"id"`
+				Method string          `json:"method"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(line, &m); err != nil {
+				p.tb.Fatalf("non-JSON on stdout: %q", line)
+			}
+			if m.ID == nil {
+				notes = append(notes, m.Method)
+				continue
+			}
+			if *m.ID != id {
+				continue
+			}
+			if m.Error != nil {
+				p.tb.Fatalf("%s: JSON-RPC error %s", method, m.Error)
+			}
+			return m.Result, notes
+		case <-deadline:
+			p.tb.Fatalf("no answer to %s", method)
+		}
+	}
+}
+
+// Notify sends a JSON-RPC notification.
+func (p *Proc) Notify(method string) {
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method})
+	p.stdin.Write(append(msg, '\n'))
+}
+
+// Initialize performs the MCP handshake.
+func (p *Proc) Initialize() {
+	p.tb.Helper()
+	p.Request("initialize", map[string]any{
+		"protocolVersion": "2025-11-25",
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": "hosttest", "version": "1"},
+	})
+	p.Notify("notifications/initialized")
+}
+
+// ToolResult is a tools/call result.
+type ToolResult struct {
+	IsError           bool            `json:"isError"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	Content           []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+}
+
+// CallTool calls a tool and returns its result and the notifications seen.
+func (p *Proc) CallTool(name string, args map[string]any) (ToolResult, []string) {
+	p.tb.Helper()
+	raw, notes := p.Request("tools/call", map[string]any{"name": name, "arguments": args})
+	var r ToolResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		p.tb.Fatal(err)
+	}
+	return r, notes
+}
+
+// ToolNames lists the tools currently offered.
+func (p *Proc) ToolNames() map[string]bool {
+	p.tb.Helper()
+	raw, _ := p.Request("tools/list", map[string]any{})
+	var list struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	}
+	json.Unmarshal(raw, &list)
+	out := map[string]bool{}
+	for _, tool := range list.Tools {
+		out[tool.Name] = true
+	}
+	return out
+}
+
+var bridgeRE = regexp.MustCompile(`bridge listening.*url=(ws://[0-9.:]+)`)
+
+// BridgeURL reads the actual bridge URL from the server's log.
+func (p *Proc) BridgeURL() string {
+	p.tb.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := bridgeRE.FindStringSubmatch(p.stderr.String()); m != nil {
+			return m[1]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.tb.Fatalf("no bridge URL in the log:\n%s", p.stderr.String())
+	return ""
+}
+
+// AssertOnlyJSONRPC checks that every stdout line so far is a JSON-RPC 2.0 message.
+func (p *Proc) AssertOnlyJSONRPC() {
+	p.tb.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, line := range p.stdout {
+		var m map[string]any
+		if err := json.Unmarshal(line, &m); err != nil || m["jsonrpc"] != "2.0" {
+			p.tb.Fatalf("stdout carried something other than JSON-RPC: %q", line)
+		}
+	}
+}

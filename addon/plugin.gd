@@ -8,7 +8,6 @@ extends EditorPlugin
 
 const BridgeClient := preload("bridge_client.gd")
 const CommandRouter := preload("command_router.gd")
-const CoreHandlers := preload("handlers/core_handlers.gd")
 const Dock := preload("dock.gd")
 
 const SETTING_URL := "godot_mcp/bridge_url"
@@ -29,7 +28,7 @@ func _enter_tree() -> void:
 	_router.addon_version = version
 	_router.debug = debug
 	_router.plugin = self
-	_router.register_handlers(CoreHandlers.new(), "core")
+	_register_builtin_handlers()
 	_router.scan_extensions()
 
 	_dock = Dock.new()
@@ -52,6 +51,23 @@ func _enter_tree() -> void:
 	var es: EditorSettings = EditorInterface.get_editor_settings()
 	if not es.settings_changed.is_connected(_on_settings_changed):
 		es.settings_changed.connect(_on_settings_changed)
+
+
+## Registers every handlers/<area>_handlers.gd script shipped with the addon, each
+## under its area's name (core, scene, scripts, ...). A toolset's editor side is one
+## such file exposing get_commands(); adding a file is all it takes.
+func _register_builtin_handlers() -> void:
+	var dir: String = (get_script() as Script).resource_path.get_base_dir().path_join("handlers")
+	var files: PackedStringArray = DirAccess.get_files_at(dir)
+	files.sort()
+	for file: String in files:
+		if not file.ends_with("_handlers.gd"):
+			continue
+		var script: Script = load(dir.path_join(file)) as Script
+		if script == null or not script.can_instantiate():
+			push_warning("godot-mcp: cannot load %s; its commands are unavailable." % dir.path_join(file))
+			continue
+		_router.register_handlers(script.new(), file.trim_suffix("_handlers.gd"))
 
 
 func _exit_tree() -> void:

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -468,6 +469,9 @@ func encodeParams(command string, params any) ([]byte, *envelope.Error) {
 		}
 		if !jsonValid(raw) {
 			return nil, envelope.Errorf(envelope.ValidationError, "The params of '%s' are not valid JSON; pass a JSON object.", command)
+		}
+		if !utf8.Valid(raw) {
+			return nil, envelope.Errorf(envelope.ValidationError, "The params of '%s' are not valid UTF-8; the bridge sends UTF-8 text frames only.", command)
 		}
 	default:
 		var err error

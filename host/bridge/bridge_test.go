@@ -1084,3 +1084,15 @@ func TestLogsNeverContainToken(t *testing.T) {
 		t.Errorf("log should record the refusals:\n%s", out)
 	}
 }
+
+func TestInvalidUTF8ParamsRefused(t *testing.T) {
+	b := start(t)
+	a := connect(t, b)
+	r := b.Send(testCtx(t), "cmd_x", json.RawMessage("{\"a\":\"\xff\"}"), time.Second)
+	if r.Error != envelope.ValidationError || !strings.Contains(r.Hint, "UTF-8") {
+		t.Fatalf("got %+v", r)
+	}
+	if n := len(a.Received()); n != 0 {
+		t.Fatalf("an invalid frame reached the editor (%d commands)", n)
+	}
+}

@@ -4,6 +4,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -316,6 +318,10 @@ func shape(r Result) *mcp.CallToolResult {
 	if len(structured) == 0 {
 		structured = json.RawMessage("{}")
 	}
+	structured, err := cleanStructured(structured)
+	if err != nil {
+		return shape(Fail(err))
+	}
 	out := &mcp.CallToolResult{
 		Content:           []mcp.Content{mcp.NewTextContent(string(structured))},
 		StructuredContent: structured,
@@ -329,6 +335,28 @@ func shape(r Result) *mcp.CallToolResult {
 		}
 	}
 	return out
+}
+
+// cleanStructured makes sure a result is a JSON object of valid UTF-8
+// (invalid bytes become U+FFFD, as in the text fallback): MCP requires an
+// object for structuredContent, and the editor or a plugin may send anything.
+func cleanStructured(raw json.RawMessage) (json.RawMessage, *envelope.Error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+		return nil, envelope.Errorf(envelope.InternalError, "The editor or toolset answered with a result that is not a JSON object (%.40s). Reinstall the addon so it matches the server.", trimmed)
+	}
+	if utf8.Valid(trimmed) {
+		return trimmed, nil
+	}
+	var v any
+	if err := json.Unmarshal(trimmed, &v); err != nil {
+		return nil, envelope.Errorf(envelope.InternalError, "The result could not be decoded: %v.", err)
+	}
+	clean, err := json.Marshal(v)
+	if err != nil {
+		return nil, envelope.Errorf(envelope.InternalError, "The result could not be re-encoded: %v.", err)
+	}
+	return clean, nil
 }
 
 // ServeStdio serves MCP over newline-delimited JSON-RPC on in/out until in

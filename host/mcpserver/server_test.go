@@ -492,3 +492,26 @@ func TestGoldenToolsList(t *testing.T) {
 		}
 	}
 }
+
+func TestNonObjectOrInvalidUTF8ResultsAreCleaned(t *testing.T) {
+	for _, tc := range []struct {
+		result string
+		ok     bool
+	}{
+		{`3.5`, false}, {`null`, false}, {`[1]`, false}, {`"s"`, false},
+		{"{\"a\":\"\xff\"}", true},
+	} {
+		resp := envelope.Response{ID: "1", OK: true, Result: json.RawMessage(tc.result)}
+		b := &stubBridge{connected: true, answers: map[string]envelope.Response{"cmd_get_editor_state": resp}}
+		c := newClient(t, New(Options{Config: testConfig(), Bridge: b}))
+		res := call(t, c, "godot_get_editor_state", nil)
+		if !tc.ok {
+			wantError(t, res, envelope.InternalError, "")
+			continue
+		}
+		raw, _ := json.Marshal(res.StructuredContent)
+		if res.IsError || string(raw) != "{\"a\":\"\uFFFD\"}" {
+			t.Fatalf("%q: got %s", tc.result, raw)
+		}
+	}
+}

@@ -21,21 +21,33 @@ import (
 // Build compiles cmd/godot-mcp into dir and returns the binary's path.
 // race builds it with the race detector.
 func Build(dir string, race bool) (string, error) {
+	bin := filepath.Join(dir, "godot-mcp")
+	return bin, BuildPackage("./cmd/godot-mcp", bin, race)
+}
+
+// BuildEchoToolset compiles the test toolset internal/echotoolset into
+// dir/echo (a plugin dir holding it offers the "echo" toolset).
+func BuildEchoToolset(dir string) (string, error) {
+	bin := filepath.Join(dir, "echo")
+	return bin, BuildPackage("./internal/echotoolset", bin, false)
+}
+
+// BuildPackage builds a package of this module (path relative to its root) into out.
+func BuildPackage(pkg, out string, race bool) error {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
-	bin := filepath.Join(dir, "godot-mcp")
-	args := []string{"build", "-o", bin}
+	args := []string{"build", "-o", out}
 	if race {
 		args = append(args, "-race")
 	}
-	cmd := exec.Command("go", append(args, "./cmd/godot-mcp")...)
+	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Dir = root
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building godot-mcp: %v\n%s", err, out.String())
+		return fmt.Errorf("building %s: %v\n%s", pkg, err, buf.String())
 	}
-	return bin, nil
+	return nil
 }
 
 // Proc is the real binary speaking MCP over stdio.

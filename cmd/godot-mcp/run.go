@@ -11,16 +11,11 @@ import (
 	"net"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/addoninstall"
-	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/contract"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/mcpserver"
-	"github.com/godot-mcp/godot-mcp/host/pluginhost"
-	"github.com/godot-mcp/godot-mcp/host/toolsets"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -71,39 +66,6 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
 }
 
-// hostServices lends plugins the bridge and progress notifications.
-type hostServices struct {
-	bridge *bridge.Bridge
-	srv    func() *mcpserver.Server
-}
-
-func (h hostServices) Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) envelope.Response {
-	return h.bridge.Send(ctx, command, params, timeout)
-}
-
-func (h hostServices) Progress(_ context.Context, token string, progress, total float64, message string) {
-	if s := h.srv(); s != nil {
-		s.Progress(token, progress, total, message)
-	}
-}
-
-// toolsetSpecs lists the built-in toolsets and the third-party ones found in the plugin dir.
-func toolsetSpecs(cfg config.Config, log *slog.Logger) ([]pluginhost.Spec, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	specs := toolsets.BuiltinSpecs(self, plugins.Names())
-	if cfg.PluginDir != "" {
-		found, err := pluginhost.Discover(cfg.PluginDir)
-		if err != nil {
-			log.Warn("cannot read the plugin dir", "dir", cfg.PluginDir, "err", err)
-		}
-		specs = append(specs, found...)
-	}
-	return specs, nil
-}
-
 // serve runs the MCP server until the client goes away or ctx ends.
 func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := cfg.CheckHTTPBind(); err != nil {
@@ -112,50 +74,15 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	log := newLogger(stderr, cfg.LogLevel)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	var srv *mcpserver.Server
-	var manager *toolsets.Manager
-	br, err := bridge.New(bridge.Options{
-		URL:           cfg.BridgeURL,
-		Token:         cfg.BridgeToken,
-		ServerVersion: contract.Version,
-		Logger:        log.With("component", "bridge"),
-		EnabledToolsets: func() []string {
-			if manager == nil {
-				return []string{}
-			}
-			return manager.Enabled()
-		},
-	})
+	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	if err := br.Start(ctx); err != nil {
-		return fmt.Errorf("bridge: %w", err)
-	}
-	defer br.Close()
-	log.Info("bridge listening", "url", br.URL())
-
-	specs, err := toolsetSpecs(cfg, log)
+	a, err := app.Start(ctx, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()})
 	if err != nil {
 		return err
 	}
-	svc := hostServices{bridge: br, srv: func() *mcpserver.Server { return srv }}
-	pluginLog := log.With("component", "plugin")
-	manager = toolsets.New(toolsets.Options{
-		Specs: specs,
-		Launch: func(ctx context.Context, spec pluginhost.Spec) (toolsets.Plugin, error) {
-			return pluginhost.Launch(ctx, spec, svc, pluginLog.With("toolset", spec.Name))
-		},
-		Logger: log.With("component", "toolsets"),
-	})
-	defer manager.Close()
-
-	srv = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: manager, Logger: log})
-	if err := enableDefaults(ctx, srv, manager, cfg.DefaultToolsets); err != nil {
-		return err
-	}
-
+	defer a.Close()
 	switch cfg.Transport {
 	case "http":
 		ln, err := net.Listen("tcp", cfg.HTTPAddr())
@@ -163,26 +90,10 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 			return fmt.Errorf("http: %w", err)
 		}
 		log.Info("MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-		return srv.ServeHTTP(ctx, ln)
+		return a.Server.ServeHTTP(ctx, ln)
 	default:
-		return srv.ServeStdio(ctx, stdin, stdout, stderr)
+		return a.Server.ServeStdio(ctx, stdin, stdout, stderr)
 	}
-}
-
-// enableDefaults enables GODOT_MCP_DEFAULT_TOOLSETS before serving.
-func enableDefaults(ctx context.Context, srv *mcpserver.Server, m *toolsets.Manager, names []string) error {
-	if len(names) == 1 && names[0] == "all" {
-		names = nil
-		for _, st := range m.List(ctx) {
-			names = append(names, st.Name)
-		}
-	}
-	for _, name := range names {
-		if err := srv.EnableToolset(ctx, name); err != nil {
-			return fmt.Errorf("GODOT_MCP_DEFAULT_TOOLSETS: %s", err.Hint)
-		}
-	}
-	return nil
 }
 
 // printContract prints the whole tool surface as JSON.

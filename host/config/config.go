@@ -41,6 +41,7 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_APPROVAL", Flag: "approval", Default: "auto", Usage: "approval of confirmed destructive calls: auto, elicit (ask the user via MCP elicitation) or webhook"},
 	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves destructive calls (GODOT_MCP_APPROVAL=webhook)"},
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
+	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
 }
 
@@ -59,6 +60,7 @@ type Config struct {
 	Approval             string
 	ApprovalURL          string
 	ApprovalTimeout      time.Duration
+	CallTimeout          time.Duration
 	LogLevel             string
 }
 
@@ -140,6 +142,11 @@ func fromValues(v map[string]string) (Config, error) {
 		errs = append(errs, fmt.Errorf("GODOT_MCP_APPROVAL_TIMEOUT=%q is not a positive duration like 30s", v["GODOT_MCP_APPROVAL_TIMEOUT"]))
 	}
 	c.ApprovalTimeout = d
+	ct, err := time.ParseDuration(v["GODOT_MCP_CALL_TIMEOUT"])
+	if err != nil || ct <= 0 {
+		errs = append(errs, fmt.Errorf("GODOT_MCP_CALL_TIMEOUT=%q is not a positive duration like 2m", v["GODOT_MCP_CALL_TIMEOUT"]))
+	}
+	c.CallTimeout = ct
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:

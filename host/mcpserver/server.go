@@ -364,6 +364,10 @@ func cleanStructured(raw json.RawMessage) (json.RawMessage, *envelope.Error) {
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(newStdLogger(errLog))
+	// Tool calls wait on the editor, not the CPU: let many be in flight
+	// (mcp-go's default is 5 workers, which would queue a busy agent's calls).
+	server.WithWorkerPoolSize(100)(stdio)
+	server.WithQueueSize(10000)(stdio)
 	return stdio.Listen(ctx, in, out)
 }
 

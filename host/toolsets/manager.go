@@ -277,7 +277,7 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 	}
 	if e.plugin != nil { // it died since the last call
 		e.state = StateCrashed
-		e.plugin = nil
+		m.stop(e) // releases the dead plugin's client and broker
 	}
 	if wait := time.Until(e.restartAt); wait > 0 {
 		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q crashed (%s) and restarts in %s; retry after that.", e.spec.Name, e.lastErr, wait.Round(100*time.Millisecond))
@@ -322,7 +322,7 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 			e.mu.Lock()
 			if e.plugin == p {
 				m.crashed(e, "the plugin process exited during "+call.Tool)
-				e.plugin = nil
+				m.stop(e) // releases the dead plugin's client and broker
 			}
 			e.mu.Unlock()
 			if res.Err == nil || res.Err.Code != envelope.InternalError {

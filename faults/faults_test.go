@@ -373,7 +373,7 @@ func TestEnableDisableCyclesWithCallsInFlight(t *testing.T) {
 	t.Logf("outcomes of calls racing 100 enable/disable cycles: %v", outcomes)
 	for k := range outcomes {
 		switch k {
-		case "ok", "not-listed", string(envelope.InternalError), string(envelope.PreconditionFailed):
+		case "ok", "not-listed", string(envelope.PreconditionFailed): // never a false crash
 		default:
 			t.Errorf("unexpected outcome %q", k)
 		}

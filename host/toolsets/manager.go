@@ -318,13 +318,17 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		res := p.Call(ctx, pluginhost.CallRequest{
 			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken,
 		})
-		if p.Exited() {
-			e.mu.Lock()
-			if e.plugin == p {
-				m.crashed(e, "the plugin process exited during "+call.Tool)
-				m.stop(e) // releases the dead plugin's client and broker
-			}
-			e.mu.Unlock()
+		e.mu.Lock()
+		ours := e.plugin == p // false: disabled or replaced by the host meanwhile
+		crashed := ours && p.Exited()
+		if crashed {
+			m.crashed(e, "the plugin process exited during "+call.Tool)
+			m.stop(e) // releases the dead plugin's client and broker
+		}
+		e.mu.Unlock()
+		if !ours && res.Err != nil {
+			res.Err = envelope.Precondition("", fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
+		} else if crashed {
 			if res.Err == nil || res.Err.Code != envelope.InternalError {
 				res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; it restarts on the next call. Retry once.", e.spec.Name, call.Tool)
 			}

@@ -240,7 +240,9 @@ func TestPluginKilledMidCall(t *testing.T) {
 	h.mustEcho(t, "warm")
 	pid := pluginPid(t)
 	done := make(chan result, 1)
-	go func() { done <- h.call(context.Background(), "godot_echo_echo", map[string]any{"payload": "x", "sleep_ms": 10000}) }()
+	go func() {
+		done <- h.call(context.Background(), "godot_echo_echo", map[string]any{"payload": "x", "sleep_ms": 10000})
+	}()
 	time.Sleep(200 * time.Millisecond)
 	syscall.Kill(pid, syscall.SIGKILL)
 	select {
@@ -287,7 +289,9 @@ func TestEditorDisconnectsMidCallAndReconnects(t *testing.T) {
 	h := startHost(t, cfgFor(t, "ws://127.0.0.1:0", nil))
 	a := dial(t, h.app.Bridge.URL())
 	done := make(chan result, 1)
-	go func() { done <- h.call(context.Background(), "godot_echo_echo", map[string]any{"payload": "x", "sleep_ms": 10000}) }()
+	go func() {
+		done <- h.call(context.Background(), "godot_echo_echo", map[string]any{"payload": "x", "sleep_ms": 10000})
+	}()
 	if _, err := a.WaitCommand(ctxT(t), "cmd_echo"); err != nil {
 		t.Fatal(err)
 	}

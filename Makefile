@@ -45,8 +45,11 @@ e2e:
 bench:
 	@bash tools/bench.sh
 
+# Load test (loopback only, bounded): 100,000 tool calls from 64 concurrent
+# MCP callers through one plugin and the fake addon. STRESS_CALLS,
+# STRESS_CALLERS and STRESS_MAX_SECONDS override the bounds.
 stress:
-	$(GO) test -count=1 -run '^TestStress' -v -timeout 30m ./stress/...
+	GODOT_MCP_STRESS=1 $(GO) test -count=1 -run '^TestStress$$' -v -timeout 30m ./stress/...
 
 # Regenerates docs/tool-contracts.md and the golden tools/list.
 docs:

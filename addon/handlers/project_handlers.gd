@@ -17,6 +17,8 @@ const PROJECT_FILE := "res://project.godot"
 const DEFAULT_DEADZONE := 0.2
 const MAX_LIMIT := 2000
 const MAX_SUGGESTIONS := 3
+## The autoload the runtime toolset manages itself (handlers/runtime_handlers.gd).
+const RUNTIME_PROBE := "GodotMcpProbe"
 
 const MOUSE_BUTTONS := {
 	1: "left", 2: "right", 3: "middle", 4: "wheel_up", 5: "wheel_down",
@@ -597,6 +599,8 @@ func remove_autoload(params: Dictionary) -> Dictionary:
 		else:
 			hint += " The autoloads are: %s." % ", ".join(PackedStringArray(names))
 		return _router.fail("RESOURCE_NOT_FOUND", hint)
+	if name == RUNTIME_PROBE:
+		return _router.fail("VALIDATION_ERROR", "'%s' is the runtime toolset's probe: it is added while the runtime toolset is enabled and removed when it is disabled. Use godot_disable_toolset {name: \"runtime\"} instead." % name)
 	var preview: Array = []
 	for a: Dictionary in current:
 		if str(a["name"]) != name:

@@ -67,7 +67,7 @@ type composite struct {
 	Count    int64             `json:"count,string"`
 	Nested   struct{ A int }   `json:"nested"`
 	Skipped  string            `json:"-"`
-	hidden   string            //nolint:unused // proves unexported fields are skipped
+	hidden   string            //lint:ignore U1000 proves unexported fields are skipped
 	Named    map[int]Vec2      `json:"named,omitempty"`
 	Labels   map[string]string `json:"labels,omitempty"`
 }

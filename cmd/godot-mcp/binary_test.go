@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/hosttest"
@@ -162,13 +160,4 @@ func TestBinaryBridgeTokenNeverLogged(t *testing.T) {
 		t.Fatal("the bridge token appears in the log")
 	}
 	p.AssertOnlyJSONRPC()
-}
-
-func testCfg(t *testing.T) config.Config {
-	t.Helper()
-	cfg, _, err := config.Load(func(string) (string, bool) { return "", false }, nil, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
 }

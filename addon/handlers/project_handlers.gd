@@ -1101,11 +1101,11 @@ func _event_from_json(v: Variant, where: String) -> Dictionary:
 		if typeof(type_v) == TYPE_STRING and type_v == "other":
 			return _bad_event(where, "events of type other (%s) cannot be set; use key, mouse_button, joypad_button or joypad_motion" % d.get("class", "?"))
 		return _bad_event(where, "type must be key, mouse_button, joypad_button or joypad_motion, got %s" % JSON.stringify(type_v))
-	var type: String = type_v
-	var fields: Array = EVENT_FIELDS[type]
+	var kind: String = type_v
+	var fields: Array = EVENT_FIELDS[kind]
 	for k: Variant in d.keys():
 		if not fields.has(k) and not EVENT_COMMON.has(k):
-			return _bad_event(where, "'%s' does not apply to a %s event; it takes %s%s" % [k, type, ", ".join(PackedStringArray(fields)), shape])
+			return _bad_event(where, "'%s' does not apply to a %s event; it takes %s%s" % [k, kind, ", ".join(PackedStringArray(fields)), shape])
 	for flag: String in ["ctrl", "shift", "alt", "meta", "command_or_control", "double_click"]:
 		if d.has(flag) and typeof(d[flag]) != TYPE_BOOL:
 			return _bad_event(where, "%s must be true or false" % flag)
@@ -1117,7 +1117,7 @@ func _event_from_json(v: Variant, where: String) -> Dictionary:
 			return _bad_event(where, "device must be -1 (every device) or a device index >= 0")
 		device = int(dv)
 	var ev: InputEvent = null
-	match type:
+	match kind:
 		"key":
 			var r: Dictionary = _key_event(d, where)
 			if not r["ok"]:
@@ -1157,11 +1157,11 @@ func _event_from_json(v: Variant, where: String) -> Dictionary:
 				var dir: Variant = d["direction"]
 				if typeof(dir) != TYPE_STRING or (dir != "positive" and dir != "negative"):
 					return _bad_event(where, "direction must be \"positive\" (right/down) or \"negative\" (left/up), got %s" % JSON.stringify(dir))
-				var sign: float = 1.0 if dir == "positive" else -1.0
-				if value != null and signf(float(value)) != sign:
+				var dir_sign: float = 1.0 if dir == "positive" else -1.0
+				if value != null and signf(float(value)) != dir_sign:
 					return _bad_event(where, "direction %s contradicts axis_value %s" % [dir, str(value)])
 				if value == null:
-					value = sign
+					value = dir_sign
 			if value == null:
 				return _bad_event(where, "a joypad_motion event needs direction (\"positive\" or \"negative\") or axis_value (-1 or 1)")
 			jm.axis_value = float(value)

@@ -1,42 +1,136 @@
 // Package runtime is the built-in runtime toolset: the running game.
+//
+// The game side is a probe autoload (addon/runtime/probe.gd) that the addon
+// registers while this toolset is enabled; it talks to the editor over the
+// editor's debugger channel, so no extra port is opened. Every tool that needs
+// the game sends one bridge command; the editor answers PRECONDITION_FAILED
+// itself (required runtime_probe or game_not_breaked) when the game cannot
+// take the request, so those preconditions are not declared to the host.
+// run_headless needs no editor at all: it runs Godot from this plugin.
 package runtime
 
 import (
-	"context"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
-// StatusIn takes no arguments.
-type StatusIn struct{}
+// Bridge timeouts. The editor bounds its own waits below these, so an agent
+// gets the editor's specific hint rather than a bare bridge TIMEOUT.
+const (
+	quickTimeout = 5 * time.Second  // editor-only reads (status, output, errors)
+	gameTimeout  = 20 * time.Second // a request relayed to the game (editor waits 10 s)
+	stopTimeout  = 15 * time.Second // the editor waits up to 5 s for the game to end
+	// editorSlack is added to a timeout the editor itself enforces (timeout_ms).
+	editorSlack = 10 * time.Second
+)
 
-// StatusOut describes the game session, if any.
-type StatusOut struct {
-	Playing        bool   `json:"playing"`
-	Scene          string `json:"scene" description:"res:// path of the played scene, empty when not playing"`
-	ProbeConnected bool   `json:"probe_connected" description:"the game-side probe reported in"`
-	Paused         bool   `json:"paused"`
-}
-
-func status(ctx context.Context, call *sdk.Call, _ StatusIn) (StatusOut, error) {
-	return sdk.Send[StatusOut](ctx, call.Host, "cmd_runtime_get_status", nil, 5*time.Second)
-}
+var bridgeOnly = []string{sdk.RequireBridgeConnected}
 
 // Toolset is the runtime toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
 		Name:        "runtime",
-		Version:     "0.1.0",
-		Description: "The running game: play and stop, output and errors, live tree and properties, input, screenshots, performance.",
+		Version:     "0.2.0",
+		Description: "The running game: play and stop, output and errors, live tree and properties, input, pause and frame steps, screenshots, performance, and headless runs.",
 		MinGodot:    "4.4",
 		Tools: []sdk.Tool{
+			sdk.NewTool("play", sdk.ToolOptions{
+				Title: "Play the game",
+				Description: "Runs the game from the editor (the main scene, the edited scene, or a given scene) and waits until its probe reports in. " +
+					"Returns the session with output_cursor/errors_cursor: pass them as since to get_output/get_errors to read this run from its start. " +
+					"A game that exits while starting fails with its error output in the hint; one that stops in the debugger fails with required game_not_breaked. " +
+					"A running game is stopped and restarted (restarted: true). The editor saves open scenes first when its run/auto_save/save_before_running setting says so.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, play),
+			sdk.NewTool("stop", sdk.ToolOptions{
+				Title:         "Stop the game",
+				Description:   "Stops the game the editor runs and waits until it has ended. Succeeds (was_playing: false) when nothing runs.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, stop),
 			sdk.NewTool("get_status", sdk.ToolOptions{
-				Title:         "Game status",
-				Description:   "Whether a game is playing (and which scene), whether its probe is connected, whether it is paused.",
+				Title: "Game status",
+				Description: "Whether a game is playing (which scene, pid), whether its probe is connected and registered, whether it is paused (and the time scale) " +
+					"or stopped in the debugger (with the reason and stack), and the current output/errors cursors.",
 				Safety:        sdk.ReadOnly,
-				Preconditions: []string{"bridge_connected"},
+				Preconditions: bridgeOnly,
 			}, status),
+			sdk.NewTool("get_output", sdk.ToolOptions{
+				Title: "Game output",
+				Description: "The game's prints, printerr lines, warnings and errors (errors with file, line, function and script stack), oldest first, from a cursor. " +
+					"Pass the previous next_cursor as since to get only what is new: nothing is missed or repeated while the editor keeps it " +
+					"(the newest 4000 entries; dropped says how many were lost before since). Works after the game stopped; " +
+					"entries of kind session mark each game start and stop.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: bridgeOnly,
+			}, getOutput),
+			sdk.NewTool("get_errors", sdk.ToolOptions{
+				Title: "Game errors",
+				Description: "The errors and warnings the editor's debugger received from games (push_error/push_warning, engine errors, and script errors that stopped the game), " +
+					"each with file:line, function and script stack, from a cursor like get_output (the newest 1000 kept).",
+				Safety:        sdk.ReadOnly,
+				Preconditions: bridgeOnly,
+			}, getErrors),
+			sdk.NewTool("get_tree", sdk.ToolOptions{
+				Title:         "Live scene tree",
+				Description:   "The running game's scene tree under a node (default /root, autoloads included; the probe itself is hidden): name, class, path, script, instanced scene and child count per node, to a depth. truncated says when depth or max_nodes cut it.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: bridgeOnly,
+			}, getTree),
+			sdk.NewTool("get_node", sdk.ToolOptions{
+				Title:         "Live node",
+				Description:   "A node of the running game: its class, script, groups, children and properties (all inspector-visible and script properties, or the named ones) in the JSON value shapes of docs/values.md.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: bridgeOnly,
+			}, getNode),
+			sdk.NewTool("set_properties", sdk.ToolOptions{
+				Title:         "Set live properties",
+				Description:   "Sets properties of a node in the running game (values decoded by the property's type, all or nothing) and returns old and new values. Live only: the scene file is not changed (persisted: false).",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, setProperties),
+			sdk.NewTool("call_method", sdk.ToolOptions{
+				Title:         "Call a live method",
+				Description:   "Calls a method on a node of the running game with JSON arguments decoded by the method's argument types, waits for it (also when it awaits) and returns its result. Nothing is persisted.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, callMethod),
+			sdk.NewTool("input", sdk.ToolOptions{
+				Title: "Send input to the game",
+				Description: "Plays a timed sequence of input steps inside the game's frame loop: actions (with strength), keys (with modifiers), mouse motion and buttons, and waits in frames or milliseconds. " +
+					"A tap presses, holds (default 2 frames) and releases, so is_action_just_pressed is seen by _process and _physics_process. " +
+					"Every step is checked before the first event is sent, and whatever is still pressed when the sequence ends is released (released_at_end).",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, sendInput),
+			sdk.NewTool("screenshot", sdk.ToolOptions{
+				Title: "Screenshot",
+				Description: "Captures the running game's viewport, or the editor (whole window, 2D or 3D viewport), as a PNG image with its size. " +
+					"Where nothing renders (a headless game or editor) it fails with PRECONDITION_FAILED and says how to get a display; it never returns a blank image.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: bridgeOnly,
+			}, screenshot),
+			sdk.NewTool("get_performance", sdk.ToolOptions{
+				Title:         "Game performance",
+				Description:   "The running game's Performance monitors: fps, process/physics/navigation frame times, static memory, object/resource/node/orphan counts, draw calls, objects and primitives drawn, video memory, active physics bodies, frame counters, and custom monitors.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: bridgeOnly,
+			}, getPerformance),
+			sdk.NewTool("pause", sdk.ToolOptions{
+				Title:         "Pause, time scale, step",
+				Description:   "Pauses or resumes the running game (SceneTree.paused), sets Engine.time_scale, and/or advances a paused game by step_frames frames, then leaves it paused. Answers after the steps ran.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, pause),
+			sdk.NewTool("run_headless", sdk.ToolOptions{
+				Title: "Run headless",
+				Description: "Runs a scene, a script (a SceneTree/MainLoop script, --script) or the main scene in a separate `godot --headless` process with a time limit, " +
+					"and returns its exit code, its output and the errors found in it (with file:line). Works without an editor connected; " +
+					"Godot comes from GODOT_BIN or PATH, the project from project_dir, GODOT_MCP_PROJECT_DIR, or the connected editor.",
+				Safety: sdk.Runtime,
+			}, runHeadless),
 		},
 	}
 }

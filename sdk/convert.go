@@ -30,6 +30,60 @@ func describeToProto(d sdkhook.Description) *pluginproto.DescribeResponse {
 			Preconditions: t.Preconditions,
 		})
 	}
+	for _, r := range d.Resources {
+		out.Resources = append(out.Resources, &pluginproto.Resource{Uri: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType})
+	}
+	for _, r := range d.ResourceTemplates {
+		out.ResourceTemplates = append(out.ResourceTemplates, &pluginproto.ResourceTemplate{UriTemplate: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType})
+	}
+	for _, p := range d.Prompts {
+		pp := &pluginproto.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+		for _, a := range p.Arguments {
+			pp.Arguments = append(pp.Arguments, &pluginproto.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		out.Prompts = append(out.Prompts, pp)
+	}
+	return out
+}
+
+func errorToProto(err error) *pluginproto.Error {
+	e := AsError(err)
+	return &pluginproto.Error{Code: string(e.Code), Hint: e.Hint, Required: e.Required}
+}
+
+func contentToProto(c sdkhook.Content) *pluginproto.Content {
+	return &pluginproto.Content{Type: c.Type, Text: c.Text, Data: c.Data, MimeType: c.MimeType, Uri: c.URI}
+}
+
+func resourceRequestFromProto(r *pluginproto.ReadResourceRequest) sdkhook.ResourceRequest {
+	return sdkhook.ResourceRequest{URI: r.GetUri(), Template: r.GetUriTemplate(), Params: r.GetParams()}
+}
+
+func resourceResultToProto(r sdkhook.ResourceResult) *pluginproto.ReadResourceResponse {
+	if r.Err != nil {
+		return &pluginproto.ReadResourceResponse{Error: errorToProto(r.Err)}
+	}
+	out := &pluginproto.ReadResourceResponse{}
+	for _, c := range r.Contents {
+		pc := &pluginproto.ResourceContents{Uri: c.URI, MimeType: c.MimeType}
+		if c.Binary {
+			pc.Body = &pluginproto.ResourceContents_Blob{Blob: c.Blob}
+		} else {
+			pc.Body = &pluginproto.ResourceContents_Text{Text: c.Text}
+		}
+		out.Contents = append(out.Contents, pc)
+	}
+	return out
+}
+
+func promptResultToProto(r sdkhook.PromptResult) *pluginproto.GetPromptResponse {
+	if r.Err != nil {
+		return &pluginproto.GetPromptResponse{Error: errorToProto(r.Err)}
+	}
+	out := &pluginproto.GetPromptResponse{Description: r.Description}
+	for _, m := range r.Messages {
+		out.Messages = append(out.Messages, &pluginproto.PromptMessage{Role: m.Role, Content: contentToProto(m.Content)})
+	}
 	return out
 }
 
@@ -42,12 +96,11 @@ func requestFromProto(r *pluginproto.CallRequest) sdkhook.Request {
 
 func resultToProto(r sdkhook.Result) *pluginproto.CallResponse {
 	if r.Err != nil {
-		e := AsError(r.Err)
-		return &pluginproto.CallResponse{Error: &pluginproto.Error{Code: string(e.Code), Hint: e.Hint, Required: e.Required}}
+		return &pluginproto.CallResponse{Error: errorToProto(r.Err)}
 	}
 	out := &pluginproto.CallResponse{StructuredJson: r.Structured}
 	for _, c := range r.Content {
-		out.Content = append(out.Content, &pluginproto.Content{Type: c.Type, Text: c.Text, Data: c.Data, MimeType: c.MimeType})
+		out.Content = append(out.Content, contentToProto(c))
 	}
 	return out
 }

@@ -43,6 +43,9 @@ func newRegistry(ts Toolset) (*registry, error) {
 	if len(ts.Tools) == 0 {
 		return nil, fmt.Errorf("toolset %q has no tools", ts.Name)
 	}
+	if err := checkResources(ts); err != nil {
+		return nil, err
+	}
 	r := &registry{ts: ts, tools: map[string]*toolDef{}}
 	for i, t := range ts.Tools {
 		if t == nil {
@@ -83,6 +86,19 @@ func (r *registry) Describe() sdkhook.Description {
 			Safety: string(t.opts.Safety), DryRun: t.dryRun(), Confirm: t.confirm(),
 			Preconditions: t.opts.Preconditions,
 		})
+	}
+	for _, res := range r.ts.Resources {
+		d.Resources = append(d.Resources, sdkhook.ResourceInfo{URI: res.URI, Name: res.Name, Title: res.Title, Description: res.Description, MimeType: res.MIMEType})
+	}
+	for _, res := range r.ts.ResourceTemplates {
+		d.ResourceTemplates = append(d.ResourceTemplates, sdkhook.ResourceInfo{URI: res.URITemplate, Name: res.Name, Title: res.Title, Description: res.Description, MimeType: res.MIMEType})
+	}
+	for _, p := range r.ts.Prompts {
+		info := sdkhook.PromptInfo{Name: p.Name, Title: p.Title, Description: p.Description}
+		for _, a := range p.Arguments {
+			info.Arguments = append(info.Arguments, sdkhook.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		d.Prompts = append(d.Prompts, info)
 	}
 	return d
 }
@@ -125,8 +141,103 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 		return failure(e)
 	}
 	res.Structured = out
-	for _, c := range call.takeContent() {
-		res.Content = append(res.Content, sdkhook.Content{Type: c.typ, Text: c.text, Data: c.data, MimeType: c.mime})
+	res.Content = contentToHook(call.takeContent())
+	return res
+}
+
+func contentToHook(items []Content) []sdkhook.Content {
+	var out []sdkhook.Content
+	for _, c := range items {
+		out = append(out, sdkhook.Content{Type: c.typ, Text: c.text, Data: c.data, MimeType: c.mime, URI: c.uri})
+	}
+	return out
+}
+
+// ReadResource implements sdkhook.Dispatcher. It never panics: every
+// failure is an *Error in the result.
+func (r *registry) ReadResource(ctx context.Context, req sdkhook.ResourceRequest, backend sdkhook.Backend) (res sdkhook.ResourceResult) {
+	var read func(context.Context, *ResourceRequest) ([]ResourceContents, error)
+	label := req.URI
+	if req.Template != "" {
+		for _, t := range r.ts.ResourceTemplates {
+			if t.URITemplate == req.Template {
+				read, label = t.Read, t.URITemplate
+			}
+		}
+	} else {
+		for _, rs := range r.ts.Resources {
+			if rs.URI == req.URI {
+				read = rs.Read
+			}
+		}
+	}
+	if read == nil {
+		return sdkhook.ResourceResult{Err: NotFound(fmt.Sprintf("toolset %q has no resource %q; list them with resources/list and resources/templates/list", r.ts.Name, req.URI))}
+	}
+	host := newCallHost(backend, "", r.ts.Name, "resource "+label)
+	defer func() {
+		if p := recover(); p != nil {
+			host.logger.Error("resource read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res = sdkhook.ResourceResult{Err: Internal(fmt.Sprintf("reading %s panicked in toolset %q: %v; this is a bug in the toolset (the stack is in the server log)", req.URI, r.ts.Name, p))}
+		}
+	}()
+	contents, err := read(ctx, &ResourceRequest{URI: req.URI, Params: req.Params, Host: host})
+	if err != nil {
+		return sdkhook.ResourceResult{Err: AsError(err)}
+	}
+	if len(contents) == 0 {
+		return sdkhook.ResourceResult{Err: Internal(fmt.Sprintf("reading %s returned no contents; this is a bug in toolset %q", req.URI, r.ts.Name))}
+	}
+	for _, c := range contents {
+		hc := sdkhook.ResourceContents{URI: c.URI, MimeType: c.MIMEType, Text: c.Text, Blob: c.Blob, Binary: c.Blob != nil}
+		if hc.URI == "" {
+			hc.URI = req.URI
+		}
+		res.Contents = append(res.Contents, hc)
+	}
+	return res
+}
+
+// GetPrompt implements sdkhook.Dispatcher. It never panics: every failure is
+// an *Error in the result.
+func (r *registry) GetPrompt(ctx context.Context, name string, args map[string]string, backend sdkhook.Backend) (res sdkhook.PromptResult) {
+	var prompt *Prompt
+	for i := range r.ts.Prompts {
+		if r.ts.Prompts[i].Name == name {
+			prompt = &r.ts.Prompts[i]
+		}
+	}
+	if prompt == nil {
+		return sdkhook.PromptResult{Err: NotFound(fmt.Sprintf("toolset %q has no prompt %q; list them with prompts/list", r.ts.Name, name))}
+	}
+	for _, a := range prompt.Arguments {
+		if _, ok := args[a.Name]; a.Required && !ok {
+			return sdkhook.PromptResult{Err: Validation(fmt.Sprintf("prompt %q needs the argument %q", name, a.Name))}
+		}
+	}
+	host := newCallHost(backend, "", r.ts.Name, "prompt "+name)
+	defer func() {
+		if p := recover(); p != nil {
+			host.logger.Error("prompt panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res = sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q of toolset %q panicked: %v; this is a bug in the toolset (the stack is in the server log)", name, r.ts.Name, p))}
+		}
+	}()
+	out, err := prompt.Get(ctx, &PromptRequest{Name: name, Arguments: args, Host: host})
+	if err != nil {
+		return sdkhook.PromptResult{Err: AsError(err)}
+	}
+	if out == nil || len(out.Messages) == 0 {
+		return sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned no messages; this is a bug in toolset %q", name, r.ts.Name))}
+	}
+	res.Description = out.Description
+	for _, m := range out.Messages {
+		if m.Role != RoleUser && m.Role != RoleAssistant {
+			return sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned a message with role %q (want user or assistant); this is a bug in toolset %q", name, m.Role, r.ts.Name))}
+		}
+		if m.Content.typ == "" {
+			return sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned a message without content; this is a bug in toolset %q", name, r.ts.Name))}
+		}
+		res.Messages = append(res.Messages, sdkhook.PromptMessage{Role: m.Role, Content: contentToHook([]Content{m.Content})[0]})
 	}
 	return res
 }

@@ -114,14 +114,25 @@ func (s *toolsetServer) Describe(context.Context, *pluginproto.DescribeRequest) 
 	return describeToProto(s.dispatcher.Describe()), nil
 }
 
-func (s *toolsetServer) Call(ctx context.Context, req *pluginproto.CallRequest) (*pluginproto.CallResponse, error) {
+func (s *toolsetServer) backend() sdkhook.Backend {
 	s.mu.Lock()
-	var backend sdkhook.Backend = s.host
+	defer s.mu.Unlock()
 	if s.host == nil {
-		backend = noHost{}
+		return noHost{}
 	}
-	s.mu.Unlock()
-	return resultToProto(s.dispatcher.Call(ctx, requestFromProto(req), backend)), nil
+	return s.host
+}
+
+func (s *toolsetServer) Call(ctx context.Context, req *pluginproto.CallRequest) (*pluginproto.CallResponse, error) {
+	return resultToProto(s.dispatcher.Call(ctx, requestFromProto(req), s.backend())), nil
+}
+
+func (s *toolsetServer) ReadResource(ctx context.Context, req *pluginproto.ReadResourceRequest) (*pluginproto.ReadResourceResponse, error) {
+	return resourceResultToProto(s.dispatcher.ReadResource(ctx, resourceRequestFromProto(req), s.backend())), nil
+}
+
+func (s *toolsetServer) GetPrompt(ctx context.Context, req *pluginproto.GetPromptRequest) (*pluginproto.GetPromptResponse, error) {
+	return promptResultToProto(s.dispatcher.GetPrompt(ctx, req.GetName(), req.GetArguments(), s.backend())), nil
 }
 
 // sdkVersion is the version of this module in the plugin binary, if known.

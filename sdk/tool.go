@@ -51,6 +51,13 @@ type Toolset struct {
 	MinGodot string
 	// Tools are built with NewTool.
 	Tools []Tool
+	// Resources and ResourceTemplates are MCP resources served while the
+	// toolset is enabled; optional.
+	Resources         []Resource
+	ResourceTemplates []ResourceTemplate
+	// Prompts are MCP prompts served while the toolset is enabled, as
+	// godot_<Name>_<prompt>; optional.
+	Prompts []Prompt
 }
 
 // ToolOptions are a tool's declared metadata.
@@ -169,32 +176,26 @@ type Call struct {
 	Host Host
 
 	mu      sync.Mutex
-	content []content
-}
-
-// content is one extra MCP content item.
-type content struct {
-	typ, text, mime string
-	data            []byte
+	content []Content
 }
 
 // AddText adds a text content item to the result, after the structured
 // result's text form.
-func (c *Call) AddText(text string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.content = append(c.content, content{typ: "text", text: text})
-}
+func (c *Call) AddText(text string) { c.AddContent(TextContent(text)) }
 
 // AddImage adds an image content item (for example a PNG screenshot) to the
 // result. mimeType is e.g. "image/png".
-func (c *Call) AddImage(data []byte, mimeType string) {
+func (c *Call) AddImage(data []byte, mimeType string) { c.AddContent(ImageContent(data, mimeType)) }
+
+// AddContent adds content items (TextContent, ImageContent, AudioContent,
+// EmbeddedResource) to the result, after the structured result's text form.
+func (c *Call) AddContent(items ...Content) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.content = append(c.content, content{typ: "image", data: data, mime: mimeType})
+	c.content = append(c.content, items...)
 }
 
-func (c *Call) takeContent() []content {
+func (c *Call) takeContent() []Content {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := c.content

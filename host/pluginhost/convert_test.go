@@ -68,6 +68,96 @@ func TestInfoFromProto(t *testing.T) {
 	}
 }
 
+func TestResourcesAndPromptsFromProto(t *testing.T) {
+	desc := &pluginproto.DescribeResponse{
+		Name: "s", Tools: []*pluginproto.Tool{protoTool(nil)},
+		Resources:         []*pluginproto.Resource{{Uri: "a://b", Name: "b", Title: "B", Description: "d", MimeType: "text/plain"}},
+		ResourceTemplates: []*pluginproto.ResourceTemplate{{UriTemplate: "a://{x}", Name: "x"}},
+		Prompts:           []*pluginproto.Prompt{{Name: "p", Description: "d", Arguments: []*pluginproto.PromptArgument{{Name: "a", Required: true}}}},
+	}
+	info, err := infoFromProto(desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(info.Resources, []ResourceInfo{{URI: "a://b", Name: "b", Title: "B", Description: "d", MimeType: "text/plain"}}) ||
+		!reflect.DeepEqual(info.ResourceTemplates, []ResourceInfo{{URI: "a://{x}", Name: "x"}}) ||
+		!reflect.DeepEqual(info.Prompts, []PromptInfo{{Name: "p", Description: "d", Arguments: []PromptArgument{{Name: "a", Required: true}}}}) {
+		t.Fatalf("info = %+v", info)
+	}
+	bad := []struct {
+		name string
+		mod  func(*pluginproto.DescribeResponse)
+		want string
+	}{
+		{"resource without uri", func(d *pluginproto.DescribeResponse) { d.Resources = []*pluginproto.Resource{{Name: "b"}} }, "needs a URI"},
+		{"template without name", func(d *pluginproto.DescribeResponse) {
+			d.ResourceTemplates = []*pluginproto.ResourceTemplate{{UriTemplate: "a://{x}"}}
+		}, "needs a URI template and a name"},
+		{"bad prompt name", func(d *pluginproto.DescribeResponse) { d.Prompts = []*pluginproto.Prompt{{Name: "P!"}} }, `prompt name "P!"`},
+		{"duplicate prompt", func(d *pluginproto.DescribeResponse) { d.Prompts = []*pluginproto.Prompt{{Name: "p"}, {Name: "p"}} }, "two prompts"},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			d := &pluginproto.DescribeResponse{Name: "s", Tools: []*pluginproto.Tool{protoTool(nil)}}
+			tc.mod(d)
+			if _, err := infoFromProto(d); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+
+	reads := []struct {
+		name string
+		in   *pluginproto.ReadResourceResponse
+		want ResourceResult
+	}{
+		{"text and blob", &pluginproto.ReadResourceResponse{Contents: []*pluginproto.ResourceContents{
+			{Uri: "a://b", MimeType: "text/plain", Body: &pluginproto.ResourceContents_Text{Text: "t"}},
+			{Uri: "a://c", Body: &pluginproto.ResourceContents_Blob{Blob: []byte{1}}}}},
+			ResourceResult{Contents: []ResourceContents{{URI: "a://b", MimeType: "text/plain", Text: "t"}, {URI: "a://c", Blob: []byte{1}, Binary: true}}}},
+		{"error", &pluginproto.ReadResourceResponse{Error: &pluginproto.Error{Code: "RESOURCE_NOT_FOUND", Hint: "h"}},
+			ResourceResult{Err: &envelope.Error{Code: envelope.ResourceNotFound, Hint: "h"}}},
+	}
+	for _, tc := range reads {
+		if got := resourceResultFromProto("ts", tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	if got := resourceResultFromProto("ts", &pluginproto.ReadResourceResponse{}); got.Err == nil || !strings.Contains(got.Err.Hint, "no contents") {
+		t.Errorf("empty read: %+v", got)
+	}
+
+	prompts := []struct {
+		name string
+		in   *pluginproto.GetPromptResponse
+		want PromptResult
+		hint string
+	}{
+		{"messages", &pluginproto.GetPromptResponse{Description: "d", Messages: []*pluginproto.PromptMessage{
+			{Role: "user", Content: &pluginproto.Content{Type: "text", Text: "t"}},
+			{Role: "assistant", Content: &pluginproto.Content{Type: "image", Data: []byte{1}, MimeType: "image/png"}}}},
+			PromptResult{Description: "d", Messages: []PromptMessage{{Role: "user", Content: Content{Type: "text", Text: "t"}}, {Role: "assistant", Content: Content{Type: "image", Data: []byte{1}, MimeType: "image/png"}}}}, ""},
+		{"bad role", &pluginproto.GetPromptResponse{Messages: []*pluginproto.PromptMessage{{Role: "system", Content: &pluginproto.Content{Type: "text"}}}},
+			PromptResult{}, `role "system"`},
+		{"bad content", &pluginproto.GetPromptResponse{Messages: []*pluginproto.PromptMessage{{Role: "user", Content: &pluginproto.Content{Type: "video"}}}},
+			PromptResult{}, `unknown type "video"`},
+		{"error", &pluginproto.GetPromptResponse{Error: &pluginproto.Error{Code: "VALIDATION_ERROR", Hint: "h"}},
+			PromptResult{Err: &envelope.Error{Code: envelope.ValidationError, Hint: "h"}}, ""},
+	}
+	for _, tc := range prompts {
+		got := promptResultFromProto("ts", tc.in)
+		if tc.hint != "" {
+			if got.Err == nil || !strings.Contains(got.Err.Hint, tc.hint) {
+				t.Errorf("%s: got %+v, want a hint with %q", tc.name, got, tc.hint)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
 func TestResultFromProto(t *testing.T) {
 	cases := []struct {
 		name string
@@ -97,6 +187,13 @@ func TestResultFromProto(t *testing.T) {
 		{"unknown content type",
 			&pluginproto.CallResponse{StructuredJson: []byte(`{}`), Content: []*pluginproto.Content{{Type: "video"}}},
 			CallResult{Err: &envelope.Error{Code: envelope.InternalError}}, `unknown type "video"`},
+		{"audio and embedded resources",
+			&pluginproto.CallResponse{StructuredJson: []byte(`{}`), Content: []*pluginproto.Content{
+				{Type: "audio", Data: []byte{3}, MimeType: "audio/wav"}, {Type: "resource", Uri: "a://b", MimeType: "text/plain", Text: "t"}}},
+			CallResult{Structured: json.RawMessage(`{}`), Content: []Content{{Type: "audio", Data: []byte{3}, MimeType: "audio/wav"}, {Type: "resource", URI: "a://b", MimeType: "text/plain", Text: "t"}}}, ""},
+		{"embedded resource without a URI",
+			&pluginproto.CallResponse{StructuredJson: []byte(`{}`), Content: []*pluginproto.Content{{Type: "resource", Text: "t"}}},
+			CallResult{Err: &envelope.Error{Code: envelope.InternalError}}, "without a URI"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -124,7 +124,101 @@ func infoFromProto(d *pluginproto.DescribeResponse) (ToolsetInfo, error) {
 		}
 		info.Tools = append(info.Tools, ti)
 	}
+	for _, r := range d.GetResources() {
+		if r.GetUri() == "" || r.GetName() == "" {
+			return info, fmt.Errorf("a resource needs a URI and a name (got %q, %q)", r.GetUri(), r.GetName())
+		}
+		info.Resources = append(info.Resources, ResourceInfo{URI: r.GetUri(), Name: r.GetName(), Title: r.GetTitle(), Description: r.GetDescription(), MimeType: r.GetMimeType()})
+	}
+	for _, r := range d.GetResourceTemplates() {
+		if r.GetUriTemplate() == "" || r.GetName() == "" {
+			return info, fmt.Errorf("a resource template needs a URI template and a name (got %q, %q)", r.GetUriTemplate(), r.GetName())
+		}
+		info.ResourceTemplates = append(info.ResourceTemplates, ResourceInfo{URI: r.GetUriTemplate(), Name: r.GetName(), Title: r.GetTitle(), Description: r.GetDescription(), MimeType: r.GetMimeType()})
+	}
+	prompts := map[string]bool{}
+	for _, p := range d.GetPrompts() {
+		if !toolNameRE.MatchString(p.GetName()) {
+			return info, fmt.Errorf("prompt name %q is not lower case letters, digits and '_'", p.GetName())
+		}
+		if prompts[p.GetName()] {
+			return info, fmt.Errorf("two prompts are named %q", p.GetName())
+		}
+		prompts[p.GetName()] = true
+		pi := PromptInfo{Name: p.GetName(), Title: p.GetTitle(), Description: p.GetDescription()}
+		for _, a := range p.GetArguments() {
+			pi.Arguments = append(pi.Arguments, PromptArgument{Name: a.GetName(), Description: a.GetDescription(), Required: a.GetRequired()})
+		}
+		info.Prompts = append(info.Prompts, pi)
+	}
 	return info, nil
+}
+
+// errorFromProto converts a plugin's error, refusing unknown codes.
+func errorFromProto(toolset string, e *pluginproto.Error) *envelope.Error {
+	code := envelope.ErrorCode(e.GetCode())
+	if !code.Valid() {
+		return envelope.Errorf(envelope.InternalError,
+			"Toolset '%s' answered with an unknown error code %q (hint: %s). This is a bug in the toolset.", toolset, e.GetCode(), e.GetHint())
+	}
+	return &envelope.Error{Code: code, Hint: e.GetHint(), Required: e.GetRequired()}
+}
+
+// contentFromProto converts one content item, refusing unknown types.
+func contentFromProto(toolset string, c *pluginproto.Content) (Content, *envelope.Error) {
+	switch c.GetType() {
+	case "text", "image", "audio":
+	case "resource":
+		if c.GetUri() == "" {
+			return Content{}, envelope.Errorf(envelope.InternalError,
+				"Toolset '%s' returned an embedded resource without a URI. This is a bug in the toolset.", toolset)
+		}
+	default:
+		return Content{}, envelope.Errorf(envelope.InternalError,
+			"Toolset '%s' returned a content item of unknown type %q. This is a bug in the toolset.", toolset, c.GetType())
+	}
+	return Content{Type: c.GetType(), Text: c.GetText(), MimeType: c.GetMimeType(), Data: c.GetData(), URI: c.GetUri()}, nil
+}
+
+func resourceResultFromProto(toolset string, r *pluginproto.ReadResourceResponse) ResourceResult {
+	if e := r.GetError(); e != nil {
+		return ResourceResult{Err: errorFromProto(toolset, e)}
+	}
+	if len(r.GetContents()) == 0 {
+		return ResourceResult{Err: envelope.Errorf(envelope.InternalError,
+			"Toolset '%s' read a resource with no contents. This is a bug in the toolset.", toolset)}
+	}
+	var out ResourceResult
+	for _, c := range r.GetContents() {
+		rc := ResourceContents{URI: c.GetUri(), MimeType: c.GetMimeType()}
+		switch b := c.GetBody().(type) {
+		case *pluginproto.ResourceContents_Blob:
+			rc.Blob, rc.Binary = b.Blob, true
+		case *pluginproto.ResourceContents_Text:
+			rc.Text = b.Text
+		}
+		out.Contents = append(out.Contents, rc)
+	}
+	return out
+}
+
+func promptResultFromProto(toolset string, r *pluginproto.GetPromptResponse) PromptResult {
+	if e := r.GetError(); e != nil {
+		return PromptResult{Err: errorFromProto(toolset, e)}
+	}
+	out := PromptResult{Description: r.GetDescription()}
+	for _, m := range r.GetMessages() {
+		if m.GetRole() != "user" && m.GetRole() != "assistant" {
+			return PromptResult{Err: envelope.Errorf(envelope.InternalError,
+				"Toolset '%s' returned a prompt message with role %q. This is a bug in the toolset.", toolset, m.GetRole())}
+		}
+		c, err := contentFromProto(toolset, m.GetContent())
+		if err != nil {
+			return PromptResult{Err: err}
+		}
+		out.Messages = append(out.Messages, PromptMessage{Role: m.GetRole(), Content: c})
+	}
+	return out
 }
 
 // checkObjectSchema requires a JSON Schema whose root is an object, as MCP
@@ -145,12 +239,7 @@ func checkObjectSchema(raw json.RawMessage) error {
 // resultFromProto converts a plugin's answer, refusing malformed ones.
 func resultFromProto(toolset string, r *pluginproto.CallResponse) CallResult {
 	if e := r.GetError(); e != nil {
-		code := envelope.ErrorCode(e.GetCode())
-		if !code.Valid() {
-			return CallResult{Err: envelope.Errorf(envelope.InternalError,
-				"Toolset '%s' answered with an unknown error code %q (hint: %s). This is a bug in the toolset.", toolset, e.GetCode(), e.GetHint())}
-		}
-		return CallResult{Err: &envelope.Error{Code: code, Hint: e.GetHint(), Required: e.GetRequired()}}
+		return CallResult{Err: errorFromProto(toolset, e)}
 	}
 	structured := json.RawMessage(r.GetStructuredJson())
 	if len(structured) == 0 || structured[0] != '{' || !json.Valid(structured) {
@@ -159,13 +248,11 @@ func resultFromProto(toolset string, r *pluginproto.CallResponse) CallResult {
 	}
 	res := CallResult{Structured: structured}
 	for _, c := range r.GetContent() {
-		switch c.GetType() {
-		case "text", "image":
-		default:
-			return CallResult{Err: envelope.Errorf(envelope.InternalError,
-				"Toolset '%s' returned a content item of unknown type %q. This is a bug in the toolset.", toolset, c.GetType())}
+		item, err := contentFromProto(toolset, c)
+		if err != nil {
+			return CallResult{Err: err}
 		}
-		res.Content = append(res.Content, Content{Type: c.GetType(), Text: c.GetText(), MimeType: c.GetMimeType(), Data: c.GetData()})
+		res.Content = append(res.Content, item)
 	}
 	return res
 }

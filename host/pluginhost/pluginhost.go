@@ -77,10 +77,31 @@ type ToolInfo struct {
 	Preconditions   []string
 }
 
+// ResourceInfo is one declared resource; for a resource template, URI is
+// the RFC 6570 template.
+type ResourceInfo struct {
+	URI, Name, Title, Description, MimeType string
+}
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument struct {
+	Name, Description string
+	Required          bool
+}
+
+// PromptInfo is one declared prompt.
+type PromptInfo struct {
+	Name, Title, Description string
+	Arguments                []PromptArgument
+}
+
 // ToolsetInfo is what a plugin says about itself.
 type ToolsetInfo struct {
 	Name, Version, Description, MinGodot string
 	Tools                                []ToolInfo
+	// Resources, ResourceTemplates and Prompts are optional.
+	Resources, ResourceTemplates []ResourceInfo
+	Prompts                      []PromptInfo
 	// SDKVersion is the godot-mcp module version the plugin was built
 	// with, when known.
 	SDKVersion string
@@ -95,10 +116,12 @@ type CallRequest struct {
 	ProgressToken string
 }
 
-// Content is one extra content item ("text" or "image").
+// Content is one content item: "text", "image", "audio", or "resource" (an
+// embedded resource: URI, MimeType, and Text or, when binary, Data).
 type Content struct {
 	Type, Text, MimeType string
 	Data                 []byte
+	URI                  string
 }
 
 // CallResult is a call's outcome: Structured (a JSON object) and Content, or Err.
@@ -273,6 +296,61 @@ func (p *Plugin) Call(ctx context.Context, req CallRequest) CallResult {
 		return CallResult{Err: p.callFailure(ctx, req.Tool, err)}
 	}
 	return resultFromProto(name, resp)
+}
+
+// ResourceContents is the content of one resource: Text, or Blob when Binary.
+type ResourceContents struct {
+	URI, MimeType, Text string
+	Blob                []byte
+	Binary              bool
+}
+
+// ResourceResult is a read's outcome: Contents, or Err.
+type ResourceResult struct {
+	Contents []ResourceContents
+	Err      *envelope.Error
+}
+
+// PromptMessage is one message of a rendered prompt.
+type PromptMessage struct {
+	Role    string
+	Content Content
+}
+
+// PromptResult is a rendered prompt, or Err.
+type PromptResult struct {
+	Description string
+	Messages    []PromptMessage
+	Err         *envelope.Error
+}
+
+// ReadResource reads uri; template and params are set when uri matched one
+// of the plugin's resource templates. Like Call it never fails with a Go
+// error.
+func (p *Plugin) ReadResource(ctx context.Context, uri, template string, params map[string]string) ResourceResult {
+	if p.Exited() {
+		return ResourceResult{Err: envelope.Errorf(envelope.InternalError,
+			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)}
+	}
+	resp, err := p.toolset.ReadResource(ctx, &pluginproto.ReadResourceRequest{Uri: uri, UriTemplate: template, Params: params})
+	if err != nil {
+		return ResourceResult{Err: p.callFailure(ctx, "resources/read "+uri, err)}
+	}
+	return resourceResultFromProto(p.info.Name, resp)
+}
+
+// GetPrompt renders the plugin's prompt name (its own, unqualified name).
+// Like Call it never fails with a Go error.
+func (p *Plugin) GetPrompt(ctx context.Context, name string, args map[string]string) PromptResult {
+	if p.Exited() {
+		return PromptResult{Err: envelope.Errorf(envelope.InternalError,
+			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)}
+	}
+	resp, err := p.toolset.GetPrompt(ctx, &pluginproto.GetPromptRequest{Name: name, Arguments: args})
+	if err != nil {
+		return PromptResult{Err: p.callFailure(ctx, "prompts/get "+name, err)}
+	}
+	return promptResultFromProto(p.info.Name, resp)
 }
 
 // callFailure explains a Call that got no answer from the plugin.

@@ -225,6 +225,52 @@ func TestCallRoundTrip(t *testing.T) {
 	}
 }
 
+func TestResourcesAndPromptsRoundTrip(t *testing.T) {
+	svc := &fakeServices{}
+	p, _ := launch(t, svc)
+	ctx := context.Background()
+	info := p.Info()
+	if len(info.Resources) != 1 || info.Resources[0] != (ResourceInfo{URI: "test://editor/echo", Name: "editor_echo", Description: "Round trip through the editor.", MimeType: "application/json"}) {
+		t.Errorf("resources = %+v", info.Resources)
+	}
+	if len(info.ResourceTemplates) != 1 || info.ResourceTemplates[0].URI != "test://blob/{n}" {
+		t.Errorf("templates = %+v", info.ResourceTemplates)
+	}
+	if len(info.Prompts) != 1 || info.Prompts[0].Name != "review" || len(info.Prompts[0].Arguments) != 1 || !info.Prompts[0].Arguments[0].Required {
+		t.Errorf("prompts = %+v", info.Prompts)
+	}
+
+	res := p.ReadResource(ctx, "test://editor/echo", "", nil)
+	if res.Err != nil || len(res.Contents) != 1 || res.Contents[0].URI != "test://editor/echo" || res.Contents[0].Binary ||
+		res.Contents[0].Text != `{"echoed":{"uri":"test://editor/echo"}}` {
+		t.Fatalf("read = %+v", res)
+	}
+	res = p.ReadResource(ctx, "test://blob/7", "test://blob/{n}", map[string]string{"n": "7"})
+	if res.Err != nil || len(res.Contents) != 1 || !res.Contents[0].Binary || string(res.Contents[0].Blob) != "blob 7" {
+		t.Fatalf("read template = %+v", res)
+	}
+	if res := p.ReadResource(ctx, "test://nope", "", nil); res.Err == nil || res.Err.Code != envelope.ResourceNotFound {
+		t.Errorf("unknown resource: %+v", res)
+	}
+	svc.mu.Lock()
+	svc.answer = func(context.Context, string, json.RawMessage) envelope.Response {
+		return envelope.Failure("3", &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "No editor.", Required: envelope.RequireBridgeConnected})
+	}
+	svc.mu.Unlock()
+	if res := p.ReadResource(ctx, "test://editor/echo", "", nil); res.Err == nil || res.Err.Code != envelope.BridgeDisconnected || res.Err.Hint != "No editor." {
+		t.Errorf("editor failure: %+v", res)
+	}
+
+	pr := p.GetPrompt(ctx, "review", map[string]string{"path": "res://a.gd"})
+	if pr.Err != nil || pr.Description != "review res://a.gd" || len(pr.Messages) != 2 ||
+		pr.Messages[0].Content.Text != "Review res://a.gd" || pr.Messages[1].Content.Type != "audio" || string(pr.Messages[1].Content.Data) != "RIFF" {
+		t.Fatalf("prompt = %+v", pr)
+	}
+	if pr := p.GetPrompt(ctx, "review", nil); pr.Err == nil || pr.Err.Code != envelope.ValidationError {
+		t.Errorf("missing argument: %+v", pr)
+	}
+}
+
 func TestLargePayloadsBothWays(t *testing.T) {
 	const size = 8 << 20
 	svc := &fakeServices{}

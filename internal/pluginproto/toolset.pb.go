@@ -182,7 +182,13 @@ type DescribeResponse struct {
 	MinGodot string  `protobuf:"bytes,4,opt,name=min_godot,json=minGodot,proto3" json:"min_godot,omitempty"`
 	Tools    []*Tool `protobuf:"bytes,5,rep,name=tools,proto3" json:"tools,omitempty"`
 	// Version of the SDK that built the plugin, for logs.
-	SdkVersion    string `protobuf:"bytes,6,opt,name=sdk_version,json=sdkVersion,proto3" json:"sdk_version,omitempty"`
+	SdkVersion string `protobuf:"bytes,6,opt,name=sdk_version,json=sdkVersion,proto3" json:"sdk_version,omitempty"`
+	// MCP resources with a fixed URI.
+	Resources []*Resource `protobuf:"bytes,7,rep,name=resources,proto3" json:"resources,omitempty"`
+	// MCP resource templates (RFC 6570 URI templates).
+	ResourceTemplates []*ResourceTemplate `protobuf:"bytes,8,rep,name=resource_templates,json=resourceTemplates,proto3" json:"resource_templates,omitempty"`
+	// MCP prompts.
+	Prompts       []*Prompt `protobuf:"bytes,9,rep,name=prompts,proto3" json:"prompts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -259,6 +265,696 @@ func (x *DescribeResponse) GetSdkVersion() string {
 	return ""
 }
 
+func (x *DescribeResponse) GetResources() []*Resource {
+	if x != nil {
+		return x.Resources
+	}
+	return nil
+}
+
+func (x *DescribeResponse) GetResourceTemplates() []*ResourceTemplate {
+	if x != nil {
+		return x.ResourceTemplates
+	}
+	return nil
+}
+
+func (x *DescribeResponse) GetPrompts() []*Prompt {
+	if x != nil {
+		return x.Prompts
+	}
+	return nil
+}
+
+// Resource is one MCP resource with a fixed URI.
+type Resource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Uri           string                 `protobuf:"bytes,1,opt,name=uri,proto3" json:"uri,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Title         string                 `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	Description   string                 `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	MimeType      string                 `protobuf:"bytes,5,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Resource) Reset() {
+	*x = Resource{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Resource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Resource) ProtoMessage() {}
+
+func (x *Resource) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Resource.ProtoReflect.Descriptor instead.
+func (*Resource) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Resource) GetUri() string {
+	if x != nil {
+		return x.Uri
+	}
+	return ""
+}
+
+func (x *Resource) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Resource) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Resource) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Resource) GetMimeType() string {
+	if x != nil {
+		return x.MimeType
+	}
+	return ""
+}
+
+// ResourceTemplate is a family of MCP resources named by a URI template.
+type ResourceTemplate struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// RFC 6570 URI template, e.g. "godot://scene/{path}".
+	UriTemplate   string `protobuf:"bytes,1,opt,name=uri_template,json=uriTemplate,proto3" json:"uri_template,omitempty"`
+	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Title         string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	Description   string `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	MimeType      string `protobuf:"bytes,5,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResourceTemplate) Reset() {
+	*x = ResourceTemplate{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResourceTemplate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResourceTemplate) ProtoMessage() {}
+
+func (x *ResourceTemplate) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResourceTemplate.ProtoReflect.Descriptor instead.
+func (*ResourceTemplate) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ResourceTemplate) GetUriTemplate() string {
+	if x != nil {
+		return x.UriTemplate
+	}
+	return ""
+}
+
+func (x *ResourceTemplate) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ResourceTemplate) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ResourceTemplate) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *ResourceTemplate) GetMimeType() string {
+	if x != nil {
+		return x.MimeType
+	}
+	return ""
+}
+
+// Prompt is one MCP prompt.
+type Prompt struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Title         string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Description   string                 `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	Arguments     []*PromptArgument      `protobuf:"bytes,4,rep,name=arguments,proto3" json:"arguments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Prompt) Reset() {
+	*x = Prompt{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Prompt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Prompt) ProtoMessage() {}
+
+func (x *Prompt) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Prompt.ProtoReflect.Descriptor instead.
+func (*Prompt) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Prompt) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Prompt) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Prompt) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Prompt) GetArguments() []*PromptArgument {
+	if x != nil {
+		return x.Arguments
+	}
+	return nil
+}
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	Required      bool                   `protobuf:"varint,3,opt,name=required,proto3" json:"required,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PromptArgument) Reset() {
+	*x = PromptArgument{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PromptArgument) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PromptArgument) ProtoMessage() {}
+
+func (x *PromptArgument) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PromptArgument.ProtoReflect.Descriptor instead.
+func (*PromptArgument) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *PromptArgument) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PromptArgument) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *PromptArgument) GetRequired() bool {
+	if x != nil {
+		return x.Required
+	}
+	return false
+}
+
+// ReadResourceRequest reads one resource.
+type ReadResourceRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The URI the client asked for.
+	Uri string `protobuf:"bytes,1,opt,name=uri,proto3" json:"uri,omitempty"`
+	// Set when uri matched one of the toolset's templates: that template, as
+	// declared, and the values of its variables.
+	UriTemplate   string            `protobuf:"bytes,2,opt,name=uri_template,json=uriTemplate,proto3" json:"uri_template,omitempty"`
+	Params        map[string]string `protobuf:"bytes,3,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadResourceRequest) Reset() {
+	*x = ReadResourceRequest{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadResourceRequest) ProtoMessage() {}
+
+func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
+func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ReadResourceRequest) GetUri() string {
+	if x != nil {
+		return x.Uri
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetUriTemplate() string {
+	if x != nil {
+		return x.UriTemplate
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetParams() map[string]string {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+// ReadResourceResponse is either the resource's contents or an error.
+type ReadResourceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Contents      []*ResourceContents    `protobuf:"bytes,1,rep,name=contents,proto3" json:"contents,omitempty"`
+	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadResourceResponse) Reset() {
+	*x = ReadResourceResponse{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadResourceResponse) ProtoMessage() {}
+
+func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
+func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ReadResourceResponse) GetContents() []*ResourceContents {
+	if x != nil {
+		return x.Contents
+	}
+	return nil
+}
+
+func (x *ReadResourceResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+// ResourceContents is the content of one resource: text or binary.
+type ResourceContents struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Uri      string                 `protobuf:"bytes,1,opt,name=uri,proto3" json:"uri,omitempty"`
+	MimeType string                 `protobuf:"bytes,2,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	// Types that are valid to be assigned to Body:
+	//
+	//	*ResourceContents_Text
+	//	*ResourceContents_Blob
+	Body          isResourceContents_Body `protobuf_oneof:"body"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResourceContents) Reset() {
+	*x = ResourceContents{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResourceContents) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResourceContents) ProtoMessage() {}
+
+func (x *ResourceContents) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResourceContents.ProtoReflect.Descriptor instead.
+func (*ResourceContents) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ResourceContents) GetUri() string {
+	if x != nil {
+		return x.Uri
+	}
+	return ""
+}
+
+func (x *ResourceContents) GetMimeType() string {
+	if x != nil {
+		return x.MimeType
+	}
+	return ""
+}
+
+func (x *ResourceContents) GetBody() isResourceContents_Body {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+func (x *ResourceContents) GetText() string {
+	if x != nil {
+		if x, ok := x.Body.(*ResourceContents_Text); ok {
+			return x.Text
+		}
+	}
+	return ""
+}
+
+func (x *ResourceContents) GetBlob() []byte {
+	if x != nil {
+		if x, ok := x.Body.(*ResourceContents_Blob); ok {
+			return x.Blob
+		}
+	}
+	return nil
+}
+
+type isResourceContents_Body interface {
+	isResourceContents_Body()
+}
+
+type ResourceContents_Text struct {
+	Text string `protobuf:"bytes,3,opt,name=text,proto3,oneof"`
+}
+
+type ResourceContents_Blob struct {
+	Blob []byte `protobuf:"bytes,4,opt,name=blob,proto3,oneof"`
+}
+
+func (*ResourceContents_Text) isResourceContents_Body() {}
+
+func (*ResourceContents_Blob) isResourceContents_Body() {}
+
+// GetPromptRequest renders one prompt.
+type GetPromptRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Arguments     map[string]string      `protobuf:"bytes,2,rep,name=arguments,proto3" json:"arguments,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPromptRequest) Reset() {
+	*x = GetPromptRequest{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPromptRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPromptRequest) ProtoMessage() {}
+
+func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPromptRequest.ProtoReflect.Descriptor instead.
+func (*GetPromptRequest) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *GetPromptRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GetPromptRequest) GetArguments() map[string]string {
+	if x != nil {
+		return x.Arguments
+	}
+	return nil
+}
+
+// GetPromptResponse is either the prompt's messages or an error.
+type GetPromptResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Description   string                 `protobuf:"bytes,1,opt,name=description,proto3" json:"description,omitempty"`
+	Messages      []*PromptMessage       `protobuf:"bytes,2,rep,name=messages,proto3" json:"messages,omitempty"`
+	Error         *Error                 `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPromptResponse) Reset() {
+	*x = GetPromptResponse{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPromptResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPromptResponse) ProtoMessage() {}
+
+func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPromptResponse.ProtoReflect.Descriptor instead.
+func (*GetPromptResponse) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *GetPromptResponse) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *GetPromptResponse) GetMessages() []*PromptMessage {
+	if x != nil {
+		return x.Messages
+	}
+	return nil
+}
+
+func (x *GetPromptResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+// PromptMessage is one message of a rendered prompt.
+type PromptMessage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// "user" or "assistant".
+	Role          string   `protobuf:"bytes,1,opt,name=role,proto3" json:"role,omitempty"`
+	Content       *Content `protobuf:"bytes,2,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PromptMessage) Reset() {
+	*x = PromptMessage{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PromptMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PromptMessage) ProtoMessage() {}
+
+func (x *PromptMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PromptMessage.ProtoReflect.Descriptor instead.
+func (*PromptMessage) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *PromptMessage) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+func (x *PromptMessage) GetContent() *Content {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
 // Tool is one tool's declared metadata. The host enforces safety, dry_run,
 // confirm and preconditions before calling the plugin.
 type Tool struct {
@@ -284,7 +980,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -296,7 +992,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -309,7 +1005,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{4}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Tool) GetName() string {
@@ -391,7 +1087,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -403,7 +1099,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -416,7 +1112,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{5}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CallRequest) GetTool() string {
@@ -469,7 +1165,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -481,7 +1177,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -494,7 +1190,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{6}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *CallResponse) GetStructuredJson() []byte {
@@ -521,18 +1217,21 @@ func (x *CallResponse) GetError() *Error {
 // Content is one MCP content item.
 type Content struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// "text" or "image".
-	Type          string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
-	Text          string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
-	Data          []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
-	MimeType      string `protobuf:"bytes,4,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	// "text", "image", "audio" or "resource" (an embedded resource: uri,
+	// mime_type, and text, or data for a binary one).
+	Type     string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	Text     string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	Data     []byte `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	MimeType string `protobuf:"bytes,4,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	// The embedded resource's URI, for type "resource".
+	Uri           string `protobuf:"bytes,5,opt,name=uri,proto3" json:"uri,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Content) Reset() {
 	*x = Content{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -544,7 +1243,7 @@ func (x *Content) String() string {
 func (*Content) ProtoMessage() {}
 
 func (x *Content) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -557,7 +1256,7 @@ func (x *Content) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Content.ProtoReflect.Descriptor instead.
 func (*Content) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{7}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Content) GetType() string {
@@ -588,6 +1287,13 @@ func (x *Content) GetMimeType() string {
 	return ""
 }
 
+func (x *Content) GetUri() string {
+	if x != nil {
+		return x.Uri
+	}
+	return ""
+}
+
 // Error is a structured failure an agent can act on.
 type Error struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -604,7 +1310,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -616,7 +1322,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -629,7 +1335,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{8}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Error) GetCode() string {
@@ -668,7 +1374,7 @@ type SendRequest struct {
 
 func (x *SendRequest) Reset() {
 	*x = SendRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -680,7 +1386,7 @@ func (x *SendRequest) String() string {
 func (*SendRequest) ProtoMessage() {}
 
 func (x *SendRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -693,7 +1399,7 @@ func (x *SendRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendRequest.ProtoReflect.Descriptor instead.
 func (*SendRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{9}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SendRequest) GetCommand() string {
@@ -734,7 +1440,7 @@ type SendResponse struct {
 
 func (x *SendResponse) Reset() {
 	*x = SendResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -746,7 +1452,7 @@ func (x *SendResponse) String() string {
 func (*SendResponse) ProtoMessage() {}
 
 func (x *SendResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -759,7 +1465,7 @@ func (x *SendResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendResponse.ProtoReflect.Descriptor instead.
 func (*SendResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{10}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SendResponse) GetId() string {
@@ -818,7 +1524,7 @@ type ProgressRequest struct {
 
 func (x *ProgressRequest) Reset() {
 	*x = ProgressRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -830,7 +1536,7 @@ func (x *ProgressRequest) String() string {
 func (*ProgressRequest) ProtoMessage() {}
 
 func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -843,7 +1549,7 @@ func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressRequest.ProtoReflect.Descriptor instead.
 func (*ProgressRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{11}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ProgressRequest) GetToken() string {
@@ -883,7 +1589,7 @@ type ProgressResponse struct {
 
 func (x *ProgressResponse) Reset() {
 	*x = ProgressResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -895,7 +1601,7 @@ func (x *ProgressResponse) String() string {
 func (*ProgressResponse) ProtoMessage() {}
 
 func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -908,7 +1614,7 @@ func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressResponse.ProtoReflect.Descriptor instead.
 func (*ProgressResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{12}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{22}
 }
 
 // LogRequest is one log record.
@@ -924,7 +1630,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -936,7 +1642,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -949,7 +1655,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{13}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *LogRequest) GetLevel() int32 {
@@ -984,7 +1690,7 @@ type LogAttr struct {
 
 func (x *LogAttr) Reset() {
 	*x = LogAttr{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -996,7 +1702,7 @@ func (x *LogAttr) String() string {
 func (*LogAttr) ProtoMessage() {}
 
 func (x *LogAttr) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1009,7 +1715,7 @@ func (x *LogAttr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogAttr.ProtoReflect.Descriptor instead.
 func (*LogAttr) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{14}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *LogAttr) GetKey() string {
@@ -1035,7 +1741,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1047,7 +1753,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1060,7 +1766,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{15}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{25}
 }
 
 var File_godotmcp_plugin_v1_toolset_proto protoreflect.FileDescriptor
@@ -1073,7 +1779,7 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\fhost_version\x18\x02 \x01(\tR\vhostVersion\x12)\n" +
 	"\x10contract_version\x18\x03 \x01(\x05R\x0fcontractVersion\"\x0f\n" +
 	"\rSetupResponse\"\x11\n" +
-	"\x0fDescribeRequest\"\xd0\x01\n" +
+	"\x0fDescribeRequest\"\x97\x03\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -1081,7 +1787,60 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\tmin_godot\x18\x04 \x01(\tR\bminGodot\x12.\n" +
 	"\x05tools\x18\x05 \x03(\v2\x18.godotmcp.plugin.v1.ToolR\x05tools\x12\x1f\n" +
 	"\vsdk_version\x18\x06 \x01(\tR\n" +
-	"sdkVersion\"\x8b\x02\n" +
+	"sdkVersion\x12:\n" +
+	"\tresources\x18\a \x03(\v2\x1c.godotmcp.plugin.v1.ResourceR\tresources\x12S\n" +
+	"\x12resource_templates\x18\b \x03(\v2$.godotmcp.plugin.v1.ResourceTemplateR\x11resourceTemplates\x124\n" +
+	"\aprompts\x18\t \x03(\v2\x1a.godotmcp.plugin.v1.PromptR\aprompts\"\x85\x01\n" +
+	"\bResource\x12\x10\n" +
+	"\x03uri\x18\x01 \x01(\tR\x03uri\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12 \n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\x12\x1b\n" +
+	"\tmime_type\x18\x05 \x01(\tR\bmimeType\"\x9e\x01\n" +
+	"\x10ResourceTemplate\x12!\n" +
+	"\furi_template\x18\x01 \x01(\tR\vuriTemplate\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12 \n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\x12\x1b\n" +
+	"\tmime_type\x18\x05 \x01(\tR\bmimeType\"\x96\x01\n" +
+	"\x06Prompt\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12@\n" +
+	"\targuments\x18\x04 \x03(\v2\".godotmcp.plugin.v1.PromptArgumentR\targuments\"b\n" +
+	"\x0ePromptArgument\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
+	"\brequired\x18\x03 \x01(\bR\brequired\"\xd2\x01\n" +
+	"\x13ReadResourceRequest\x12\x10\n" +
+	"\x03uri\x18\x01 \x01(\tR\x03uri\x12!\n" +
+	"\furi_template\x18\x02 \x01(\tR\vuriTemplate\x12K\n" +
+	"\x06params\x18\x03 \x03(\v23.godotmcp.plugin.v1.ReadResourceRequest.ParamsEntryR\x06params\x1a9\n" +
+	"\vParamsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x89\x01\n" +
+	"\x14ReadResourceResponse\x12@\n" +
+	"\bcontents\x18\x01 \x03(\v2$.godotmcp.plugin.v1.ResourceContentsR\bcontents\x12/\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.godotmcp.plugin.v1.ErrorR\x05error\"u\n" +
+	"\x10ResourceContents\x12\x10\n" +
+	"\x03uri\x18\x01 \x01(\tR\x03uri\x12\x1b\n" +
+	"\tmime_type\x18\x02 \x01(\tR\bmimeType\x12\x14\n" +
+	"\x04text\x18\x03 \x01(\tH\x00R\x04text\x12\x14\n" +
+	"\x04blob\x18\x04 \x01(\fH\x00R\x04blobB\x06\n" +
+	"\x04body\"\xb7\x01\n" +
+	"\x10GetPromptRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12Q\n" +
+	"\targuments\x18\x02 \x03(\v23.godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntryR\targuments\x1a<\n" +
+	"\x0eArgumentsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa5\x01\n" +
+	"\x11GetPromptResponse\x12 \n" +
+	"\vdescription\x18\x01 \x01(\tR\vdescription\x12=\n" +
+	"\bmessages\x18\x02 \x03(\v2!.godotmcp.plugin.v1.PromptMessageR\bmessages\x12/\n" +
+	"\x05error\x18\x03 \x01(\v2\x19.godotmcp.plugin.v1.ErrorR\x05error\"Z\n" +
+	"\rPromptMessage\x12\x12\n" +
+	"\x04role\x18\x01 \x01(\tR\x04role\x125\n" +
+	"\acontent\x18\x02 \x01(\v2\x1b.godotmcp.plugin.v1.ContentR\acontent\"\x8b\x02\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -1101,12 +1860,13 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\fCallResponse\x12'\n" +
 	"\x0fstructured_json\x18\x01 \x01(\fR\x0estructuredJson\x125\n" +
 	"\acontent\x18\x02 \x03(\v2\x1b.godotmcp.plugin.v1.ContentR\acontent\x12/\n" +
-	"\x05error\x18\x03 \x01(\v2\x19.godotmcp.plugin.v1.ErrorR\x05error\"b\n" +
+	"\x05error\x18\x03 \x01(\v2\x19.godotmcp.plugin.v1.ErrorR\x05error\"t\n" +
 	"\aContent\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x12\n" +
 	"\x04data\x18\x03 \x01(\fR\x04data\x12\x1b\n" +
-	"\tmime_type\x18\x04 \x01(\tR\bmimeType\"K\n" +
+	"\tmime_type\x18\x04 \x01(\tR\bmimeType\x12\x10\n" +
+	"\x03uri\x18\x05 \x01(\tR\x03uri\"K\n" +
 	"\x05Error\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x12\n" +
 	"\x04hint\x18\x02 \x01(\tR\x04hint\x12\x1a\n" +
@@ -1139,11 +1899,13 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\aLogAttr\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\"\r\n" +
-	"\vLogResponse2\xf9\x01\n" +
+	"\vLogResponse2\xb6\x03\n" +
 	"\aToolset\x12L\n" +
 	"\x05Setup\x12 .godotmcp.plugin.v1.SetupRequest\x1a!.godotmcp.plugin.v1.SetupResponse\x12U\n" +
 	"\bDescribe\x12#.godotmcp.plugin.v1.DescribeRequest\x1a$.godotmcp.plugin.v1.DescribeResponse\x12I\n" +
-	"\x04Call\x12\x1f.godotmcp.plugin.v1.CallRequest\x1a .godotmcp.plugin.v1.CallResponse2\xf0\x01\n" +
+	"\x04Call\x12\x1f.godotmcp.plugin.v1.CallRequest\x1a .godotmcp.plugin.v1.CallResponse\x12a\n" +
+	"\fReadResource\x12'.godotmcp.plugin.v1.ReadResourceRequest\x1a(.godotmcp.plugin.v1.ReadResourceResponse\x12X\n" +
+	"\tGetPrompt\x12$.godotmcp.plugin.v1.GetPromptRequest\x1a%.godotmcp.plugin.v1.GetPromptResponse2\xf0\x01\n" +
 	"\x04Host\x12I\n" +
 	"\x04Send\x12\x1f.godotmcp.plugin.v1.SendRequest\x1a .godotmcp.plugin.v1.SendResponse\x12U\n" +
 	"\bProgress\x12#.godotmcp.plugin.v1.ProgressRequest\x1a$.godotmcp.plugin.v1.ProgressResponse\x12F\n" +
@@ -1161,47 +1923,74 @@ func file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP() []byte {
 	return file_godotmcp_plugin_v1_toolset_proto_rawDescData
 }
 
-var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
 var file_godotmcp_plugin_v1_toolset_proto_goTypes = []any{
-	(*SetupRequest)(nil),     // 0: godotmcp.plugin.v1.SetupRequest
-	(*SetupResponse)(nil),    // 1: godotmcp.plugin.v1.SetupResponse
-	(*DescribeRequest)(nil),  // 2: godotmcp.plugin.v1.DescribeRequest
-	(*DescribeResponse)(nil), // 3: godotmcp.plugin.v1.DescribeResponse
-	(*Tool)(nil),             // 4: godotmcp.plugin.v1.Tool
-	(*CallRequest)(nil),      // 5: godotmcp.plugin.v1.CallRequest
-	(*CallResponse)(nil),     // 6: godotmcp.plugin.v1.CallResponse
-	(*Content)(nil),          // 7: godotmcp.plugin.v1.Content
-	(*Error)(nil),            // 8: godotmcp.plugin.v1.Error
-	(*SendRequest)(nil),      // 9: godotmcp.plugin.v1.SendRequest
-	(*SendResponse)(nil),     // 10: godotmcp.plugin.v1.SendResponse
-	(*ProgressRequest)(nil),  // 11: godotmcp.plugin.v1.ProgressRequest
-	(*ProgressResponse)(nil), // 12: godotmcp.plugin.v1.ProgressResponse
-	(*LogRequest)(nil),       // 13: godotmcp.plugin.v1.LogRequest
-	(*LogAttr)(nil),          // 14: godotmcp.plugin.v1.LogAttr
-	(*LogResponse)(nil),      // 15: godotmcp.plugin.v1.LogResponse
+	(*SetupRequest)(nil),         // 0: godotmcp.plugin.v1.SetupRequest
+	(*SetupResponse)(nil),        // 1: godotmcp.plugin.v1.SetupResponse
+	(*DescribeRequest)(nil),      // 2: godotmcp.plugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),     // 3: godotmcp.plugin.v1.DescribeResponse
+	(*Resource)(nil),             // 4: godotmcp.plugin.v1.Resource
+	(*ResourceTemplate)(nil),     // 5: godotmcp.plugin.v1.ResourceTemplate
+	(*Prompt)(nil),               // 6: godotmcp.plugin.v1.Prompt
+	(*PromptArgument)(nil),       // 7: godotmcp.plugin.v1.PromptArgument
+	(*ReadResourceRequest)(nil),  // 8: godotmcp.plugin.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil), // 9: godotmcp.plugin.v1.ReadResourceResponse
+	(*ResourceContents)(nil),     // 10: godotmcp.plugin.v1.ResourceContents
+	(*GetPromptRequest)(nil),     // 11: godotmcp.plugin.v1.GetPromptRequest
+	(*GetPromptResponse)(nil),    // 12: godotmcp.plugin.v1.GetPromptResponse
+	(*PromptMessage)(nil),        // 13: godotmcp.plugin.v1.PromptMessage
+	(*Tool)(nil),                 // 14: godotmcp.plugin.v1.Tool
+	(*CallRequest)(nil),          // 15: godotmcp.plugin.v1.CallRequest
+	(*CallResponse)(nil),         // 16: godotmcp.plugin.v1.CallResponse
+	(*Content)(nil),              // 17: godotmcp.plugin.v1.Content
+	(*Error)(nil),                // 18: godotmcp.plugin.v1.Error
+	(*SendRequest)(nil),          // 19: godotmcp.plugin.v1.SendRequest
+	(*SendResponse)(nil),         // 20: godotmcp.plugin.v1.SendResponse
+	(*ProgressRequest)(nil),      // 21: godotmcp.plugin.v1.ProgressRequest
+	(*ProgressResponse)(nil),     // 22: godotmcp.plugin.v1.ProgressResponse
+	(*LogRequest)(nil),           // 23: godotmcp.plugin.v1.LogRequest
+	(*LogAttr)(nil),              // 24: godotmcp.plugin.v1.LogAttr
+	(*LogResponse)(nil),          // 25: godotmcp.plugin.v1.LogResponse
+	nil,                          // 26: godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	nil,                          // 27: godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
 }
 var file_godotmcp_plugin_v1_toolset_proto_depIdxs = []int32{
-	4,  // 0: godotmcp.plugin.v1.DescribeResponse.tools:type_name -> godotmcp.plugin.v1.Tool
-	7,  // 1: godotmcp.plugin.v1.CallResponse.content:type_name -> godotmcp.plugin.v1.Content
-	8,  // 2: godotmcp.plugin.v1.CallResponse.error:type_name -> godotmcp.plugin.v1.Error
-	14, // 3: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
-	0,  // 4: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
-	2,  // 5: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
-	5,  // 6: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
-	9,  // 7: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
-	11, // 8: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
-	13, // 9: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
-	1,  // 10: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
-	3,  // 11: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
-	6,  // 12: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
-	10, // 13: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
-	12, // 14: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
-	15, // 15: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
-	10, // [10:16] is the sub-list for method output_type
-	4,  // [4:10] is the sub-list for method input_type
-	4,  // [4:4] is the sub-list for extension type_name
-	4,  // [4:4] is the sub-list for extension extendee
-	0,  // [0:4] is the sub-list for field type_name
+	14, // 0: godotmcp.plugin.v1.DescribeResponse.tools:type_name -> godotmcp.plugin.v1.Tool
+	4,  // 1: godotmcp.plugin.v1.DescribeResponse.resources:type_name -> godotmcp.plugin.v1.Resource
+	5,  // 2: godotmcp.plugin.v1.DescribeResponse.resource_templates:type_name -> godotmcp.plugin.v1.ResourceTemplate
+	6,  // 3: godotmcp.plugin.v1.DescribeResponse.prompts:type_name -> godotmcp.plugin.v1.Prompt
+	7,  // 4: godotmcp.plugin.v1.Prompt.arguments:type_name -> godotmcp.plugin.v1.PromptArgument
+	26, // 5: godotmcp.plugin.v1.ReadResourceRequest.params:type_name -> godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	10, // 6: godotmcp.plugin.v1.ReadResourceResponse.contents:type_name -> godotmcp.plugin.v1.ResourceContents
+	18, // 7: godotmcp.plugin.v1.ReadResourceResponse.error:type_name -> godotmcp.plugin.v1.Error
+	27, // 8: godotmcp.plugin.v1.GetPromptRequest.arguments:type_name -> godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
+	13, // 9: godotmcp.plugin.v1.GetPromptResponse.messages:type_name -> godotmcp.plugin.v1.PromptMessage
+	18, // 10: godotmcp.plugin.v1.GetPromptResponse.error:type_name -> godotmcp.plugin.v1.Error
+	17, // 11: godotmcp.plugin.v1.PromptMessage.content:type_name -> godotmcp.plugin.v1.Content
+	17, // 12: godotmcp.plugin.v1.CallResponse.content:type_name -> godotmcp.plugin.v1.Content
+	18, // 13: godotmcp.plugin.v1.CallResponse.error:type_name -> godotmcp.plugin.v1.Error
+	24, // 14: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
+	0,  // 15: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
+	2,  // 16: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
+	15, // 17: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
+	8,  // 18: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
+	11, // 19: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
+	19, // 20: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
+	21, // 21: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
+	23, // 22: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
+	1,  // 23: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
+	3,  // 24: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
+	16, // 25: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
+	9,  // 26: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
+	12, // 27: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
+	20, // 28: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
+	22, // 29: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
+	25, // 30: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
+	23, // [23:31] is the sub-list for method output_type
+	15, // [15:23] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_godotmcp_plugin_v1_toolset_proto_init() }
@@ -1209,13 +1998,17 @@ func file_godotmcp_plugin_v1_toolset_proto_init() {
 	if File_godotmcp_plugin_v1_toolset_proto != nil {
 		return
 	}
+	file_godotmcp_plugin_v1_toolset_proto_msgTypes[10].OneofWrappers = []any{
+		(*ResourceContents_Text)(nil),
+		(*ResourceContents_Blob)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_godotmcp_plugin_v1_toolset_proto_rawDesc), len(file_godotmcp_plugin_v1_toolset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   28,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -31,9 +31,11 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Toolset_Setup_FullMethodName    = "/godotmcp.plugin.v1.Toolset/Setup"
-	Toolset_Describe_FullMethodName = "/godotmcp.plugin.v1.Toolset/Describe"
-	Toolset_Call_FullMethodName     = "/godotmcp.plugin.v1.Toolset/Call"
+	Toolset_Setup_FullMethodName        = "/godotmcp.plugin.v1.Toolset/Setup"
+	Toolset_Describe_FullMethodName     = "/godotmcp.plugin.v1.Toolset/Describe"
+	Toolset_Call_FullMethodName         = "/godotmcp.plugin.v1.Toolset/Call"
+	Toolset_ReadResource_FullMethodName = "/godotmcp.plugin.v1.Toolset/ReadResource"
+	Toolset_GetPrompt_FullMethodName    = "/godotmcp.plugin.v1.Toolset/GetPrompt"
 )
 
 // ToolsetClient is the client API for Toolset service.
@@ -50,6 +52,13 @@ type ToolsetClient interface {
 	// Call runs one tool. Tool failures are answered in CallResponse.error, not
 	// as gRPC errors; a gRPC error means the plugin itself failed.
 	Call(ctx context.Context, in *CallRequest, opts ...grpc.CallOption) (*CallResponse, error)
+	// ReadResource reads one of the resources (or a URI matching one of the
+	// resource templates) declared in Describe. Failures are answered in
+	// ReadResourceResponse.error.
+	ReadResource(ctx context.Context, in *ReadResourceRequest, opts ...grpc.CallOption) (*ReadResourceResponse, error)
+	// GetPrompt renders one of the prompts declared in Describe. Failures are
+	// answered in GetPromptResponse.error.
+	GetPrompt(ctx context.Context, in *GetPromptRequest, opts ...grpc.CallOption) (*GetPromptResponse, error)
 }
 
 type toolsetClient struct {
@@ -90,6 +99,26 @@ func (c *toolsetClient) Call(ctx context.Context, in *CallRequest, opts ...grpc.
 	return out, nil
 }
 
+func (c *toolsetClient) ReadResource(ctx context.Context, in *ReadResourceRequest, opts ...grpc.CallOption) (*ReadResourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReadResourceResponse)
+	err := c.cc.Invoke(ctx, Toolset_ReadResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *toolsetClient) GetPrompt(ctx context.Context, in *GetPromptRequest, opts ...grpc.CallOption) (*GetPromptResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetPromptResponse)
+	err := c.cc.Invoke(ctx, Toolset_GetPrompt_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ToolsetServer is the server API for Toolset service.
 // All implementations must embed UnimplementedToolsetServer
 // for forward compatibility.
@@ -104,6 +133,13 @@ type ToolsetServer interface {
 	// Call runs one tool. Tool failures are answered in CallResponse.error, not
 	// as gRPC errors; a gRPC error means the plugin itself failed.
 	Call(context.Context, *CallRequest) (*CallResponse, error)
+	// ReadResource reads one of the resources (or a URI matching one of the
+	// resource templates) declared in Describe. Failures are answered in
+	// ReadResourceResponse.error.
+	ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error)
+	// GetPrompt renders one of the prompts declared in Describe. Failures are
+	// answered in GetPromptResponse.error.
+	GetPrompt(context.Context, *GetPromptRequest) (*GetPromptResponse, error)
 	mustEmbedUnimplementedToolsetServer()
 }
 
@@ -122,6 +158,12 @@ func (UnimplementedToolsetServer) Describe(context.Context, *DescribeRequest) (*
 }
 func (UnimplementedToolsetServer) Call(context.Context, *CallRequest) (*CallResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Call not implemented")
+}
+func (UnimplementedToolsetServer) ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReadResource not implemented")
+}
+func (UnimplementedToolsetServer) GetPrompt(context.Context, *GetPromptRequest) (*GetPromptResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPrompt not implemented")
 }
 func (UnimplementedToolsetServer) mustEmbedUnimplementedToolsetServer() {}
 func (UnimplementedToolsetServer) testEmbeddedByValue()                 {}
@@ -198,6 +240,42 @@ func _Toolset_Call_Handler(srv interface{}, ctx context.Context, dec func(interf
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Toolset_ReadResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReadResourceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ToolsetServer).ReadResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Toolset_ReadResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ToolsetServer).ReadResource(ctx, req.(*ReadResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Toolset_GetPrompt_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPromptRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ToolsetServer).GetPrompt(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Toolset_GetPrompt_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ToolsetServer).GetPrompt(ctx, req.(*GetPromptRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Toolset_ServiceDesc is the grpc.ServiceDesc for Toolset service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -216,6 +294,14 @@ var Toolset_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Call",
 			Handler:    _Toolset_Call_Handler,
+		},
+		{
+			MethodName: "ReadResource",
+			Handler:    _Toolset_ReadResource_Handler,
+		},
+		{
+			MethodName: "GetPrompt",
+			Handler:    _Toolset_GetPrompt_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

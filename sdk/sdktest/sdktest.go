@@ -70,12 +70,14 @@ type ToolInfo struct {
 	Preconditions             []string
 }
 
-// Content is one extra content item of a result (Call.AddText, Call.AddImage).
+// Content is one extra content item of a result (Call.AddText,
+// Call.AddImage, Call.AddContent).
 type Content struct {
-	Type     string // "text" or "image"
+	Type     string // "text", "image", "audio" or "resource"
 	Text     string
 	Data     []byte
 	MimeType string
+	URI      string // the embedded resource's, for "resource"
 }
 
 // Result is a tool call's outcome: Structured and Content, or Err.

@@ -31,10 +31,11 @@ type Request struct {
 
 // Content is one extra content item of a result.
 type Content struct {
-	Type     string // "text" or "image"
+	Type     string // "text", "image", "audio" or "resource"
 	Text     string
 	Data     []byte
 	MimeType string
+	URI      string // for "resource"
 }
 
 // Result is a tool call's outcome. Err is an *sdk.Error or nil.
@@ -53,16 +54,71 @@ type ToolInfo struct {
 	Preconditions             []string
 }
 
+// ResourceInfo is one resource's (or, with a template URI, one resource
+// template's) declared metadata.
+type ResourceInfo struct {
+	URI, Name, Title, Description, MimeType string
+}
+
+// PromptArgument is one prompt argument.
+type PromptArgument struct {
+	Name, Description string
+	Required          bool
+}
+
+// PromptInfo is one prompt's declared metadata.
+type PromptInfo struct {
+	Name, Title, Description string
+	Arguments                []PromptArgument
+}
+
 // Description is what Describe answers.
 type Description struct {
 	Name, Version, Description, MinGodot string
 	Tools                                []ToolInfo
+	Resources, ResourceTemplates         []ResourceInfo
+	Prompts                              []PromptInfo
+}
+
+// ResourceRequest is one resources/read; Template and Params are set when URI
+// matched a template.
+type ResourceRequest struct {
+	URI, Template string
+	Params        map[string]string
+}
+
+// ResourceContents is the content of one resource: Text, or Blob when Binary.
+type ResourceContents struct {
+	URI, MimeType, Text string
+	Blob                []byte
+	Binary              bool
+}
+
+// ResourceResult is a read's outcome. Err is an *sdk.Error or nil.
+type ResourceResult struct {
+	Contents []ResourceContents
+	Err      error
+}
+
+// PromptMessage is one message of a rendered prompt.
+type PromptMessage struct {
+	Role    string
+	Content Content
+}
+
+// PromptResult is a prompts/get outcome. Err is an *sdk.Error or nil.
+type PromptResult struct {
+	Description string
+	Messages    []PromptMessage
+	Err         error
 }
 
 // Dispatcher runs one validated toolset.
 type Dispatcher interface {
 	Describe() Description
 	Call(ctx context.Context, req Request, host Backend) Result
+	ReadResource(ctx context.Context, req ResourceRequest, host Backend) ResourceResult
+	GetPrompt(ctx context.Context, name string, args map[string]string, host Backend) PromptResult
 }
 
 // NewDispatcher validates an sdk.Toolset (passed as any) and returns its

@@ -110,5 +110,30 @@ func main() {
 					return textOut{Text: fmt.Sprintf("dry_run=%v confirm=%v", call.DryRun, call.Confirm)}, nil
 				}),
 		},
+		Resources: []sdk.Resource{{
+			URI: "test://editor/echo", Name: "editor_echo", Description: "Round trip through the editor.", MIMEType: "application/json",
+			Read: func(ctx context.Context, req *sdk.ResourceRequest) ([]sdk.ResourceContents, error) {
+				res, err := req.Host.Send(ctx, "cmd_echo", map[string]string{"uri": req.URI}, 5*time.Second)
+				if err != nil {
+					return nil, err
+				}
+				return []sdk.ResourceContents{{MIMEType: "application/json", Text: string(res)}}, nil
+			},
+		}},
+		ResourceTemplates: []sdk.ResourceTemplate{{
+			URITemplate: "test://blob/{n}", Name: "blob", MIMEType: "application/octet-stream",
+			Read: func(ctx context.Context, req *sdk.ResourceRequest) ([]sdk.ResourceContents, error) {
+				return []sdk.ResourceContents{{Blob: []byte("blob " + req.Params["n"])}}, nil
+			},
+		}},
+		Prompts: []sdk.Prompt{{
+			Name: "review", Description: "Asks for a review.", Arguments: []sdk.PromptArgument{{Name: "path", Required: true}},
+			Get: func(ctx context.Context, req *sdk.PromptRequest) (*sdk.PromptResult, error) {
+				return &sdk.PromptResult{Description: "review " + req.Arguments["path"], Messages: []sdk.PromptMessage{
+					{Role: sdk.RoleUser, Content: sdk.TextContent("Review " + req.Arguments["path"])},
+					{Role: sdk.RoleUser, Content: sdk.AudioContent([]byte("RIFF"), "audio/wav")},
+				}}, nil
+			},
+		}},
 	})
 }

@@ -1,0 +1,116 @@
+package scene
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+// stepDecoder turns one batch step's args into the addon params of its tool.
+type stepDecoder func(args json.RawMessage) (map[string]any, error)
+
+// decodeStep strictly decodes args into In (unknown fields refused) and
+// validates them exactly as the single tool would.
+func decodeStep[In editArgs](args json.RawMessage) (map[string]any, error) {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
+		args = json.RawMessage("{}")
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(args, &keys); err != nil {
+		return nil, sdk.Validation("args must be an object with the tool's arguments")
+	}
+	for _, flag := range []string{"dry_run", "confirm"} {
+		if _, ok := keys[flag]; ok {
+			return nil, sdk.Validation(flag + " belongs to the batch itself, not to a step")
+		}
+	}
+	var in In
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return nil, sdk.Validation(strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return in.params()
+}
+
+// stepTools are the edits a batch can hold, by short name.
+var stepTools = map[string]stepDecoder{
+	"create_node":       decodeStep[CreateNodeIn],
+	"instantiate":       decodeStep[InstantiateIn],
+	"delete_node":       decodeStep[DeleteNodeIn],
+	"duplicate_node":    decodeStep[DuplicateNodeIn],
+	"rename_node":       decodeStep[RenameNodeIn],
+	"move_node":         decodeStep[MoveNodeIn],
+	"set_properties":    decodeStep[SetPropertiesIn],
+	"connect_signal":    decodeStep[ConnectSignalIn],
+	"disconnect_signal": decodeStep[DisconnectSignalIn],
+	"set_groups":        decodeStep[SetGroupsIn],
+}
+
+// destructiveSteps need the batch's confirm, as their own tools need confirm.
+var destructiveSteps = map[string]bool{"delete_node": true}
+
+func stepNames() string {
+	names := make([]string, 0, len(stepTools))
+	for n := range stepTools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func batch(ctx context.Context, call *sdk.Call, in BatchIn) (BatchOut, error) {
+	dryRun := call.DryRun || in.DryRun
+	steps := make([]map[string]any, 0, len(in.Steps))
+	var destructive []string
+	for i, s := range in.Steps {
+		decode, ok := stepTools[s.Tool]
+		if !ok {
+			return aborted(i, sdk.Validation(fmt.Sprintf("%q is not an edit a batch can hold; use one of %s", s.Tool, stepNames())), dryRun), nil
+		}
+		p, err := decode(s.Args)
+		if err != nil {
+			e := sdk.AsError(err)
+			e = &sdk.Error{Code: e.Code, Hint: "args: " + e.Hint, Required: e.Required}
+			return aborted(i, e, dryRun), nil
+		}
+		if destructiveSteps[s.Tool] {
+			destructive = append(destructive, fmt.Sprintf("%d (%s)", i, s.Tool))
+		}
+		steps = append(steps, map[string]any{"tool": s.Tool, "params": p})
+	}
+	if len(destructive) > 0 && !dryRun && !in.Confirm && !call.Confirm {
+		return BatchOut{}, sdk.PreconditionFailed(sdk.RequireConfirm, fmt.Sprintf(
+			"step %s is destructive: call the batch again with confirm: true, or preview it with dry_run: true. Nothing was changed.",
+			strings.Join(destructive, ", ")))
+	}
+	out, err := send[BatchOut](ctx, call, "cmd_scene_batch", map[string]any{"steps": steps, "dry_run": dryRun}, batchTimeout)
+	if err != nil {
+		return BatchOut{}, err
+	}
+	return out, nil
+}
+
+// aborted is the answer for a step refused before anything reached the editor.
+func aborted(index int, e *sdk.Error, dryRun bool) BatchOut {
+	at := index
+	hint := fmt.Sprintf("Step %d failed: %s. Nothing was changed.", index, strings.TrimSuffix(e.Hint, "."))
+	out := BatchOut{AbortedAt: &at, Error: &StepError{Error: string(e.Code), Hint: hint, Required: e.Required}, DryRun: dryRun}
+	out.normalize()
+	return out
+}
+
+func (o *BatchOut) normalize() {
+	if o.Steps == nil {
+		o.Steps = []StepResult{}
+	}
+	if o.Reasons == nil {
+		o.Reasons = []string{}
+	}
+}

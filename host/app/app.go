@@ -94,6 +94,11 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 	}
 	svc := hostServices{app: a}
 	pluginLog := log.With("component", "plugin")
+	unqualified := ""
+	if cfg.ConformanceFixture {
+		unqualified = "conformance" // test-only: see config GODOT_MCP_CONFORMANCE_FIXTURE
+		log.Warn("GODOT_MCP_CONFORMANCE_FIXTURE is set: toolset 'conformance' serves unqualified tool and prompt names (for the MCP conformance suite only)")
+	}
 	a.Toolsets = toolsets.New(toolsets.Options{
 		Specs: specs,
 		Launch: func(ctx context.Context, spec pluginhost.Spec) (toolsets.Plugin, error) {
@@ -101,6 +106,7 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		},
 		Logger:      log.With("component", "toolsets"),
 		CallTimeout: cfg.CallTimeout,
+		Unqualified: unqualified,
 	})
 	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log})
 	if err := a.enableDefaults(ctx, cfg.DefaultToolsets); err != nil {

@@ -43,6 +43,7 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
 	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
+	{Env: "GODOT_MCP_CONFORMANCE_FIXTURE", Flag: "", Default: "false", Usage: "test-only: true lets the toolset named 'conformance' (the MCP conformance suite's fixture) serve its tools and prompts under their bare names instead of godot_conformance_*; never set it in normal use"},
 }
 
 // Config is the parsed configuration.
@@ -62,6 +63,9 @@ type Config struct {
 	ApprovalTimeout      time.Duration
 	CallTimeout          time.Duration
 	LogLevel             string
+	// ConformanceFixture is test-only: the toolset named "conformance"
+	// serves unqualified names (GODOT_MCP_CONFORMANCE_FIXTURE).
+	ConformanceFixture bool
 }
 
 // HTTPAddr is host:port of the HTTP transport.
@@ -154,6 +158,13 @@ func fromValues(v map[string]string) (Config, error) {
 	}
 	if u, err := url.Parse(c.BridgeURL); err != nil || u.Scheme != "ws" || u.Host == "" {
 		errs = append(errs, fmt.Errorf("GODOT_MCP_BRIDGE_URL=%q: want ws://host:port", c.BridgeURL))
+	}
+	switch strings.ToLower(v["GODOT_MCP_CONFORMANCE_FIXTURE"]) {
+	case "", "false", "0":
+	case "true", "1":
+		c.ConformanceFixture = true
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_CONFORMANCE_FIXTURE=%q: want true or false", v["GODOT_MCP_CONFORMANCE_FIXTURE"]))
 	}
 	if ts := strings.TrimSpace(v["GODOT_MCP_DEFAULT_TOOLSETS"]); ts != "" {
 		for _, name := range strings.Split(ts, ",") {

@@ -21,7 +21,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.BridgeURL != "ws://127.0.0.1:9080" || c.Transport != "stdio" || c.HTTPAddr() != "127.0.0.1:9090" ||
-		c.HostOriginProtection != "auto" || c.Approval != "auto" || c.DefaultToolsets != nil || len(rest) != 0 {
+		c.HostOriginProtection != "auto" || c.Approval != "auto" || c.DefaultToolsets != nil || len(rest) != 0 || c.ConformanceFixture {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -29,7 +29,7 @@ func TestDefaults(t *testing.T) {
 func TestEnvAndFlags(t *testing.T) {
 	c, rest, err := Load(env(map[string]string{
 		"GODOT_MCP_BRIDGE_URL": "ws://127.0.0.1:7000", "GODOT_MCP_DEFAULT_TOOLSETS": "scene, scripts",
-		"GODOT_MCP_TRANSPORT": "HTTP",
+		"GODOT_MCP_TRANSPORT": "HTTP", "GODOT_MCP_CONFORMANCE_FIXTURE": "true",
 	}), []string{"--bridge-url", "ws://127.0.0.1:7001", "contract"}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestEnvAndFlags(t *testing.T) {
 	if c.BridgeURL != "ws://127.0.0.1:7001" {
 		t.Fatalf("flag must win over env: %s", c.BridgeURL)
 	}
-	if strings.Join(c.DefaultToolsets, "|") != "scene|scripts" || c.Transport != "http" || strings.Join(rest, " ") != "contract" {
+	if strings.Join(c.DefaultToolsets, "|") != "scene|scripts" || c.Transport != "http" || strings.Join(rest, " ") != "contract" || !c.ConformanceFixture {
 		t.Fatalf("%+v %v", c, rest)
 	}
 }
@@ -46,6 +46,7 @@ func TestBadValuesRefused(t *testing.T) {
 	for k, v := range map[string]string{
 		"GODOT_MCP_TRANSPORT": "grpc", "GODOT_MCP_HTTP_PORT": "http", "GODOT_MCP_BRIDGE_URL": "http://x",
 		"GODOT_MCP_APPROVAL": "maybe", "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION": "sometimes", "GODOT_MCP_LOG_LEVEL": "loud",
+		"GODOT_MCP_CONFORMANCE_FIXTURE": "yes",
 	} {
 		if _, _, err := Load(env(map[string]string{k: v}), nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), k) {
 			t.Errorf("%s=%s: want an error naming the variable, got %v", k, v, err)

@@ -376,6 +376,11 @@ func (s *Server) enable(ctx context.Context, name string) (EnableOutcome, *envel
 			_, _ = s.toolsets.Disable(ctx, name)
 			return EnableOutcome{}, envelope.Errorf(envelope.InternalError, "toolset %q declared a tool the host cannot serve: %v. Report this to the toolset's author.", name, aerr)
 		}
+		if cerr := s.addContent(out); cerr != nil {
+			s.RemoveTools(servedToolNames(out.Tools)...)
+			_, _ = s.toolsets.Disable(ctx, name)
+			return EnableOutcome{}, envelope.Errorf(envelope.InternalError, "toolset %q cannot be served: %v. Disable the other toolset first, or report this to the toolset's author.", name, cerr)
+		}
 		s.bridge.PushToolsets(s.toolsets.Enabled())
 	}
 	return out, nil
@@ -390,6 +395,8 @@ func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Res
 		return Fail(err)
 	}
 	s.RemoveTools(out.RemovedTools...)
+	s.RemoveResources(out.RemovedResources...)
+	s.RemovePrompts(out.RemovedPrompts...)
 	if !out.AlreadyDisabled {
 		s.bridge.PushToolsets(s.toolsets.Enabled())
 	}

@@ -59,6 +59,9 @@ type Server struct {
 	mu    sync.RWMutex
 	tools map[string]*registered
 
+	contentMu sync.Mutex // guards content (toolsets' resources and prompts)
+	content   contentRegistry
+
 	progMu   sync.Mutex
 	progress map[string]progressTarget
 	progSeq  atomic.Uint64
@@ -85,10 +88,16 @@ func New(opts Options) *Server {
 		approve:  opts.Approver,
 		log:      log,
 		tools:    map[string]*registered{},
+		content:  newContentRegistry(),
 		progress: map[string]progressTarget{},
 	}
 	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
 		server.WithToolCapabilities(true),
+		// Toolsets may serve resources and prompts (content.go); both lists
+		// change as toolsets are enabled. No resources/subscribe: toolsets
+		// cannot announce that a resource changed.
+		server.WithResourceCapabilities(false, true),
+		server.WithPromptCapabilities(true),
 		server.WithRecovery(),
 		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
 			"enable toolsets (godot_list_toolsets, godot_enable_toolset) to get scene, script, resource, project and runtime tools. "+
@@ -327,12 +336,7 @@ func shape(r Result) *mcp.CallToolResult {
 		StructuredContent: structured,
 	}
 	for _, c := range r.Content {
-		switch c.Type {
-		case "image":
-			out.Content = append(out.Content, mcp.NewImageContent(encodeBase64(c.Data), c.MimeType))
-		default:
-			out.Content = append(out.Content, mcp.NewTextContent(c.Text))
-		}
+		out.Content = append(out.Content, mcpContent(c))
 	}
 	return out
 }

@@ -39,12 +39,13 @@ type Call struct {
 	ProgressToken string // host-scoped token for Progress, "" when the client asked for none
 }
 
-// Content is an extra MCP content item (text or image).
+// Content is an extra MCP content item.
 type Content struct {
-	Type     string // "text" or "image"
+	Type     string // "text", "image", "audio" or "resource" (an embedded resource)
 	Text     string
 	MimeType string
 	Data     []byte
+	URI      string // the embedded resource's, for "resource"
 }
 
 // Result is what an Executor returns: structured JSON, or an error.

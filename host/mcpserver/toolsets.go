@@ -22,14 +22,20 @@ type ToolsetStatus struct {
 
 // EnableOutcome is what a Toolsets implementation returns on enable.
 type EnableOutcome struct {
-	Tools          []Tool
+	Tools []Tool
+	// Resources (fixed and templates) and Prompts the toolset serves; optional.
+	Resources      []Resource
+	Prompts        []Prompt
 	AlreadyEnabled bool
 }
 
 // DisableOutcome is what a Toolsets implementation returns on disable.
 type DisableOutcome struct {
-	RemovedTools    []string
-	AlreadyDisabled bool
+	RemovedTools []string
+	// RemovedResources (URIs and templates) and RemovedPrompts (names).
+	RemovedResources []string
+	RemovedPrompts   []string
+	AlreadyDisabled  bool
 }
 
 // Toolsets is the registry and gate of toolset plugins (host/toolsets).

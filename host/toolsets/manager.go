@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +24,13 @@ type Plugin interface {
 	Call(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult
 	Exited() bool
 	Stop(ctx context.Context) error
+}
+
+// contentPlugin is a Plugin that also serves resources and prompts
+// (*pluginhost.Plugin does; test fakes need not).
+type contentPlugin interface {
+	ReadResource(ctx context.Context, uri, template string, params map[string]string) pluginhost.ResourceResult
+	GetPrompt(ctx context.Context, name string, args map[string]string) pluginhost.PromptResult
 }
 
 // Launcher starts a plugin.
@@ -48,6 +56,12 @@ type Options struct {
 	Logger *slog.Logger
 	// CallTimeout bounds one tool call inside a plugin (default 2 min).
 	CallTimeout time.Duration
+	// Unqualified is test-only (GODOT_MCP_CONFORMANCE_FIXTURE): the toolset
+	// of this name serves its tools and prompts under their own names, not
+	// godot_<toolset>_<name>, so that the MCP conformance suite can call its
+	// fixtures by the names it expects. Names that start with "godot_" stay
+	// qualified, so it can never shadow a core tool. Empty: off.
+	Unqualified string
 }
 
 type entry struct {
@@ -68,13 +82,14 @@ type Manager struct {
 	launch      Launcher
 	log         *slog.Logger
 	callTimeout time.Duration
+	unqualified string
 	order       []string
 	entries     map[string]*entry
 }
 
 // New builds a Manager. Specs with duplicate names keep the first (built-ins win).
 func New(opts Options) *Manager {
-	m := &Manager{launch: opts.Launch, log: opts.Logger, callTimeout: opts.CallTimeout, entries: map[string]*entry{}}
+	m := &Manager{launch: opts.Launch, log: opts.Logger, callTimeout: opts.CallTimeout, unqualified: opts.Unqualified, entries: map[string]*entry{}}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
@@ -182,7 +197,7 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.enabled {
-		return mcpserver.EnableOutcome{Tools: m.tools(e), AlreadyEnabled: true}, nil
+		return mcpserver.EnableOutcome{Tools: m.tools(e), Resources: m.resources(e), Prompts: m.prompts(e), AlreadyEnabled: true}, nil
 	}
 	if e.plugin == nil || e.plugin.Exited() {
 		p, err := m.launch(ctx, e.spec)
@@ -201,7 +216,7 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 			fmt.Sprintf("Toolset %q needs Godot %s or newer; the connected editor is %s. Open the project in a newer Godot.", name, e.info.MinGodot, godotVersion))
 	}
 	e.enabled, e.state, e.lastErr, e.backoff = true, StateRunning, "", 0
-	return mcpserver.EnableOutcome{Tools: m.tools(e)}, nil
+	return mcpserver.EnableOutcome{Tools: m.tools(e), Resources: m.resources(e), Prompts: m.prompts(e)}, nil
 }
 
 // Disable stops the toolset's plugin and returns the tool names to remove.
@@ -215,16 +230,22 @@ func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOu
 	if !e.enabled {
 		return mcpserver.DisableOutcome{AlreadyDisabled: true}, nil
 	}
-	var names []string
+	var out mcpserver.DisableOutcome
 	if e.info != nil {
 		for _, t := range e.info.Tools {
-			names = append(names, QualifiedName(e.spec.Name, t.Name))
+			out.RemovedTools = append(out.RemovedTools, m.servedName(e, t.Name))
+		}
+		for _, r := range append(append([]pluginhost.ResourceInfo(nil), e.info.Resources...), e.info.ResourceTemplates...) {
+			out.RemovedResources = append(out.RemovedResources, r.URI)
+		}
+		for _, p := range e.info.Prompts {
+			out.RemovedPrompts = append(out.RemovedPrompts, m.servedName(e, p.Name))
 		}
 	}
 	e.enabled = false
 	m.stop(e)
 	e.state = StateStopped
-	return mcpserver.DisableOutcome{RemovedTools: names}, nil
+	return out, nil
 }
 
 // stop ends the plugin. Caller holds e.mu.
@@ -255,7 +276,7 @@ func (m *Manager) tools(e *entry) []mcpserver.Tool {
 	out := make([]mcpserver.Tool, 0, len(e.info.Tools))
 	for _, t := range e.info.Tools {
 		def := mcpserver.ToolDef{
-			Name: QualifiedName(e.spec.Name, t.Name), Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
+			Name: m.servedName(e, t.Name), Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
 			Class: safety.Class(t.Safety), Preconditions: t.Preconditions,
 			InputSchema: t.InputSchema, OutputSchema: mcpserver.OpenSchema(t.OutputSchema),
 			Preview: t.DryRun,
@@ -301,6 +322,14 @@ func (m *Manager) crashed(e *entry, why string) {
 		e.backoff = min(2*e.backoff, maxBackoff)
 	}
 	e.restartAt = time.Now().Add(e.backoff)
+}
+
+// servedName is the name agents see for a tool or prompt of e.
+func (m *Manager) servedName(e *entry, name string) string {
+	if m.unqualified != "" && e.spec.Name == m.unqualified && !strings.HasPrefix(name, "godot_") {
+		return name
+	}
+	return QualifiedName(e.spec.Name, name)
 }
 
 // QualifiedName is the name agents see for a toolset's tool: godot_<toolset>_<tool>.
@@ -352,7 +381,7 @@ func convertContent(in []pluginhost.Content) []mcpserver.Content {
 	}
 	out := make([]mcpserver.Content, len(in))
 	for i, c := range in {
-		out[i] = mcpserver.Content{Type: c.Type, Text: c.Text, MimeType: c.MimeType, Data: c.Data}
+		out[i] = mcpserver.Content{Type: c.Type, Text: c.Text, MimeType: c.MimeType, Data: c.Data, URI: c.URI}
 	}
 	return out
 }

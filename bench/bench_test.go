@@ -6,6 +6,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +25,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if flag.Lookup("test.bench").Value.String() == "" {
+		os.Exit(m.Run()) // no benchmarks asked for: don't build anything
+	}
 	dir, err := os.MkdirTemp("", "godot-mcp-bench")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

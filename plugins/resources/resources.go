@@ -591,7 +591,7 @@ func resolveUID(ctx context.Context, call *sdk.Call, in ResolveUIDIn) (ResolveUI
 			return ResolveUIDOut{}, sdk.Validation("ref \"uid://\" has no id; give the whole uid://… text")
 		}
 	case strings.HasPrefix(ref, "res://"):
-		p, err := respath.Clean(ref)
+		p, err := CleanPath("ref", ref, false)
 		if err != nil {
 			return ResolveUIDOut{}, err
 		}

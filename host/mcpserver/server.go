@@ -258,7 +258,17 @@ func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolReque
 			}
 		}
 	}
-	call := Call{Tool: def.Name, Arguments: rawArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
+	// dry_run and confirm belong to the host: they travel as Call flags, and
+	// the tool receives only its own arguments.
+	toolArgs := rawArgs
+	if _, hasDry := args["dry_run"]; hasDry || args["confirm"] != nil {
+		delete(args, "dry_run")
+		delete(args, "confirm")
+		if toolArgs, err = json.Marshal(args); err != nil {
+			return Fail(envelope.Errorf(envelope.InternalError, "could not re-encode the arguments of %s: %v", def.Name, err)), nil
+		}
+	}
+	call := Call{Tool: def.Name, Arguments: toolArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
 	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
 		call.ProgressToken = s.trackProgress(ctx, req.Params.Meta.ProgressToken)
 		defer s.untrackProgress(call.ProgressToken)

@@ -515,3 +515,23 @@ func TestNonObjectOrInvalidUTF8ResultsAreCleaned(t *testing.T) {
 		}
 	}
 }
+
+// The host owns dry_run and confirm: a tool receives only its own arguments.
+func TestFlagsAreNotForwardedAsArguments(t *testing.T) {
+	ts := newFakeToolsets("scene")
+	c := newClient(t, New(Options{Config: testConfig(), Bridge: &stubBridge{}, Toolsets: ts}))
+	call(t, c, "godot_enable_toolset", map[string]any{"name": "scene"})
+	call(t, c, "godot_scene_delete", map[string]any{"path": "a", "confirm": true})
+	call(t, c, "godot_scene_edit", map[string]any{"path": "b", "dry_run": true})
+	if ts.callCount() != 2 {
+		t.Fatalf("calls: %d", ts.callCount())
+	}
+	for i, want := range []string{`{"path":"a"}`, `{"path":"b"}`} {
+		if got := string(ts.calls[i].Arguments); got != want {
+			t.Fatalf("call %d got arguments %s, want %s", i, got, want)
+		}
+	}
+	if !ts.calls[0].Confirm || !ts.calls[1].DryRun {
+		t.Fatalf("flags lost: %+v", ts.calls)
+	}
+}

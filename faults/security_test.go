@@ -1,0 +1,50 @@
+package faults
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+// A plugin's destructive tool never reaches the editor without confirm, and
+// dry_run previews without effect — enforced by the host.
+func TestDestructiveNeedsConfirmThroughARealPlugin(t *testing.T) {
+	h := startHost(t, cfgFor(t, "ws://127.0.0.1:0", nil))
+	a := dial(t, h.app.Bridge.URL())
+	a.HandleResult("cmd_wipe", map[string]any{})
+	ctx := context.Background()
+	r := h.call(ctx, "godot_echo_wipe", nil)
+	if !r.isError || r.err.Code != envelope.PreconditionFailed || r.err.Required != envelope.RequireConfirm {
+		t.Fatalf("without confirm: %+v %s", r, r.raw)
+	}
+	r = h.call(ctx, "godot_echo_wipe", map[string]any{"confirm": false})
+	if !r.isError || r.err.Required != envelope.RequireConfirm {
+		t.Fatalf("confirm false: %+v", r)
+	}
+	r = h.call(ctx, "godot_echo_wipe", map[string]any{"dry_run": true})
+	if r.isError || !wipeResult(r, false, true) {
+		t.Fatalf("dry run: %+v %s", r, r.raw)
+	}
+	for _, c := range a.Received() {
+		if c.Command == "cmd_wipe" {
+			t.Fatal("cmd_wipe reached the editor before any confirmed call")
+		}
+	}
+	r = h.call(ctx, "godot_echo_wipe", map[string]any{"confirm": true})
+	if r.isError || !wipeResult(r, true, false) {
+		t.Fatalf("confirmed: %+v %s", r, r.raw)
+	}
+	if _, err := a.WaitCommand(ctxT(t), "cmd_wipe"); err != nil {
+		t.Fatal("the confirmed call never reached the editor")
+	}
+}
+
+func wipeResult(r result, wiped, dryRun bool) bool {
+	var out struct {
+		Wiped  bool `json:"wiped"`
+		DryRun bool `json:"dry_run"`
+	}
+	return json.Unmarshal(r.raw, &out) == nil && out.Wiped == wiped && out.DryRun == dryRun
+}

@@ -110,6 +110,11 @@ class Recorder:
 			if is_instance_valid(o):
 				mgr.add_undo_reference(o)
 		mgr.commit_action(false)
+		# The editor refreshes the scene tab's unsaved mark "(*)" on its next frame, and
+		# a command handled before that would see the scene as saved; marking it now
+		# updates the tab at once. (Undoing back to the saved state then still shows the
+		# scene as unsaved, which errs on the safe side.)
+		EditorInterface.mark_scene_as_unsaved()
 
 	static func _add(mgr: EditorUndoRedoManager, doing: bool, op: Array) -> void:
 		var obj: Object = op[0]
@@ -130,6 +135,7 @@ var _router: CommandRouter = null
 var _plugin: EditorPlugin = null
 var _tab_bar: TabBar = null
 var _scene_tabs: Node = null
+var _menu_cache: Dictionary = {} # menu item text -> {menu, id}
 ## res:// path -> {mtime, md5} of the scene file when the editor loaded or last saved it.
 var _disk: Dictionary = {}
 var _steps: Dictionary = {}
@@ -460,11 +466,13 @@ func _node_type(type_name: String) -> Dictionary:
 		return {"ok": true, "type": t, "script": null}
 	var scr: Script = ValueCodec._global_script(t)
 	if scr != null:
+		# In the editor only @tool scripts can_instantiate(); a script that does not
+		# compile has no instance base type.
 		var base: String = str(scr.get_instance_base_type())
+		if base == "":
+			return {"ok": false, "failure": _bad("The script class '%s' (%s) has errors and cannot be used; fix it first (godot_scripts_validate)." % [t, scr.resource_path])}
 		if not ClassDB.is_parent_class(base, "Node"):
 			return {"ok": false, "failure": _bad("The script class '%s' extends %s, which is not a Node." % [t, base])}
-		if not scr.can_instantiate():
-			return {"ok": false, "failure": _bad("The script class '%s' (%s) has errors and cannot be used; fix it first (godot_scripts_validate)." % [t, scr.resource_path])}
 		return {"ok": true, "type": base, "script": scr}
 	var hint: String = "Unknown node type '%s'." % t
 	var near: PackedStringArray = _similar_node_classes(t)
@@ -770,9 +778,9 @@ func _load_script(path: String, node_type: String) -> Dictionary:
 	var s: Script = load(path) as Script
 	if s == null:
 		return {"ok": false, "failure": _bad("'%s' is not a script." % path)}
-	if not s.can_instantiate():
-		return {"ok": false, "failure": _bad("The script '%s' has errors; fix it first (godot_scripts_validate)." % path)}
 	var base: String = str(s.get_instance_base_type())
+	if base == "":
+		return {"ok": false, "failure": _bad("The script '%s' has errors; fix it first (godot_scripts_validate)." % path)}
 	if not ClassDB.is_parent_class(node_type, base):
 		return {"ok": false, "failure": _bad("The script '%s' extends %s, which a %s is not; use a node type that is a %s." % [path, base, node_type, base])}
 	return {"ok": true, "script": s}
@@ -1720,7 +1728,9 @@ func _open_scenes() -> Array:
 		var path: String = paths[i]
 		var tab: int = i if aligned else _tab_for_path(tabs, path)
 		var dirty: bool = tab >= 0 and bool((tabs[tab] as Dictionary)["dirty"])
-		var active: bool = root != null and ((tab == current) if (aligned and current >= 0) else (path == root.scene_file_path))
+		var active: bool = false
+		if root != null:
+			active = (path == root.scene_file_path) if path != "" else (aligned and tab == current)
 		out.append({"path": path, "dirty": dirty, "active": active, "tab": tab})
 	return out
 
@@ -2001,9 +2011,16 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	# keeps the editor from asking "Save before closing?".
 	var mgr: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
 	mgr.clear_history(mgr.get_object_history_id(root), false)
-	if not _find_tab_ok() or _scene_tabs == null:
-		return _router.fail("INTERNAL_ERROR", "The editor's scene tabs were not found, so the scene could not be closed.")
-	_scene_tabs.emit_signal("tab_closed", _tab_bar.current_tab)
+	# Scene > Close Scene acts on the edited scene; the tab bar's current tab may lag
+	# behind a tab switch made in this same frame.
+	var item: Dictionary = _editor_menu_item("Close Scene")
+	if not item.is_empty():
+		(item["menu"] as PopupMenu).id_pressed.emit(int(item["id"]))
+	else:
+		var idx: int = EditorInterface.get_open_scenes().find(path)
+		if not _find_tab_ok() or _scene_tabs == null or idx < 0 or _tab_bar.tab_count != EditorInterface.get_open_scenes().size():
+			return _router.fail("INTERNAL_ERROR", "The editor's Close Scene command was not found, so the scene could not be closed.")
+		_scene_tabs.emit_signal("tab_closed", idx)
 	_discard_save_prompt()
 	var closed: bool = EditorInterface.get_open_scenes().size() < before or not EditorInterface.get_open_scenes().has(path)
 	if not closed:
@@ -2012,6 +2029,30 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	if prev_path != "" and prev_path != path:
 		_switch_back(-1, prev_path)
 	return _router.ok({"path": path, "closed": true, "discarded_changes": dirty, "active": _active_path(), "undoable": false, "dry_run": false})
+
+
+## Finds the editor's own menu item with this (untranslated) text among the menus
+## EditorNode listens to: {menu, id}, or {} when there is none.
+func _editor_menu_item(text: String) -> Dictionary:
+	var cached: Dictionary = _menu_cache.get(text, {})
+	if not cached.is_empty() and is_instance_valid(cached["menu"]):
+		return cached
+	var base: Control = EditorInterface.get_base_control()
+	for n: Node in base.find_children("*", "PopupMenu", true, false):
+		var menu: PopupMenu = n as PopupMenu
+		var from_editor_node: bool = false
+		for c: Dictionary in menu.get_signal_connection_list("id_pressed"):
+			var target: Object = (c["callable"] as Callable).get_object()
+			if target != null and target.get_class() == "EditorNode":
+				from_editor_node = true
+				break
+		if not from_editor_node:
+			continue
+		for i: int in range(menu.item_count):
+			if menu.get_item_text(i) == text:
+				_menu_cache[text] = {"menu": menu, "id": menu.get_item_id(i)}
+				return _menu_cache[text]
+	return {}
 
 
 func _active_path() -> String:

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -856,4 +857,82 @@ func keys[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ---- a 10,000-node scene: one round trip per page, bounded, never a silent cut ----
+
+func TestSceneLargeTree(t *testing.T) {
+	s := sceneSession(t)
+	h := s.host
+	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://built/big.tscn", "root_type": "Node2D"}, nil)
+	// 99 groups of 100 nodes, plus the groups and the root: 10,000 nodes, in one batch.
+	var steps []any
+	for g := range 99 {
+		group := fmt.Sprintf("Group%d", g)
+		steps = append(steps, map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node2D", "name": group}})
+		for n := range 100 {
+			steps = append(steps, map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node2D", "name": fmt.Sprintf("N%d", n), "parent": group}})
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	start := time.Now()
+	r, err := h.call(ctx, "godot_scene_batch", map[string]any{"steps": steps})
+	if err != nil || r.IsError {
+		t.Fatalf("batch of %d steps: %v %s", len(steps), err, r.Raw)
+	}
+	t.Logf("batch of %d create_node steps: %v", len(steps), time.Since(start))
+
+	start = time.Now()
+	r, err = h.call(ctx, "godot_scene_get_tree", nil)
+	if err != nil || r.IsError {
+		t.Fatalf("get_tree: %v %s", err, r.Raw)
+	}
+	t.Logf("get_tree page 1 of a 10,000-node scene: %v, %d bytes", time.Since(start), len(r.Raw))
+	var page sceneTree
+	r.decode(&page)
+	if page.Total != 10000 || page.Returned != 1000 || len(page.Nodes) != 1000 || !page.Truncated || page.NextCursor == "" {
+		t.Fatalf("first page: total %d returned %d truncated %v cursor %q", page.Total, page.Returned, page.Truncated, page.NextCursor)
+	}
+	if len(r.Raw) > 512<<10 {
+		t.Errorf("a page of 1000 nodes is %d bytes", len(r.Raw))
+	}
+	seen := map[string]bool{}
+	pages := 0
+	for {
+		pages++
+		for _, n := range page.Nodes {
+			if seen[n.Path] {
+				t.Fatalf("%s listed twice", n.Path)
+			}
+			seen[n.Path] = true
+		}
+		if !page.Truncated {
+			break
+		}
+		page = sceneTreeOf(t, s, map[string]any{"cursor": page.NextCursor})
+	}
+	if len(seen) != 10000 || pages != 10 || !seen["Group98/N99"] {
+		t.Errorf("paging listed %d nodes in %d pages", len(seen), pages)
+	}
+	// The largest page, and a filtered walk over the whole scene.
+	big := sceneTreeOf(t, s, map[string]any{"limit": 5000})
+	if big.Returned != 5000 || !big.Truncated {
+		t.Errorf("limit 5000: returned %d", big.Returned)
+	}
+	var found sceneTree
+	h.mustCall(t, "godot_scene_find_nodes", map[string]any{"name": "N99"}, &found)
+	if found.Total != 99 {
+		t.Errorf("find_nodes N99 found %d", found.Total)
+	}
+	// A cursor from before an edit is refused rather than giving pages that do not line up.
+	first := sceneTreeOf(t, s, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Node"}, nil)
+	sceneFail(t, s, "godot_scene_get_tree", map[string]any{"cursor": first.NextCursor}, "VALIDATION_ERROR", "changed")
+	// One undo removes the node; another removes the whole 9,999-step batch.
+	sceneUndo(t, s)
+	sceneUndo(t, s)
+	if rest := sceneTreeOf(t, s, nil); rest.Total != 1 {
+		t.Errorf("after undoing the batch %d nodes are left", rest.Total)
+	}
 }

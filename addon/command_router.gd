@@ -231,12 +231,14 @@ func handle(id: String, command: String, params: Variant) -> void:
 	if not cb.is_valid():
 		_answer(id, command, started, _internal(command, "its handler object is gone"))
 		return
-	var result: Variant = cb.call(params)
-	if result is Object and is_instance_valid(result) and (result as Object).get_class() == "GDScriptFunctionState":
-		# The handler awaited: answer when it completes, or from the watchdog.
-		_pending[id] = {"command": command, "started": started, "deadline": started + _deadline_for(params as Dictionary)}
-		(result as Object).connect("completed", _on_async_completed.bind(id), CONNECT_ONE_SHOT)
-		return
+	# Awaited, because a handler that awaits hands back its coroutine, and taking that
+	# without await is a script error in debug builds ("Trying to call an async
+	# function without await"). A handler that does not await answers right here.
+	_pending[id] = {"command": command, "started": started, "deadline": started + _deadline_for(params as Dictionary)}
+	var result: Variant = await cb.call(params)
+	if not _pending.has(id):
+		return # the watchdog already answered TIMEOUT
+	_pending.erase(id)
 	_answer(id, command, started, result)
 
 
@@ -262,14 +264,6 @@ func _deadline_for(params: Dictionary) -> int:
 	if typeof(t) == TYPE_INT or typeof(t) == TYPE_FLOAT:
 		return maxi(ASYNC_DEADLINE_MS, int(t) + 5000)
 	return ASYNC_DEADLINE_MS
-
-
-func _on_async_completed(result: Variant, id: String) -> void:
-	if not _pending.has(id):
-		return # already answered by the watchdog
-	var p: Dictionary = _pending[id]
-	_pending.erase(id)
-	_answer(id, str(p["command"]), int(p["started"]), result)
 
 
 func _internal(command: String, why: String) -> Dictionary:

@@ -355,6 +355,7 @@ func play(params: Dictionary) -> Dictionary:
 	var out_cursor: int = _monitor.output_cursor()
 	var err_cursor: int = _monitor.errors_cursor()
 	var started: int = Time.get_ticks_msec()
+	var started_unix: float = Time.get_unix_time_from_system()
 	_launch(kind, path, headless)
 	var deadline: int = started + timeout_ms
 	var seen_playing: bool = false
@@ -383,6 +384,10 @@ func play(params: Dictionary) -> Dictionary:
 			if st["breaked"]:
 				return _router.fail("PRECONDITION_FAILED", "The game started but stopped in the debugger before its probe reported in. " + _break_hint(st), "game_not_breaked")
 		elif seen_playing and not playing:
+			# A game that dies this early may never flush its errors to the debugger;
+			# its log file (user://logs/godot.log, on by default) has them.
+			if _last_errors_hint(out_cursor) == "":
+				_monitor.import_game_log(_game_log_lines(started_unix))
 			return _router.fail("INTERNAL_ERROR", "The game exited while starting (%s), before its probe reported in.%s Read all of its output with godot_runtime_get_output since=%d, fix the problem, and play again." % [path, _last_errors_hint(out_cursor), out_cursor])
 		elif not playing and Time.get_ticks_msec() - started > 3000:
 			return _router.fail("INTERNAL_ERROR", "The editor did not start the game (%s).%s Check the editor's Output panel (a dialog such as a missing main scene may be waiting), then retry." % [path, _last_errors_hint(out_cursor)])
@@ -411,6 +416,21 @@ func _launch(kind: String, path: String, headless: bool) -> void:
 	if override:
 		ProjectSettings.set_setting(RUN_ARGS_SETTING, original)
 		ProjectSettings.emit_signal("settings_changed")
+
+
+## The lines of the game's log file written since [param since_unix] (empty when file
+## logging is off or the file is older): the last 200 of them.
+func _game_log_lines(since_unix: float) -> PackedStringArray:
+	var lines: PackedStringArray = []
+	if not bool(ProjectSettings.get_setting("debug/file_logging/enable_file_logging.pc", ProjectSettings.get_setting("debug/file_logging/enable_file_logging", false))):
+		return lines
+	var log_path: String = str(ProjectSettings.get_setting("debug/file_logging/log_path", "user://logs/godot.log"))
+	if not FileAccess.file_exists(log_path) or FileAccess.get_modified_time(log_path) + 1 < int(since_unix):
+		return lines
+	lines = _read_text(log_path).split("\n", false)
+	if lines.size() > 200:
+		lines = lines.slice(lines.size() - 200)
+	return lines
 
 
 func _near_scenes(path: String) -> String:

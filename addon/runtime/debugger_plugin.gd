@@ -230,6 +230,46 @@ func _on_error(data: Array, session_id: int) -> void:
 	_push_error(entry.duplicate())
 
 
+## Adds the lines of a game's log file (a game that died before its output reached the
+## debugger) to the output, errors with their "at:" location: kind error/warning/log,
+## source "log_file".
+func import_game_log(lines: PackedStringArray) -> void:
+	var at_re: RegEx = RegEx.create_from_string("^\\s+at:\\s*(.*?)\\s*\\((.*):(\\d+)\\)\\s*$")
+	var last: Dictionary = {}
+	for raw: String in lines:
+		var line: String = raw.strip_edges(false, true)
+		if line == "":
+			continue
+		var m: RegExMatch = at_re.search(line)
+		if m != null and not last.is_empty() and not last.has("file"):
+			last["function"] = m.get_string(1)
+			last["file"] = m.get_string(2)
+			last["line"] = int(m.get_string(3))
+			continue
+		var kind: String = "log"
+		var text: String = line
+		for prefix: String in ["USER SCRIPT ERROR: ", "SCRIPT ERROR: ", "USER ERROR: ", "ERROR: "]:
+			if line.begins_with(prefix):
+				kind = "error"
+				text = line.substr(prefix.length())
+				break
+		for prefix: String in ["USER WARNING: ", "WARNING: "]:
+			if line.begins_with(prefix):
+				kind = "warning"
+				text = line.substr(prefix.length())
+				break
+		if not last.is_empty():
+			_push_error(last.duplicate())
+		var entry: Dictionary = {"kind": kind, "text": text, "source": "log_file", "session": -1}
+		if kind != "log":
+			entry["message"] = text
+		_push_output(entry)
+		# _push_output keeps this very Dictionary: a following "at:" line completes it.
+		last = entry if kind != "log" else {}
+	if not last.is_empty():
+		_push_error(last.duplicate())
+
+
 # --- ring buffers -----------------------------------------------------------------------
 
 

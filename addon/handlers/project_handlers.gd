@@ -42,6 +42,27 @@ const KEY_ALIASES := {
 	"control": "Ctrl", "pgup": "PageUp", "pgdn": "PageDown", "pagedown": "PageDown", "pageup": "PageUp",
 	"+": "Plus",
 }
+## Every key name Godot's keyboard table has (core/os/keyboard.cpp, 4.4), for lookups by
+## normalised name and did-you-mean. Codes come from OS.find_keycode_from_string.
+const KEY_NAMES := [
+	"Escape", "Tab", "Backtab", "Backspace", "Enter", "Kp Enter", "Insert", "Delete", "Pause", "Print",
+	"SysReq", "Clear", "Home", "End", "Left", "Up", "Right", "Down", "PageUp", "PageDown", "Shift", "Ctrl",
+	"Meta", "Alt", "CapsLock", "NumLock", "ScrollLock", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9",
+	"F10", "F11", "F12", "F13", "F14", "F15", "F16", "F17", "F18", "F19", "F20", "F21", "F22", "F23", "F24",
+	"F25", "F26", "F27", "F28", "F29", "F30", "F31", "F32", "F33", "F34", "F35", "Kp Multiply", "Kp Divide",
+	"Kp Subtract", "Kp Period", "Kp Add", "Kp 0", "Kp 1", "Kp 2", "Kp 3", "Kp 4", "Kp 5", "Kp 6", "Kp 7",
+	"Kp 8", "Kp 9", "Menu", "Hyper", "Help", "Back", "Forward", "Stop", "Refresh", "VolumeDown", "VolumeMute",
+	"VolumeUp", "MediaPlay", "MediaStop", "MediaPrevious", "MediaNext", "MediaRecord", "HomePage", "Favorites",
+	"Search", "StandBy", "OpenURL", "LaunchMail", "LaunchMedia", "Launch0", "Launch1", "Launch2", "Launch3",
+	"Launch4", "Launch5", "Launch6", "Launch7", "Launch8", "Launch9", "LaunchA", "LaunchB", "LaunchC",
+	"LaunchD", "LaunchE", "LaunchF", "Globe", "On-screen keyboard", "JIS Eisu", "JIS Kana", "Space", "Exclam",
+	"QuoteDbl", "NumberSign", "Dollar", "Percent", "Ampersand", "Apostrophe", "ParenLeft", "ParenRight",
+	"Asterisk", "Plus", "Comma", "Minus", "Period", "Slash", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+	"Colon", "Semicolon", "Less", "Equal", "Greater", "Question", "At", "A", "B", "C", "D", "E", "F", "G", "H",
+	"I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z", "BracketLeft",
+	"BackSlash", "BracketRight", "AsciiCircum", "UnderScore", "QuoteLeft", "BraceLeft", "Bar", "BraceRight",
+	"AsciiTilde", "Yen", "Section"
+]
 ## Modifier words accepted before "+" in key names ("Ctrl+Shift+S").
 const MODIFIER_WORDS := {
 	"ctrl": "ctrl", "control": "ctrl", "shift": "shift", "alt": "alt", "option": "alt",
@@ -716,9 +737,11 @@ func _autoload_file_problem(path: String) -> Dictionary:
 		return {}
 	if res is Script:
 		var scr: Script = res
-		if not scr.can_instantiate():
-			return {"code": "VALIDATION_ERROR", "hint": "%s has errors or cannot be instantiated; fix it first (godot_scripts_validate shows the errors)." % path}
+		# can_instantiate() is false for every non-@tool script in the editor; a script
+		# that does not compile has no instance base type.
 		var base: String = str(scr.get_instance_base_type())
+		if base == "":
+			return {"code": "VALIDATION_ERROR", "hint": "%s does not compile; fix it first (godot_scripts_validate shows the errors)." % path}
 		if not ClassDB.is_parent_class(base, "Node"):
 			return {"code": "VALIDATION_ERROR", "hint": "%s extends %s; an autoload script must extend Node (or a Node class)." % [path, base]}
 		return {}
@@ -1314,23 +1337,17 @@ func _find_key(name: String) -> int:
 	return KEY_NONE
 
 
-## Builds the table of every key name Godot knows (the names OS.get_keycode_string writes).
+## Builds the normalised name -> keycode table from KEY_NAMES (names this Godot does not
+## know are left out).
 func _ensure_key_table() -> void:
 	if not _key_by_norm.is_empty():
 		return
-	var codes: Array[int] = []
-	for c: int in range(0x20, 0x7F):
-		codes.append(c)
-	codes.append(0xA5)
-	codes.append(0xA7)
-	for c: int in range(1, 0x100):
-		codes.append(KEY_SPECIAL | c)
-	for c: int in codes:
-		var label: String = OS.get_keycode_string(c as Key)
-		if label == "" or int(OS.find_keycode_from_string(label)) != c:
+	for label: String in KEY_NAMES:
+		var code: int = OS.find_keycode_from_string(label)
+		if code == KEY_NONE:
 			continue
 		_key_names.append(label)
-		_key_by_norm[_norm(label)] = c
+		_key_by_norm[_norm(label)] = code
 
 
 func _norm(s: String) -> String:
@@ -1340,16 +1357,22 @@ func _norm(s: String) -> String:
 # --- small helpers -------------------------------------------------------------------------
 
 
-## Up to three candidates closest to [param wanted] (String.similarity, with a bonus for
-## sharing the last path segment or containing it).
+## Up to three candidates closest to [param wanted]: String.similarity (bigrams), with a
+## bonus for sharing the last path segment; for short lists also the edit distance with
+## transpositions, which bigrams miss ("jmup" -> "jump").
 func _suggest(wanted: String, candidates: Array) -> PackedStringArray:
 	var lower: String = wanted.to_lower()
 	var last: String = lower.get_file()
+	var by_edits: bool = candidates.size() <= 500
 	var scored: Array = []
 	for c: Variant in candidates:
 		var name: String = str(c)
 		var nl: String = name.to_lower()
 		var score: float = nl.similarity(lower)
+		if by_edits and absi(nl.length() - lower.length()) <= 3:
+			var longest: int = maxi(nl.length(), lower.length())
+			if longest > 0:
+				score = maxf(score, 1.0 - float(_edit_distance(nl, lower)) / float(longest))
 		if last != "" and nl.get_file() == last:
 			score += 0.3
 		elif last.length() >= 3 and nl.get_file().contains(last):
@@ -1361,6 +1384,31 @@ func _suggest(wanted: String, candidates: Array) -> PackedStringArray:
 	for s: Array in scored.slice(0, MAX_SUGGESTIONS):
 		out.append(str(s[1]))
 	return out
+
+
+## Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+## two neighbouring characters each cost 1.
+func _edit_distance(a: String, b: String) -> int:
+	var n: int = a.length()
+	var m: int = b.length()
+	var prev2: PackedInt32Array = []
+	var prev: PackedInt32Array = []
+	prev.resize(m + 1)
+	for j: int in range(m + 1):
+		prev[j] = j
+	for i: int in range(1, n + 1):
+		var cur: PackedInt32Array = []
+		cur.resize(m + 1)
+		cur[0] = i
+		for j: int in range(1, m + 1):
+			var cost: int = 0 if a.unicode_at(i - 1) == b.unicode_at(j - 1) else 1
+			var best: int = mini(mini(prev[j] + 1, cur[j - 1] + 1), prev[j - 1] + cost)
+			if i > 1 and j > 1 and a.unicode_at(i - 1) == b.unicode_at(j - 2) and a.unicode_at(i - 2) == b.unicode_at(j - 1):
+				best = mini(best, prev2[j - 2] + 1)
+			cur[j] = best
+		prev2 = prev
+		prev = cur
+	return prev[m]
 
 
 func _quoted(names: PackedStringArray) -> String:

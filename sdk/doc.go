@@ -80,11 +80,18 @@
 // # Results and errors
 //
 // The Out value becomes the call's structured result (the host adds its text
-// form); Call.AddImage and Call.AddText add extra content items. A tool
-// function fails by returning an *Error (see PreconditionFailed, NotFound,
-// Validation, ...). Any other error becomes INTERNAL_ERROR with the error's
-// text as the hint, a context deadline becomes TIMEOUT, and a panic is
-// recovered into INTERNAL_ERROR: the plugin keeps serving.
+// form); Call.AddImage, Call.AddText and Call.AddContent add extra content
+// items (text, image, audio, embedded resources). A tool function fails by
+// returning an *Error (see PreconditionFailed, NotFound, Validation, ...).
+// Any other error becomes INTERNAL_ERROR with the error's text as the hint,
+// a context deadline becomes TIMEOUT, and a panic is recovered into
+// INTERNAL_ERROR: the plugin keeps serving.
+//
+// # Resources and prompts
+//
+// Besides tools, a Toolset may serve MCP resources (Resource, with a fixed
+// URI), resource templates (ResourceTemplate, RFC 6570) and prompts (Prompt,
+// exposed as godot_<toolset>_<name>) while it is enabled.
 //
 // # Safety
 //

@@ -108,7 +108,8 @@ func TestEditorStateLatency(t *testing.T) {
 	s := sharedSession(t)
 	editorStateWithScene(t, s)
 	enableE2EToolset(t, s)
-	original := setFrameSleep(t, s, frameModes[0].usec)
+	quiet()
+	original := frameSleep(t, s) // read once the addon's boost is over: the editor's own value
 	t.Cleanup(func() { setFrameSleep(t, s, original) })
 	t.Logf("the editor's own frame sleep: %d µs", original)
 
@@ -180,7 +181,8 @@ func BenchmarkEditorStateLatency(b *testing.B) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	s.host.mustCall(b, "godot_enable_toolset", map[string]any{"name": "e2e"}, nil)
-	original := setFrameSleep(b, s, frameModes[0].usec)
+	quiet()
+	original := frameSleep(b, s)
 	b.Cleanup(func() { setFrameSleep(b, s, original) })
 	for _, mode := range frameModes {
 		b.Run(mode.name, func(b *testing.B) {

@@ -452,6 +452,50 @@ func TestProjectToolset(t *testing.T) {
 			t.Fatalf("%+v", a)
 		}
 
+		// The accepted spellings come back in the documented shape (a dry run: nothing changes).
+		var shapes actionResult
+		s.host.mustCall(t, ps+"set_action", map[string]any{"name": "shapes", "dry_run": true, "events": []any{
+			map[string]any{"type": "key", "keycode": "kp_enter"},
+			map[string]any{"type": "key", "keycode": "KEY_ESCAPE"},
+			map[string]any{"type": "key", "keycode": "Ctrl++"},
+			map[string]any{"type": "key", "keycode": "-"},
+			map[string]any{"type": "key", "physical_keycode": "a", "command_or_control": true},
+			map[string]any{"type": "key", "keycode": "Shift", "location": "right"},
+			map[string]any{"type": "mouse_button", "button": "wheel_up", "alt": true},
+			map[string]any{"type": "mouse_button", "button": 8},
+			map[string]any{"type": "joypad_button", "button": "lb"},
+			map[string]any{"type": "joypad_button", "button": 25},
+			map[string]any{"type": "joypad_motion", "axis": "rt", "axis_value": 0.5},
+		}}, &shapes)
+		want := []inputEvent{
+			{"type": "key", "keycode": "Kp Enter", "device": -1.0},
+			{"type": "key", "keycode": "Escape", "device": -1.0},
+			{"type": "key", "keycode": "Plus", "ctrl": true, "device": -1.0},
+			{"type": "key", "keycode": "Minus", "device": -1.0},
+			{"type": "key", "physical_keycode": "A", "command_or_control": true, "device": -1.0},
+			{"type": "key", "keycode": "Shift", "location": "right", "device": -1.0},
+			{"type": "mouse_button", "button": "wheel_up", "alt": true, "device": -1.0},
+			{"type": "mouse_button", "button": "xbutton1", "device": -1.0},
+			{"type": "joypad_button", "button": "left_shoulder", "device": -1.0},
+			{"type": "joypad_button", "button": 25.0, "device": -1.0},
+			{"type": "joypad_motion", "axis": "trigger_right", "axis_value": 0.5, "direction": "positive", "device": -1.0},
+		}
+		if len(shapes.New.Events) != len(want) {
+			t.Fatalf("%+v", shapes)
+		}
+		for i, w := range want {
+			got := shapes.New.Events[i]
+			if text, _ := got["text"].(string); text == "" {
+				t.Errorf("event %d has no text: %v", i, got)
+			}
+			delete(got, "text")
+			gj, _ := json.Marshal(got)
+			wj, _ := json.Marshal(w)
+			if string(gj) != string(wj) {
+				t.Errorf("event %d = %s, want %s", i, gj, wj)
+			}
+		}
+
 		wantFailure(t, s, ps+"set_action", map[string]any{"name": "jump", "add_events": []any{map[string]any{"type": "key", "keycode": "Spcae"}}},
 			"VALIDATION_ERROR", "add_events[0]", "Space")
 		wantFailure(t, s, ps+"set_action", map[string]any{"name": "jump", "add_events": []any{map[string]any{"type": "joypad_button", "button": "a"}}},
@@ -542,6 +586,40 @@ func TestProjectToolset(t *testing.T) {
 		s.host.mustCall(t, ps+"add_autoload", map[string]any{"name": "Alpha", "path": "res://autoloads/alpha.gd", "index": 1}, &al)
 		if !al.Persisted || !slices.Equal(autoloadNames(al.Autoloads), []string{"Gamma", "Alpha", "Beta"}) || al.Autoloads[2].Singleton {
 			t.Fatalf("%+v", al)
+		}
+	})
+
+	// A save that fails is reported (persisted: false, with the reason), and
+	// the same call once the file is writable again saves it.
+	t.Run("failed save is reported", func(t *testing.T) {
+		pg := filepath.Join(s.project, "project.godot")
+		if err := os.Rename(pg, pg+".bak"); err != nil {
+			t.Fatal(err)
+		}
+		restore := func() {
+			if fi, err := os.Stat(pg); err == nil && fi.IsDir() {
+				os.Remove(pg)
+				os.Rename(pg+".bak", pg)
+			}
+		}
+		t.Cleanup(restore)
+		// A directory where the file was: no user, root included, can write it.
+		if err := os.Mkdir(pg, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		args := map[string]any{"settings": map[string]any{"application/config/description": "Saved later"}}
+		var out setSettingsResult
+		s.host.mustCall(t, ps+"set_settings", args, &out)
+		restore()
+		if out.Persisted || !out.Undoable || len(out.Warnings) == 0 || !strings.Contains(out.Warnings[0], "Saving project.godot failed") {
+			t.Fatalf("%+v", out)
+		}
+		s.host.mustCall(t, ps+"set_settings", args, &out)
+		if !out.Persisted || out.Changes[0].Changed || out.Undoable {
+			t.Fatalf("retry: %+v", out)
+		}
+		if !strings.Contains(readProjectGodot(t, s), `config/description="Saved later"`) {
+			t.Fatal("the retry did not save project.godot")
 		}
 	})
 

@@ -337,7 +337,7 @@ func set_settings(params: Dictionary) -> Dictionary:
 	if dry_run:
 		out["persisted"] = false
 		return _router.ok(out)
-	var check: Dictionary = _disk_check(check_keys, save_error)
+	var check: Dictionary = _disk_check(check_keys, save_error) if action_name != "" else _repair_check(check_keys)
 	out["persisted"] = check["ok"]
 	if not check["ok"]:
 		out["warnings"] = check["problems"]
@@ -477,7 +477,7 @@ func set_action(params: Dictionary) -> Dictionary:
 		save_error = _last_save_error
 		out["undoable"] = true
 		out["undo_action"] = action_name
-	var check: Dictionary = _disk_check(PackedStringArray([key]), save_error)
+	var check: Dictionary = _disk_check(PackedStringArray([key]), save_error) if changed else _repair_check(PackedStringArray([key]))
 	out["persisted"] = check["ok"]
 	if not check["ok"]:
 		out["warnings"] = check["problems"]
@@ -802,6 +802,15 @@ func _editor_node(cls: String) -> Node:
 		return null
 	_editor_nodes[cls] = found[0]
 	return found[0]
+
+
+## For a call that changed nothing: checks the file, and when it is behind the editor
+## (an earlier save failed), saves it and checks again.
+func _repair_check(keys: PackedStringArray) -> Dictionary:
+	var check: Dictionary = _disk_check(keys, OK)
+	if check["ok"]:
+		return check
+	return _disk_check(keys, ProjectSettings.save())
 
 
 ## Reads project.godot back and checks that each key is stored as the editor holds it

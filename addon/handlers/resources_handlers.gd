@@ -232,6 +232,11 @@ static func file_bytes(path: String) -> Variant:
 	return FileAccess.get_file_as_bytes(path)
 
 
+## Whether the editor's filesystem lacks the folder of [param path].
+static func _dir_unknown(path: String) -> bool:
+	return efs().get_filesystem_path(path.get_base_dir()) == null
+
+
 ## Where the editor stands on [param written] and [param removed] files. When it is not
 ## scanning, files it has not caught up with are updated now (update_file). Returns
 ## {scanning, progress, ready, pending}.
@@ -252,12 +257,18 @@ static func sync_files(written: PackedStringArray, removed: PackedStringArray) -
 		fs.update_file(p)
 		if not _knows_removed(p):
 			pending.append(p)
+	var rescan: bool = false
 	for p: String in written:
 		if _knows_written(p):
 			continue
-		fs.update_file(p)
+		if _dir_unknown(p):
+			rescan = true # see notify_changed()
+		else:
+			fs.update_file(p)
 		if not _knows_written(p):
 			pending.append(p)
+	if rescan:
+		fs.scan()
 	var scanning: bool = fs.is_scanning()
 	return {
 		"scanning": scanning,
@@ -331,6 +342,7 @@ static func _knows_written(path: String) -> bool:
 static func notify_changed(written: PackedStringArray, removed: PackedStringArray) -> void:
 	var fs: EditorFileSystem = efs()
 	var scanning: bool = fs.is_scanning()
+	var rescan: bool = false
 	for p: String in removed:
 		if scanning:
 			_needs_update[p] = true
@@ -339,8 +351,15 @@ static func notify_changed(written: PackedStringArray, removed: PackedStringArra
 	for p: String in written:
 		if scanning:
 			_needs_update[p] = true
+		elif _dir_unknown(p):
+			# update_file() cannot add a file in a folder the editor does not know yet
+			# (Godot 4.4 looks for the new folder with a filesystem DirAccess on a res://
+			# path and never finds it): only a scan adds the folder.
+			rescan = true
 		else:
 			fs.update_file(p)
+	if rescan:
+		fs.scan()
 	var touches_scripts: bool = false
 	for p: String in written:
 		if p.get_extension() == "gd" or p.get_extension() == "gdshader":

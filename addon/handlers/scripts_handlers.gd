@@ -285,8 +285,8 @@ func _parse_check_output(text: String, items: Array) -> Dictionary:
 					r["finished"] = true
 					r["valid"] = int(md.get("err", 1)) == OK and (r["errors"] as Array).is_empty()
 					r["class_name"] = str(md.get("class_name", ""))
-					if md.has("symbols"):
-						r["symbols"] = md["symbols"]
+					if md.has("symbols") and typeof(md["symbols"]) == TYPE_DICTIONARY:
+						r["symbols"] = _intify_symbols(md["symbols"])
 				current = -1
 			elif md.has("done"):
 				done = true
@@ -337,6 +337,21 @@ func _parse_check_output(text: String, items: Array) -> Dictionary:
 		if not (r["errors"] as Array).is_empty():
 			r["valid"] = false
 	return {"ok": true, "results": results}
+
+
+## JSON numbers come back as floats: make the symbol fields that are integers ints again
+## (lines, enum values), so they are written as 8, not 8.0.
+static func _intify_symbols(sym: Dictionary) -> Dictionary:
+	for key: String in ["functions", "signals", "variables", "constants"]:
+		for e: Variant in sym.get(key, []):
+			if typeof(e) == TYPE_DICTIONARY and (e as Dictionary).has("line"):
+				e["line"] = int(e["line"])
+	for e: Variant in sym.get("enums", []):
+		if typeof(e) == TYPE_DICTIONARY and typeof((e as Dictionary).get("values")) == TYPE_DICTIONARY:
+			var vals: Dictionary = e["values"]
+			for k: Variant in vals.keys():
+				vals[k] = int(vals[k])
+	return sym
 
 
 ## 1-based column where the code on [param line] starts (Godot 4.4 reports no parser

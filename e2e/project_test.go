@@ -533,6 +533,20 @@ func TestProjectToolset(t *testing.T) {
 		if !a.Persisted || len(a.Removed.Events) != 1 || strings.Contains(readProjectGodot(t, s), "crouch=") {
 			t.Fatalf("%+v", a)
 		}
+		// Undo brings crouch back in its place (editor and file); redo removes it again.
+		s.host.mustCall(t, "godot_undo", nil, nil)
+		s.host.mustCall(t, ps+"list_actions", nil, &list)
+		names = names[:0]
+		for _, x := range list.Actions {
+			names = append(names, x.Name)
+		}
+		if !slices.Equal(names, []string{"jump", "move_left", "save", "crouch"}) || !strings.Contains(readProjectGodot(t, s), "crouch=") {
+			t.Fatalf("after undo: %v", names)
+		}
+		s.host.mustCall(t, "godot_redo", nil, nil)
+		if strings.Contains(readProjectGodot(t, s), "crouch=") {
+			t.Fatal("redo did not remove crouch from project.godot")
+		}
 	})
 
 	t.Run("autoloads", func(t *testing.T) {

@@ -315,6 +315,10 @@ func TestProjectToolset(t *testing.T) {
 			"VALIDATION_ERROR", "integer")
 		wantFailure(t, s, ps+"set_settings", map[string]any{"settings": map[string]any{"display/window/stretch/mode": "stretchy"}},
 			"VALIDATION_ERROR", "canvas_items")
+		wantFailure(t, s, ps+"set_settings", map[string]any{"settings": map[string]any{"display/window/size/viewport_width": 0}},
+			"VALIDATION_ERROR", "below the minimum")
+		wantFailure(t, s, ps+"set_settings", map[string]any{"settings": map[string]any{"application/config/name": "X"}, "create": true, "types": map[string]string{"application/config/name": "int"}},
+			"VALIDATION_ERROR", "keeps its type")
 		// One bad key refuses the whole call: the good one is not applied either.
 		wantFailure(t, s, ps+"set_settings", map[string]any{"settings": map[string]any{"application/config/name": "Half", "application/config/descriptoin": "x"}},
 			"VALIDATION_ERROR", "application/config/description")

@@ -90,7 +90,7 @@ func promptResultToProto(r sdkhook.PromptResult) *pluginproto.GetPromptResponse 
 func requestFromProto(r *pluginproto.CallRequest) sdkhook.Request {
 	return sdkhook.Request{
 		Tool: r.GetTool(), Arguments: json.RawMessage(r.GetArgumentsJson()),
-		DryRun: r.GetDryRun(), Confirm: r.GetConfirm(), ProgressToken: r.GetProgressToken(),
+		DryRun: r.GetDryRun(), Confirm: r.GetConfirm(), ProgressToken: r.GetProgressToken(), CallID: r.GetCallId(),
 	}
 }
 
@@ -151,7 +151,9 @@ func (b *grpcBackend) Progress(ctx context.Context, token string, progress, tota
 }
 
 func (b *grpcBackend) Log(ctx context.Context, level slog.Level, message string, attrs []slog.Attr) error {
-	_, err := b.client.Log(ctx, logToProto(level, message, attrs))
+	req := logToProto(level, message, attrs)
+	req.CallId = sdkhook.CallID(ctx)
+	_, err := b.client.Log(ctx, req)
 	return err
 }
 

@@ -124,7 +124,7 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 	if verr != nil {
 		return failure(verr)
 	}
-	host := newCallHost(backend, req.ProgressToken, r.ts.Name, t.name)
+	host := newCallHostForCall(backend, req.ProgressToken, req.CallID, r.ts.Name, t.name)
 	call := &Call{Tool: t.name, DryRun: req.DryRun, Confirm: req.Confirm, Host: host}
 	defer func() {
 		if p := recover(); p != nil {

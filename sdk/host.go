@@ -49,8 +49,15 @@ type callHost struct {
 }
 
 func newCallHost(backend sdkhook.Backend, token, toolset, tool string) *callHost {
+	return newCallHostForCall(backend, token, "", toolset, tool)
+}
+
+// newCallHostForCall is newCallHost for a tool call the host knows as
+// callID: its log records carry the id, so the host can send them to the
+// calling client too.
+func newCallHostForCall(backend sdkhook.Backend, token, callID, toolset, tool string) *callHost {
 	h := &callHost{backend: backend, token: token}
-	h.logger = slog.New(&logHandler{backend: backend}).With("toolset", toolset, "tool", tool)
+	h.logger = slog.New(&logHandler{backend: backend, callID: callID}).With("toolset", toolset, "tool", tool)
 	return h
 }
 
@@ -103,6 +110,7 @@ func (h *callHost) Logger() *slog.Logger { return h.logger }
 // logHandler sends records to the host through Backend.Log.
 type logHandler struct {
 	backend sdkhook.Backend
+	callID  string
 	attrs   []slog.Attr
 	group   string
 }
@@ -119,7 +127,7 @@ func (l *logHandler) Handle(ctx context.Context, r slog.Record) error {
 	// call's context is already done.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	return l.backend.Log(ctx, r.Level, r.Message, attrs)
+	return l.backend.Log(sdkhook.WithCallID(ctx, l.callID), r.Level, r.Message, attrs)
 }
 
 func (l *logHandler) qualify(a slog.Attr) slog.Attr {

@@ -51,6 +51,12 @@ func (h hostServices) Progress(_ context.Context, token string, progress, total 
 	}
 }
 
+func (h hostServices) LogCall(_ context.Context, callID string, level slog.Level, message string, attrs []slog.Attr) {
+	if s := h.app.Server; s != nil {
+		s.LogCall(callID, level, message, attrs)
+	}
+}
+
 // Start binds the bridge, discovers toolsets, builds the MCP server and
 // enables GODOT_MCP_DEFAULT_TOOLSETS. Close releases everything.
 func Start(ctx context.Context, opts Options) (*App, error) {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sort"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -311,4 +312,38 @@ func mcpContent(c Content) mcp.Content {
 		return mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: c.URI, MIMEType: c.MimeType, Text: c.Text})
 	}
 	return mcp.NewTextContent(c.Text)
+}
+
+// LogCall sends a toolset's log record of the call known as callID to the
+// client that made the call, as notifications/message, when the client
+// asked for that level (logging/setLevel, or the request's level on newer
+// protocol revisions). Unknown or finished calls are ignored.
+func (s *Server) LogCall(callID string, level slog.Level, message string, attrs []slog.Attr) {
+	s.progMu.Lock()
+	t, ok := s.progress[callID]
+	s.progMu.Unlock()
+	if !ok {
+		return
+	}
+	data := map[string]any{"message": message}
+	for _, a := range attrs {
+		data[a.Key] = a.Value.String()
+	}
+	n := mcp.NewLoggingMessageNotification(mcpLevel(level), "godot-mcp", data)
+	if err := s.mcp.SendLogMessageToClient(t.ctx, n); err != nil {
+		s.log.Debug("log notification dropped", "err", err)
+	}
+}
+
+// mcpLevel maps a slog level to the MCP (syslog) level.
+func mcpLevel(l slog.Level) mcp.LoggingLevel {
+	switch {
+	case l >= slog.LevelError:
+		return mcp.LoggingLevelError
+	case l >= slog.LevelWarn:
+		return mcp.LoggingLevelWarning
+	case l >= slog.LevelInfo:
+		return mcp.LoggingLevelInfo
+	}
+	return mcp.LoggingLevelDebug
 }

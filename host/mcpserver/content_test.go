@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -196,4 +198,64 @@ func TestToolsetResourcesAndPrompts(t *testing.T) {
 	if res := call(t, c, "godot_enable_toolset", map[string]any{"name": "clash"}); res.IsError {
 		t.Errorf("enable clash after docs is gone: %#v", res.Content)
 	}
+}
+
+func TestCallLogRecordsReachTheCallingClient(t *testing.T) {
+	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
+	var ids []string
+	if err := s.AddTools(Tool{
+		Def: ToolDef{Name: "godot_logs_talk", Description: "Logs.", Toolset: "logs", Class: safety.ReadOnly, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Exec: func(_ context.Context, c Call) Result {
+			ids = append(ids, c.CallID)
+			s.LogCall(c.CallID, slog.LevelInfo, "just so", nil)
+			s.LogCall(c.CallID, slog.LevelWarn, "careful", []slog.Attr{slog.Int("n", 3)})
+			s.Progress(c.CallID, 1, 1, "no progress token: dropped")
+			return OK(map[string]any{})
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, s)
+	var mu sync.Mutex
+	var got []mcp.JSONRPCNotification
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		mu.Lock()
+		got = append(got, n)
+		mu.Unlock()
+	})
+	req := mcp.SetLevelRequest{}
+	req.Params.Level = mcp.LoggingLevelWarning
+	if err := c.SetLevel(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	call(t, c, "godot_logs_talk", nil)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var logs []string
+	for _, n := range got {
+		if n.Method == "notifications/progress" {
+			t.Errorf("progress without a token: %+v", n)
+		}
+		if n.Method == "notifications/message" {
+			raw, _ := json.Marshal(n.Params.AdditionalFields)
+			logs = append(logs, string(raw))
+		}
+	}
+	if len(logs) != 1 || !strings.Contains(logs[0], `"level":"warning"`) || !strings.Contains(logs[0], `"message":"careful"`) || !strings.Contains(logs[0], `"n":"3"`) {
+		t.Errorf("log notifications = %q, want only the warning", logs)
+	}
+	if len(ids) != 1 || ids[0] == "" {
+		t.Errorf("call ids = %q", ids)
+	}
+	s.LogCall(ids[0], slog.LevelError, "after the call: ignored", nil) // must not panic or send
 }

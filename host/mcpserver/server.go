@@ -98,6 +98,8 @@ func New(opts Options) *Server {
 		// cannot announce that a resource changed.
 		server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true),
+		// Toolsets' log records of a call reach the calling client (LogCall).
+		server.WithLogging(),
 		server.WithRecovery(),
 		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
 			"enable toolsets (godot_list_toolsets, godot_enable_toolset) to get scene, script, resource, project and runtime tools. "+
@@ -269,9 +271,14 @@ func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolReque
 		}
 	}
 	call := Call{Tool: def.Name, Arguments: toolArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
-	if req.Params.Meta != nil && req.Params.Meta.ProgressToken != nil {
-		call.ProgressToken = s.trackProgress(ctx, req.Params.Meta.ProgressToken)
-		defer s.untrackProgress(call.ProgressToken)
+	var progressToken mcp.ProgressToken
+	if req.Params.Meta != nil {
+		progressToken = req.Params.Meta.ProgressToken
+	}
+	call.CallID = s.trackProgress(ctx, progressToken)
+	defer s.untrackProgress(call.CallID)
+	if progressToken != nil {
+		call.ProgressToken = call.CallID
 	}
 	return reg.exec(ctx, call), nil
 }
@@ -385,8 +392,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	return stdio.Listen(ctx, in, out)
 }
 
-// trackProgress maps a client progress token to a host-scoped opaque token
-// that toolsets can report against.
+// trackProgress maps a call (and its client progress token, nil when the
+// client asked for none) to a host-scoped opaque id that toolsets report
+// progress and log records against.
 func (s *Server) trackProgress(ctx context.Context, tok mcp.ProgressToken) string {
 	id := "p" + strconv.FormatUint(s.progSeq.Add(1), 10)
 	s.progMu.Lock()
@@ -407,7 +415,7 @@ func (s *Server) Progress(token string, progress, total float64, message string)
 	s.progMu.Lock()
 	t, ok := s.progress[token]
 	s.progMu.Unlock()
-	if !ok {
+	if !ok || t.token == nil {
 		return
 	}
 	params := map[string]any{"progressToken": t.token, "progress": progress}

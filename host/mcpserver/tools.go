@@ -37,6 +37,7 @@ type Call struct {
 	DryRun        bool
 	Confirm       bool
 	ProgressToken string // host-scoped token for Progress, "" when the client asked for none
+	CallID        string // host-scoped id for LogCall
 }
 
 // Content is an extra MCP content item.

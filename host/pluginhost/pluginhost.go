@@ -53,6 +53,13 @@ type HostServices interface {
 	Progress(ctx context.Context, token string, progress, total float64, message string)
 }
 
+// CallLogger is optionally implemented by HostServices: it receives the log
+// records of a tool call (CallRequest.CallID), to forward them to the
+// calling client. The records go to the host's log either way.
+type CallLogger interface {
+	LogCall(ctx context.Context, callID string, level slog.Level, message string, attrs []slog.Attr)
+}
+
 // Spec says how to start one toolset.
 type Spec struct {
 	// Name is the toolset's name. The plugin must describe itself with the
@@ -114,6 +121,9 @@ type CallRequest struct {
 	DryRun        bool
 	Confirm       bool
 	ProgressToken string
+	// CallID is the host's id of the call; the plugin tags the call's log
+	// records with it (see CallLogger).
+	CallID string
 }
 
 // Content is one content item: "text", "image", "audio", or "resource" (an
@@ -290,7 +300,7 @@ func (p *Plugin) Call(ctx context.Context, req CallRequest) CallResult {
 		args = json.RawMessage("{}")
 	}
 	resp, err := p.toolset.Call(ctx, &pluginproto.CallRequest{
-		Tool: req.Tool, ArgumentsJson: args, DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken,
+		Tool: req.Tool, ArgumentsJson: args, DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken, CallId: req.CallID,
 	})
 	if err != nil {
 		return CallResult{Err: p.callFailure(ctx, req.Tool, err)}

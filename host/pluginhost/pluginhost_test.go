@@ -524,3 +524,49 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("BuiltInSpec = %+v, %v", bi, err)
 	}
 }
+
+// callLogServices also receives the log records of calls.
+type callLogServices struct {
+	fakeServices
+	logMu sync.Mutex
+	calls []string
+}
+
+func (c *callLogServices) LogCall(_ context.Context, callID string, level slog.Level, message string, attrs []slog.Attr) {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	s := fmt.Sprintf("%s %s %s", callID, level, message)
+	for _, a := range attrs {
+		s += " " + a.String()
+	}
+	c.calls = append(c.calls, s)
+}
+
+func (c *callLogServices) logged() []string {
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	return append([]string(nil), c.calls...)
+}
+
+func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
+	svc := &callLogServices{}
+	p, logs := launch(t, svc)
+	if res := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), CallID: "c1"}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	waitFor(t, 5*time.Second, "the call's log record", func() bool { return len(svc.logged()) == 1 })
+	if got := svc.logged()[0]; got != "c1 INFO echoed bytes=24" {
+		t.Errorf("call log = %q", got)
+	}
+	if !strings.Contains(logs.String(), "msg=echoed") {
+		t.Errorf("the record is missing from the host log:\n%s", logs.String())
+	}
+	// A call without an id logs to the host only.
+	if res := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	waitFor(t, 5*time.Second, "the second host log record", func() bool { return strings.Count(logs.String(), "msg=echoed") == 2 })
+	if n := len(svc.logged()); n != 1 {
+		t.Errorf("a call without an id reached the call logger: %q", svc.logged())
+	}
+}

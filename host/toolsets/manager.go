@@ -345,7 +345,7 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		ctx, cancel := context.WithTimeout(ctx, m.callTimeout)
 		defer cancel()
 		res := p.Call(ctx, pluginhost.CallRequest{
-			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken,
+			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken, CallID: call.CallID,
 		})
 		e.mu.Lock()
 		ours := e.plugin == p // false: disabled or replaced by the host meanwhile

@@ -4,8 +4,8 @@
 // calls by name. It is a real plugin on the SDK, enabled only in that run,
 // with GODOT_MCP_CONFORMANCE_FIXTURE=true so that its names stay unqualified.
 //
-// Fixtures the SDK cannot serve (sampling, elicitation, logging to the
-// client) are deliberately absent; tools/conformance/expected-failures.txt
+// Fixtures the SDK cannot serve (sampling, elicitation, a hand-written JSON
+// Schema) are deliberately absent; tools/conformance/expected-failures.txt
 // says why.
 package main
 
@@ -109,7 +109,7 @@ func Toolset() sdk.Toolset {
 					sdk.EmbeddedResource(sdk.ResourceContents{URI: "test://mixed-content-resource", MIMEType: "application/json", Text: `{"test":"data","value":123}`}))
 				return "returned mixed content", nil
 			}),
-			tool("test_tool_with_logging", "Logs three records through the SDK logger (which writes to the host's log, not to the client).", func(ctx context.Context, call *sdk.Call) (string, error) {
+			tool("test_tool_with_logging", "Logs three records through the SDK logger: to the host's log, and to the calling client as MCP log messages.", func(ctx context.Context, call *sdk.Call) (string, error) {
 				for i, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
 					call.Host.Logger().InfoContext(ctx, msg, "step", i+1)
 				}

@@ -1081,6 +1081,10 @@ type CallRequest struct {
 	Confirm       bool   `protobuf:"varint,4,opt,name=confirm,proto3" json:"confirm,omitempty"`
 	// MCP progress token of the call; empty when the client asked for none.
 	ProgressToken string `protobuf:"bytes,5,opt,name=progress_token,json=progressToken,proto3" json:"progress_token,omitempty"`
+	// Host-scoped id of this call; the plugin sends it back in
+	// LogRequest.call_id so that the host can forward the call's log records
+	// to the calling client (MCP logging).
+	CallId        string `protobuf:"bytes,6,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1146,6 +1150,13 @@ func (x *CallRequest) GetConfirm() bool {
 func (x *CallRequest) GetProgressToken() string {
 	if x != nil {
 		return x.ProgressToken
+	}
+	return ""
+}
+
+func (x *CallRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
 	}
 	return ""
 }
@@ -1621,9 +1632,11 @@ func (*ProgressResponse) Descriptor() ([]byte, []int) {
 type LogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// log/slog level: -4 debug, 0 info, 4 warn, 8 error.
-	Level         int32      `protobuf:"varint,1,opt,name=level,proto3" json:"level,omitempty"`
-	Message       string     `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
-	Attrs         []*LogAttr `protobuf:"bytes,3,rep,name=attrs,proto3" json:"attrs,omitempty"`
+	Level   int32      `protobuf:"varint,1,opt,name=level,proto3" json:"level,omitempty"`
+	Message string     `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Attrs   []*LogAttr `protobuf:"bytes,3,rep,name=attrs,proto3" json:"attrs,omitempty"`
+	// CallRequest.call_id of the tool call that logged, if any.
+	CallId        string `protobuf:"bytes,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1677,6 +1690,13 @@ func (x *LogRequest) GetAttrs() []*LogAttr {
 		return x.Attrs
 	}
 	return nil
+}
+
+func (x *LogRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
 }
 
 // LogAttr is one key/value pair of a log record.
@@ -1850,13 +1870,14 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\x06safety\x18\x06 \x01(\tR\x06safety\x12\x17\n" +
 	"\adry_run\x18\a \x01(\bR\x06dryRun\x12\x18\n" +
 	"\aconfirm\x18\b \x01(\bR\aconfirm\x12$\n" +
-	"\rpreconditions\x18\t \x03(\tR\rpreconditions\"\xa2\x01\n" +
+	"\rpreconditions\x18\t \x03(\tR\rpreconditions\"\xbb\x01\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12%\n" +
 	"\x0earguments_json\x18\x02 \x01(\fR\rargumentsJson\x12\x17\n" +
 	"\adry_run\x18\x03 \x01(\bR\x06dryRun\x12\x18\n" +
 	"\aconfirm\x18\x04 \x01(\bR\aconfirm\x12%\n" +
-	"\x0eprogress_token\x18\x05 \x01(\tR\rprogressToken\"\x9f\x01\n" +
+	"\x0eprogress_token\x18\x05 \x01(\tR\rprogressToken\x12\x17\n" +
+	"\acall_id\x18\x06 \x01(\tR\x06callId\"\x9f\x01\n" +
 	"\fCallResponse\x12'\n" +
 	"\x0fstructured_json\x18\x01 \x01(\fR\x0estructuredJson\x125\n" +
 	"\acontent\x18\x02 \x03(\v2\x1b.godotmcp.plugin.v1.ContentR\acontent\x12/\n" +
@@ -1890,12 +1911,13 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\bprogress\x18\x02 \x01(\x01R\bprogress\x12\x14\n" +
 	"\x05total\x18\x03 \x01(\x01R\x05total\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\"\x12\n" +
-	"\x10ProgressResponse\"o\n" +
+	"\x10ProgressResponse\"\x88\x01\n" +
 	"\n" +
 	"LogRequest\x12\x14\n" +
 	"\x05level\x18\x01 \x01(\x05R\x05level\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x121\n" +
-	"\x05attrs\x18\x03 \x03(\v2\x1b.godotmcp.plugin.v1.LogAttrR\x05attrs\"1\n" +
+	"\x05attrs\x18\x03 \x03(\v2\x1b.godotmcp.plugin.v1.LogAttrR\x05attrs\x12\x17\n" +
+	"\acall_id\x18\x04 \x01(\tR\x06callId\"1\n" +
 	"\aLogAttr\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\"\r\n" +

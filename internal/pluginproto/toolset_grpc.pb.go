@@ -325,7 +325,9 @@ type HostClient interface {
 	Send(ctx context.Context, in *SendRequest, opts ...grpc.CallOption) (*SendResponse, error)
 	// Progress reports progress of the call that carried progress_token.
 	Progress(ctx context.Context, in *ProgressRequest, opts ...grpc.CallOption) (*ProgressResponse, error)
-	// Log writes one record to the host's log (stderr).
+	// Log writes one record to the host's log (stderr) and, for a record of a
+	// tool call (call_id set), sends it to the calling client as an MCP log
+	// message when that client asked for the level.
 	Log(ctx context.Context, in *LogRequest, opts ...grpc.CallOption) (*LogResponse, error)
 }
 
@@ -378,7 +380,9 @@ type HostServer interface {
 	Send(context.Context, *SendRequest) (*SendResponse, error)
 	// Progress reports progress of the call that carried progress_token.
 	Progress(context.Context, *ProgressRequest) (*ProgressResponse, error)
-	// Log writes one record to the host's log (stderr).
+	// Log writes one record to the host's log (stderr) and, for a record of a
+	// tool call (call_id set), sends it to the calling client as an MCP log
+	// message when that client asked for the level.
 	Log(context.Context, *LogRequest) (*LogResponse, error)
 	mustEmbedUnimplementedHostServer()
 }

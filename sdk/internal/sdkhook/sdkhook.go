@@ -27,6 +27,26 @@ type Request struct {
 	DryRun        bool
 	Confirm       bool
 	ProgressToken string
+	// CallID is the host's id of the call, passed back with its log
+	// records (see WithCallID).
+	CallID string
+}
+
+type callIDKey struct{}
+
+// WithCallID tags ctx with the id of the tool call that is logging, for
+// Backend.Log.
+func WithCallID(ctx context.Context, id string) context.Context {
+	if id == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, callIDKey{}, id)
+}
+
+// CallID is the call id WithCallID put in ctx, or "".
+func CallID(ctx context.Context) string {
+	id, _ := ctx.Value(callIDKey{}).(string)
+	return id
 }
 
 // Content is one extra content item of a result.

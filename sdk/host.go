@@ -24,7 +24,8 @@ type Host interface {
 	// nothing when the agent asked for no progress notifications.
 	Progress(ctx context.Context, progress, total float64, message string)
 	// Logger logs to the host's log (stderr), tagged with the toolset and
-	// tool; never print to stdout.
+	// tool; during a tool call the records also reach the calling client as
+	// MCP log messages when it asked for their level. Never print to stdout.
 	Logger() *slog.Logger
 }
 

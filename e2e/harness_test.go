@@ -176,7 +176,7 @@ func importProject(dir string) (string, error) {
 	// real godot-mcp server of the developer's while importing.
 	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
@@ -303,7 +303,7 @@ func startEditor(project, url string, env ...string) (*editor, error) {
 	e.cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL="+url)
 	e.cmd.Env = append(e.cmd.Env, env...)
 	e.cmd.Stdout, e.cmd.Stderr = e.out, e.out
-	e.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	e.cmd.SysProcAttr = procAttr()
 	if err := e.cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func startHost(bridgeURL string, env ...string) (*host, error) {
 			cmd := exec.Command(command, args...)
 			cmd.Env = append(godotEnv(), env...)
 			cmd.Stderr = h.stderr
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			cmd.SysProcAttr = procAttr()
 			h.cmd = cmd
 			return cmd, nil
 		}))

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,5 +188,177 @@ func TestResourcesCreateSetMove(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.project, "data", "box.tres")); !os.IsNotExist(err) {
 		t.Fatalf("box.tres still there: %v", err)
+	}
+}
+
+// Listing and search stay bounded on a project with 10,000 files: pages of
+// at most limit entries with a cursor that walks all of them exactly once,
+// and search pages that stop at max_results or at the time budget and resume
+// where they stopped.
+func TestResourcesLargeProjectPaging(t *testing.T) {
+	project := newProject(t)
+	const dirs, per = 100, 100
+	for d := 0; d < dirs; d++ {
+		dir := filepath.Join(project, "bulk", fmt.Sprintf("d%02d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := 0; f < per; f++ {
+			text := fmt.Sprintf("file %d\nneedle %d\n", d*per+f, d*per+f)
+			if d == dirs-1 && f == per-1 {
+				text += "a rareword here\n"
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.txt", f)), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	h := startHostT(t, "ws://127.0.0.1:0")
+	e := startEditorT(t, project, h.url)
+	waitEditor(t, h, e)
+	s := &session{host: h, editor: e, project: project}
+	editorStateWithScene(t, s)
+	enableToolsets(t, s, "resources")
+
+	type page struct {
+		Entries    []struct{ Path, Kind string }
+		Truncated  bool   `json:"truncated"`
+		NextCursor string `json:"next_cursor"`
+	}
+	seen := map[string]bool{}
+	cursor := ""
+	pages := 0
+	for {
+		var p page
+		args := map[string]any{"path": "res://bulk", "limit": 5000}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		s.host.mustCall(t, "godot_resources_list", args, &p)
+		pages++
+		if len(p.Entries) > 5000 {
+			t.Fatalf("page of %d entries", len(p.Entries))
+		}
+		for _, en := range p.Entries {
+			if seen[en.Path] {
+				t.Fatalf("%s listed twice", en.Path)
+			}
+			seen[en.Path] = true
+		}
+		if !p.Truncated {
+			break
+		}
+		cursor = p.NextCursor
+		if pages > 5 {
+			t.Fatal("listing does not end")
+		}
+	}
+	if len(seen) != dirs*per || pages != 2 {
+		t.Fatalf("listed %d files in %d pages, want %d in 2", len(seen), pages, dirs*per)
+	}
+
+	type matches struct {
+		Matches []struct {
+			Path string
+			Line int
+		}
+		Truncated  bool   `json:"truncated"`
+		Reason     string `json:"reason"`
+		NextCursor string `json:"next_cursor"`
+	}
+	var first, second matches
+	s.host.mustCall(t, "godot_resources_search", map[string]any{"query": "needle", "path": "res://bulk", "max_results": 1000}, &first)
+	if len(first.Matches) != 1000 || !first.Truncated || first.NextCursor == "" {
+		t.Fatalf("first search page: %d matches, truncated %v, reason %q", len(first.Matches), first.Truncated, first.Reason)
+	}
+	s.host.mustCall(t, "godot_resources_search", map[string]any{"query": "needle", "path": "res://bulk", "max_results": 1000, "cursor": first.NextCursor}, &second)
+	if len(second.Matches) == 0 || second.Matches[0].Path == first.Matches[len(first.Matches)-1].Path {
+		t.Fatalf("the second page does not resume after the first: %+v", second.Matches[:1])
+	}
+	// A word in the very last file: pages end at max_results or the time
+	// budget, and following the cursor finds it exactly once.
+	var hits []string
+	cursor = ""
+	for i := 0; ; i++ {
+		var m matches
+		args := map[string]any{"query": "RAREWORD", "path": "res://bulk"}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		s.host.mustCall(t, "godot_resources_search", args, &m)
+		for _, x := range m.Matches {
+			hits = append(hits, fmt.Sprintf("%s:%d", x.Path, x.Line))
+		}
+		if !m.Truncated {
+			break
+		}
+		if m.Reason != "time_budget" || i > 30 {
+			t.Fatalf("page %d: reason %q", i, m.Reason)
+		}
+		cursor = m.NextCursor
+	}
+	if len(hits) != 1 || hits[0] != "res://bulk/d99/f099.txt:3" {
+		t.Fatalf("rareword found at %v", hits)
+	}
+}
+
+// Moving files that the open main scene and project.godot use: an imported
+// asset (with its .import sidecar), a class_name script (with its .uid), and
+// a folder. References are rewritten, the class stays registered at its new
+// path, and a fresh headless Godot loads the scene.
+func TestResourcesMoveKeepsReferences(t *testing.T) {
+	s := fileSession(t)
+	editorStateWithScene(t, s)
+	enableToolsets(t, s, "resources", "scripts")
+
+	type moveOut struct {
+		Moved []struct {
+			From string `json:"from"`
+			To   string `json:"to"`
+		} `json:"moved"`
+		UpdatedRefs     []fileRefs `json:"updated_refs"`
+		ProjectSettings []string   `json:"project_settings"`
+		RescanPending   bool       `json:"rescan_pending"`
+	}
+	var icon moveOut
+	s.host.mustCall(t, "godot_resources_move", map[string]any{"from": "res://icon.svg", "to": "res://art/icon.svg"}, &icon)
+	if len(icon.Moved) != 2 || icon.Moved[1].To != "res://art/icon.svg.import" || icon.RescanPending ||
+		strings.Join(icon.ProjectSettings, ",") != "application/config/icon" || len(icon.UpdatedRefs) != 1 || icon.UpdatedRefs[0].Path != "res://main.tscn" {
+		t.Fatalf("move icon: %+v", icon)
+	}
+	var player moveOut
+	s.host.mustCall(t, "godot_resources_move", map[string]any{"from": "res://player.gd", "to": "res://actors/player.gd"}, &player)
+	if len(player.Moved) != 2 || player.Moved[1].To != "res://actors/player.gd.uid" || player.RescanPending || len(player.UpdatedRefs) != 1 {
+		t.Fatalf("move player.gd: %+v", player)
+	}
+	var list struct {
+		Scripts []struct {
+			Path      string `json:"path"`
+			ClassName string `json:"class_name"`
+		} `json:"scripts"`
+	}
+	s.host.mustCall(t, "godot_scripts_list", map[string]any{"class_name": "E2EPlayer"}, &list)
+	if len(list.Scripts) != 1 || list.Scripts[0].Path != "res://actors/player.gd" {
+		t.Fatalf("E2EPlayer after the move: %+v", list)
+	}
+	var folder moveOut
+	s.host.mustCall(t, "godot_resources_move", map[string]any{"from": "res://actors", "to": "res://characters"}, &folder)
+	if len(folder.Moved) != 2 || folder.RescanPending || len(folder.UpdatedRefs) != 1 {
+		t.Fatalf("move folder: %+v", folder)
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "actors")); !os.IsNotExist(err) {
+		t.Fatalf("the old folder is still there: %v", err)
+	}
+	pg, _ := os.ReadFile(filepath.Join(s.project, "project.godot"))
+	if !strings.Contains(string(pg), `config/icon="res://art/icon.svg"`) {
+		t.Fatalf("project.godot:\n%s", pg)
+	}
+	got := loadScenesFresh(t, s.project, "res://main.tscn")
+	if n := got["res://main.tscn"]["Player"]; n.Script != "res://characters/player.gd" || n.ScriptClass != "E2EPlayer" {
+		t.Fatalf("main.tscn in a fresh Godot: %+v", got)
+	}
+	main, _ := os.ReadFile(filepath.Join(s.project, "main.tscn"))
+	if !strings.Contains(string(main), `path="res://art/icon.svg"`) || !strings.Contains(string(main), `path="res://characters/player.gd"`) {
+		t.Fatalf("main.tscn:\n%s", main)
 	}
 }

@@ -10,6 +10,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
 
 // fileSession is a host and an editor on a fresh copy of the sample project
@@ -354,5 +358,80 @@ func TestScriptsPathsStayInTheProject(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.project, "shape.tres")); err != nil {
 		t.Fatalf("shape.tres moved: %v", err)
+	}
+}
+
+// scriptEditorExt is an extension's editor half that the unsaved-changes
+// test puts into its project (res://addons/godot_mcp_ext/sedit/): it opens a
+// script in the script editor and types a line into it without saving, as a
+// user would.
+const scriptEditorExt = `@tool
+extends RefCounted
+
+
+func get_commands() -> Dictionary:
+	return {"cmd_sedit_type": type_line}
+
+
+func type_line(p: Dictionary) -> Dictionary:
+	var scr: Script = load(str(p["path"]))
+	EditorInterface.edit_script(scr)
+	var ed: ScriptEditorBase = EditorInterface.get_script_editor().get_current_editor()
+	if ed == null:
+		return {"ok": false, "error": "INTERNAL_ERROR", "hint": "the script editor did not open the script"}
+	var ce: CodeEdit = ed.get_base_editor() as CodeEdit
+	ce.insert_line_at(0, str(p["line"]))
+	return {"ok": true, "result": {"version": ce.get_version(), "saved_version": ce.get_saved_version()}}
+`
+
+// A script with unsaved changes in the script editor is not overwritten
+// unless the call says so.
+func TestScriptsUnsavedChangesProtected(t *testing.T) {
+	project := newProject(t)
+	ext := filepath.Join(project, "addons", "godot_mcp_ext", "sedit", "handlers.gd")
+	if err := os.MkdirAll(filepath.Dir(ext), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ext, []byte(scriptEditorExt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: contract.Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	if err := b.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	startEditorT(t, project, b.URL())
+	if err := b.WaitConnected(ctx); err != nil {
+		t.Fatal(err)
+	}
+	send := func(command string, params any) envelope.Response {
+		t.Helper()
+		c, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		return b.Send(c, command, params, callTimeout)
+	}
+	if r := send("cmd_sedit_type", map[string]any{"path": "res://player.gd", "line": "# typed, not saved"}); !r.OK {
+		t.Fatalf("typing into the script editor: %+v", r)
+	}
+	before, _ := os.ReadFile(filepath.Join(project, "player.gd"))
+	newSource := "extends Node2D\n"
+	r := send("cmd_scripts_write", map[string]any{"path": "res://player.gd", "source": newSource})
+	if r.OK || r.Error != envelope.PreconditionFailed || !strings.Contains(r.Hint, "unsaved changes") || !strings.Contains(r.Hint, "overwrite: true") {
+		t.Fatalf("write over unsaved changes: %+v", r)
+	}
+	if after, _ := os.ReadFile(filepath.Join(project, "player.gd")); string(after) != string(before) {
+		t.Fatalf("the refused write changed the file:\n%s", after)
+	}
+	r = send("cmd_scripts_write", map[string]any{"path": "res://player.gd", "source": newSource, "overwrite": true})
+	if !r.OK {
+		t.Fatalf("write with overwrite: %+v", r)
+	}
+	if after, _ := os.ReadFile(filepath.Join(project, "player.gd")); string(after) != newSource {
+		t.Fatalf("player.gd = %q after the overwrite", after)
 	}
 }

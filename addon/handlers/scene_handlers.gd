@@ -139,6 +139,7 @@ var _menu_cache: Dictionary = {} # menu item text -> {menu, id}
 ## res:// path -> {mtime, md5} of the scene file when the editor loaded or last saved it.
 var _disk: Dictionary = {}
 var _steps: Dictionary = {}
+var _prop_lists: Dictionary = {} # class|script -> {property: info}, for one call
 
 
 func setup(router: CommandRouter) -> void:
@@ -562,14 +563,34 @@ func _decode_properties(root: Node, node: Node, props: Variant) -> Dictionary:
 		var prop: String = str(k)
 		if RESERVED_PROPERTIES.has(prop):
 			return {"ok": false, "failure": _bad("'%s' cannot be set as a property here: %s." % [prop, RESERVED_PROPERTIES[prop]])}
-		var info: Dictionary = ValueCodec.property_info(node, prop)
+		var info: Dictionary = _property_info(node, prop)
 		if info.is_empty() or int(info.get("usage", 0)) & (PROPERTY_USAGE_CATEGORY | PROPERTY_USAGE_GROUP | PROPERTY_USAGE_SUBGROUP) != 0:
 			return {"ok": false, "failure": _bad(_unknown_property_hint(node, prop))}
-		var d: Dictionary = ValueCodec.decode_property(node, prop, props[k], node)
+		var d: Dictionary = ValueCodec.decode(props[k], int(info.get("type", TYPE_NIL)), int(info.get("hint", PROPERTY_HINT_NONE)), str(info.get("hint_string", "")), node)
 		if not d.get("ok", false):
 			return {"ok": false, "failure": _bad("%s ('%s', %s): %s" % [prop, _rel(root, node), node.get_class(), str(d.get("hint", "the value does not fit"))])}
 		values[prop] = d["value"]
 	return {"ok": true, "values": values}
+
+
+## The property-list entry of [param prop] on [param node], {} when it has none. Lists
+## are cached per class and script for the current call (a batch creating 1,000 nodes
+## of one type reads the list once); a name the cached list lacks is looked up on the
+## node itself, for properties that exist per instance.
+func _property_info(node: Node, prop: String) -> Dictionary:
+	var scr: Script = node.get_script() as Script
+	var key: String = node.get_class() + "|" + (scr.resource_path if scr != null else "")
+	var props: Variant = _prop_lists.get(key)
+	if props == null:
+		var built: Dictionary = {}
+		for info: Dictionary in node.get_property_list():
+			built[str(info.get("name", ""))] = info
+		_prop_lists[key] = built
+		props = built
+	var found: Variant = (props as Dictionary).get(prop)
+	if found != null:
+		return found
+	return ValueCodec.property_info(node, prop)
 
 
 func _unknown_property_hint(node: Node, prop: String) -> String:
@@ -608,6 +629,7 @@ func _run_steps(steps: Array, dry_run: bool, action: String) -> Dictionary:
 	var rec: Recorder = Recorder.new()
 	var results: Array = []
 	var label: String = ""
+	_prop_lists.clear()
 	for i: int in range(steps.size()):
 		var step: Variant = steps[i]
 		if typeof(step) != TYPE_DICTIONARY:
@@ -630,6 +652,11 @@ func _run_steps(steps: Array, dry_run: bool, action: String) -> Dictionary:
 		if label == "":
 			label = str(res.get("_label", tool))
 		res.erase("_label")
+		# Leaner answers (a batch of 1,000 steps answers 1,000 of these): empty
+		# optional fields are left out.
+		for key: String in ["reason", "script", "script_class"]:
+			if res.has(key) and str(res[key]) == "":
+				res.erase(key)
 		results.append(res)
 	var changed: bool = rec.has_ops()
 	if action == "":

@@ -5,7 +5,7 @@ GO    ?= go
 BIN   := bin/godot-mcp
 PKGS  := ./...
 
-.PHONY: all build run test test-go lint fmt-check vet gdparse e2e bench stress docs proto proto-check clean
+.PHONY: all build run test test-go lint fmt-check vet gdparse e2e bench stress docs proto proto-check conformance clean
 
 all: build
 
@@ -50,6 +50,12 @@ bench:
 # STRESS_CALLERS and STRESS_MAX_SECONDS override the bounds.
 stress:
 	GODOT_MCP_STRESS=1 $(GO) test -count=1 -run '^TestStress$$' -v -timeout 30m ./stress/...
+
+# The official MCP conformance suite over streamable HTTP, with the
+# 'conformance' fixture toolset (also run by `make test` via ./conformance).
+# Node 22 and the suite come from npm, pinned in tools/conformance.
+conformance:
+	@bash tools/conformance/run.sh
 
 # Regenerates docs/tool-contracts.md and the golden tools/list.
 docs:

@@ -49,6 +49,15 @@ func openObjects(v any) {
 				delete(t, "additionalProperties")
 			}
 		}
+		// A `true` sub-schema (any value) is valid JSON Schema, but some
+		// clients' checkers expect an object: say the same with {}.
+		if props, ok := t["properties"].(map[string]any); ok {
+			for k, p := range props {
+				if b, isBool := p.(bool); isBool && b {
+					props[k] = map[string]any{}
+				}
+			}
+		}
 		for _, child := range t {
 			openObjects(child)
 		}

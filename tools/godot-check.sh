@@ -26,9 +26,10 @@ fi
 
 project="$(mktemp -d)"
 trap 'rm -rf "$project"' EXIT
-mkdir -p "$project/addons/godot_mcp/handlers"
+mkdir -p "$project/addons/godot_mcp/handlers" "$project/addons/godot_mcp/runtime"
 cp "$repo"/addon/plugin.cfg "$repo"/addon/*.gd "$project/addons/godot_mcp/"
 cp "$repo"/addon/handlers/*.gd "$project/addons/godot_mcp/handlers/"
+cp "$repo"/addon/runtime/*.gd "$project/addons/godot_mcp/runtime/"
 cp "$here/godot/codec_test.gd" "$project/"
 cat > "$project/project.godot" <<'CFG'
 config_version=5

@@ -125,7 +125,8 @@ type EditorState struct {
 
 // UndoArgs is the input of godot_undo / godot_redo.
 type UndoArgs struct {
-	Count int `json:"count,omitempty" jsonschema:"how many actions (1-100, default 1)"`
+	Count   int    `json:"count,omitempty" jsonschema:"how many actions (1-100, default 1)"`
+	History string `json:"history,omitempty" jsonschema:"which undo history: auto (the edited scene's, else the global one; default), scene, or global (project settings, autoloads, input map and other non-scene edits)"`
 }
 
 // UndoResult is the result of godot_undo / godot_redo.
@@ -136,6 +137,7 @@ type UndoResult struct {
 	DryRun    bool     `json:"dry_run"`
 	HasUndo   bool     `json:"has_undo"`
 	HasRedo   bool     `json:"has_redo"`
+	History   string   `json:"history,omitempty" jsonschema:"the history that was used: scene or global"`
 }
 
 // DescribeClassArgs is the input of godot_describe_class.
@@ -277,7 +279,14 @@ func (s *Server) undoRedo(command string) func(context.Context, Call, UndoArgs) 
 		if in.Count < 1 || in.Count > 100 {
 			return Fail(envelope.Errorf(envelope.ValidationError, "count must be between 1 and 100, got %d.", in.Count))
 		}
-		resp := s.bridge.Send(ctx, command, map[string]any{"count": in.Count, "dry_run": call.DryRun}, undoTimeout)
+		switch in.History {
+		case "":
+			in.History = "auto"
+		case "auto", "scene", "global":
+		default:
+			return Fail(envelope.Errorf(envelope.ValidationError, "history must be auto, scene or global, got %q.", in.History))
+		}
+		resp := s.bridge.Send(ctx, command, map[string]any{"count": in.Count, "dry_run": call.DryRun, "history": in.History}, undoTimeout)
 		if e := resp.Err(); e != nil {
 			return Fail(e)
 		}

@@ -223,15 +223,16 @@ func TestUndoRedoArguments(t *testing.T) {
 	if len(cmds) != 2 {
 		t.Fatalf("commands: %+v", cmds)
 	}
-	if cmds[0].Command != "cmd_undo" || string(cmds[0].Params) != `{"count":2,"dry_run":true}` {
+	if cmds[0].Command != "cmd_undo" || string(cmds[0].Params) != `{"count":2,"dry_run":true,"history":"auto"}` {
 		t.Fatalf("undo sent %s %s", cmds[0].Command, cmds[0].Params)
 	}
-	if cmds[1].Command != "cmd_redo" || string(cmds[1].Params) != `{"count":1,"dry_run":false}` {
+	if cmds[1].Command != "cmd_redo" || string(cmds[1].Params) != `{"count":1,"dry_run":false,"history":"auto"}` {
 		t.Fatalf("redo sent %s %s", cmds[1].Command, cmds[1].Params)
 	}
 	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 1000}), envelope.ValidationError, "")
 	wantError(t, call(t, c, "godot_undo", map[string]any{"count": "two"}), envelope.ValidationError, "")
 	wantError(t, call(t, c, "godot_undo", map[string]any{"bogus": 1}), envelope.ValidationError, "")
+	wantError(t, call(t, c, "godot_undo", map[string]any{"history": "everything"}), envelope.ValidationError, "")
 	if len(b.commands()) != 2 {
 		t.Fatal("invalid arguments reached the editor")
 	}

@@ -142,10 +142,39 @@ func rtSession(t *testing.T, xvfb bool) *session {
 			t.Fatal(err)
 		}
 	}
+	// Godot starts each game in a process group of its own, so killing the
+	// editor's group leaves a running game behind: end those last.
+	t.Cleanup(func() { rtKillGames(t, project) })
 	h := startHostT(t, "ws://127.0.0.1:0")
 	e := rtStartEditor(t, project, h.url, xvfb)
 	waitEditor(t, h, e)
 	return &session{host: h, editor: e, project: project}
+}
+
+// rtKillGames kills the games an editor of project started (their command
+// line has --remote-debug and --path project).
+func rtKillGames(t *testing.T, project string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(raw), "\x00")
+		isGame, inProject := false, false
+		for i, a := range args {
+			isGame = isGame || a == "--remote-debug"
+			inProject = inProject || (a == "--path" && i+1 < len(args) && strings.ReplaceAll(args[i+1], "%20", " ") == project)
+		}
+		if !isGame || !inProject {
+			continue
+		}
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &pid); err == nil {
+			t.Logf("killing the game left running by the editor (pid %d)", pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 type rtStatus struct {

@@ -27,6 +27,7 @@ type LogEntry struct {
 	SourceFunction string       `json:"source_function,omitempty"`
 	GameTime       string       `json:"game_time,omitempty" description:"h:mm:ss.mmm since the game started, for errors"`
 	Break          bool         `json:"break,omitempty" description:"this error stopped the game in the debugger"`
+	Source         string       `json:"source,omitempty" description:"log_file when the line was read from the game's log file (a game that died before its output reached the editor)"`
 	Session        int          `json:"session" description:"the editor's debugger session the entry came from"`
 	TimeMs         int64        `json:"time_ms" description:"editor clock (ms since the editor started) when the entry arrived"`
 }

@@ -152,8 +152,10 @@ type WriteOut struct {
 	Path          string        `json:"path"`
 	Created       bool          `json:"created" description:"the file did not exist before"`
 	Bytes         int           `json:"bytes"`
-	Valid         bool          `json:"valid" description:"Godot parsed and compiled the script without errors"`
+	Valid         bool          `json:"valid" description:"Godot parsed and compiled the script without errors (false when checked is false)"`
 	Errors        []ScriptError `json:"errors" description:"Godot's parse/compile errors, with line"`
+	Checked       bool          `json:"checked" description:"Godot checked the new source; false when the check could not run (see check_error)"`
+	CheckError    string        `json:"check_error,omitempty" description:"why Godot's check could not run"`
 	ClassName     string        `json:"class_name,omitempty" description:"the script's class_name, registered in the editor unless rescan_pending"`
 	UID           string        `json:"uid,omitempty"`
 	Persisted     bool          `json:"persisted" description:"the file is on disk"`
@@ -198,17 +200,25 @@ func writeScript(ctx context.Context, call *sdk.Call, p, source string, overwrit
 	} else if out.RescanPending, err = resources.Settle(ctx, call, facts, timeoutMS); err != nil {
 		return out, err
 	}
+	out.Checked = a.Validated
 	if !a.Validated {
+		// The file is written: a check that cannot run does not undo that, it
+		// is reported (checked: false, valid: false) instead of a verdict.
 		v, err := sdk.Send[validateAnswer](ctx, call.Host, "cmd_scripts_validate",
 			map[string]any{"items": []map[string]any{{"path": p}}}, 90*time.Second)
-		if err != nil {
+		switch {
+		case err != nil && call.DryRun:
 			return out, err
-		}
-		if len(v.Results) == 1 {
+		case err != nil:
+			out.Valid, out.CheckError = false, sdk.AsError(err).Hint
+		case len(v.Results) == 1:
+			out.Checked = true
 			out.Valid, out.Errors = v.Results[0].Valid, v.Results[0].Errors
 			if out.ClassName == "" {
 				out.ClassName = v.Results[0].ClassName
 			}
+		default:
+			out.Valid, out.CheckError = false, "the editor checked no script"
 		}
 	}
 	if out.Errors == nil {
@@ -244,6 +254,8 @@ type PatchOut struct {
 	Bytes         int           `json:"bytes"`
 	Valid         bool          `json:"valid"`
 	Errors        []ScriptError `json:"errors"`
+	Checked       bool          `json:"checked" description:"Godot checked the result; false when the check could not run (see check_error)"`
+	CheckError    string        `json:"check_error,omitempty"`
 	ClassName     string        `json:"class_name,omitempty"`
 	Persisted     bool          `json:"persisted"`
 	Undoable      bool          `json:"undoable"`
@@ -271,7 +283,7 @@ func patch(ctx context.Context, call *sdk.Call, in PatchIn) (PatchOut, error) {
 	}
 	return PatchOut{
 		Path: p, Applied: applied, Indent: st.indentName(), LineEnding: st.eolName(), Bytes: w.Bytes,
-		Valid: w.Valid, Errors: w.Errors, ClassName: w.ClassName, Persisted: w.Persisted, Undoable: w.Undoable,
+		Valid: w.Valid, Errors: w.Errors, Checked: w.Checked, CheckError: w.CheckError, ClassName: w.ClassName, Persisted: w.Persisted, Undoable: w.Undoable,
 		UndoHistory: w.UndoHistory, RescanPending: w.RescanPending, DryRun: w.DryRun,
 	}, nil
 }

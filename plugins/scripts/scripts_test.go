@@ -99,11 +99,11 @@ func TestCommandsAndResults(t *testing.T) {
 		{"write validated in the editor", "write", map[string]any{"path": "res://enemy.gd", "source": "class_name Enemy\nextends Node2D\n"}, nil, "cmd_scripts_write",
 			`{"path":"res://enemy.gd","source":"class_name Enemy\nextends Node2D\n","overwrite":false,"if_sha256":"","dry_run":false}`,
 			map[string]any{"path": "res://enemy.gd", "created": true, "bytes": 31, "valid": true, "errors": okErrors, "validated": true, "class_name": "Enemy", "uid": "uid://e", "persisted": true, "undoable": true, "undo_history": "global", "ready": true, "written": []string{"res://enemy.gd"}},
-			`{"path":"res://enemy.gd","created":true,"bytes":31,"valid":true,"errors":[],"class_name":"Enemy","uid":"uid://e","persisted":true,"undoable":true,"undo_history":"global","rescan_pending":false}`},
+			`{"path":"res://enemy.gd","created":true,"bytes":31,"valid":true,"errors":[],"checked":true,"class_name":"Enemy","uid":"uid://e","persisted":true,"undoable":true,"undo_history":"global","rescan_pending":false}`},
 		{"write with errors", "write", map[string]any{"path": "res://b.gd", "source": "x +\n", "overwrite": true}, nil, "cmd_scripts_write",
 			`{"path":"res://b.gd","source":"x +\n","overwrite":true,"if_sha256":"","dry_run":false}`,
 			map[string]any{"path": "res://b.gd", "valid": false, "validated": true, "errors": []any{map[string]any{"path": "res://b.gd", "line": 1, "column": 1, "message": "Unexpected \"+\"", "kind": "parse"}}, "persisted": true, "ready": true},
-			`{"path":"res://b.gd","created":false,"bytes":0,"valid":false,"errors":[{"path":"res://b.gd","line":1,"column":1,"message":"Unexpected \"+\"","kind":"parse"}],"persisted":true,"undoable":false,"rescan_pending":false}`},
+			`{"path":"res://b.gd","created":false,"bytes":0,"valid":false,"errors":[{"path":"res://b.gd","line":1,"column":1,"message":"Unexpected \"+\"","kind":"parse"}],"checked":true,"persisted":true,"undoable":false,"rescan_pending":false}`},
 		{"validate a file", "validate", map[string]any{"path": "res://b.gd"}, nil, "cmd_scripts_validate",
 			`{"items":[{"path":"res://b.gd"}],"timeout_ms":60000}`,
 			map[string]any{"results": []any{map[string]any{"path": "res://b.gd", "valid": false, "errors": []any{map[string]any{"path": "res://b.gd", "line": 5, "column": 2, "message": "Expected expression after \"+\" operator.", "kind": "parse"}}}}, "checked": 1},
@@ -248,6 +248,23 @@ func TestWriteWaitsThenValidates(t *testing.T) {
 	var out WriteOut
 	res.Decode(&out)
 	if out.Valid || len(out.Errors) != 1 || out.Errors[0].Line != 3 || out.ClassName != "Enemy" || out.RescanPending {
+		t.Fatalf("result %s", res.Structured)
+	}
+}
+
+// A write whose check cannot run still reports the write, and says that
+// Godot did not check it instead of claiming a verdict.
+func TestWriteWhenTheCheckCannotRun(t *testing.T) {
+	h := start(t)
+	h.Addon().HandleResult("cmd_scripts_write", map[string]any{"path": "res://a.gd", "validated": false, "persisted": true, "undoable": true, "ready": true, "written": []string{"res://a.gd"}})
+	h.Addon().HandleError("cmd_scripts_validate", &envelope.Error{Code: envelope.InternalError, Hint: "Could not start a headless Godot (/bin/godot) to check the scripts."})
+	res := run(t, h, "write", map[string]any{"path": "res://a.gd", "source": "extends Node\n"})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	var out WriteOut
+	res.Decode(&out)
+	if !out.Persisted || out.Checked || out.Valid || !strings.Contains(out.CheckError, "headless Godot") {
 		t.Fatalf("result %s", res.Structured)
 	}
 }

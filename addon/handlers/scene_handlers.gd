@@ -140,6 +140,7 @@ var _menu_cache: Dictionary = {} # menu item text -> {menu, id}
 var _disk: Dictionary = {}
 var _steps: Dictionary = {}
 var _prop_lists: Dictionary = {} # class|script -> {property: info}, for one call
+var _type_cache: Dictionary = {} # type name -> _node_type() answer, for one call
 
 
 func setup(router: CommandRouter) -> void:
@@ -456,6 +457,16 @@ static func _has_child_named(parent: Node, name: String, ignore: Node = null) ->
 ## {ok, type, script} for a type given as an engine class or a script class_name, for a
 ## node; {ok: false, failure} with a did-you-mean otherwise.
 func _node_type(type_name: String) -> Dictionary:
+	var cached: Variant = _type_cache.get(type_name)
+	if cached != null:
+		return cached
+	var out: Dictionary = _node_type_uncached(type_name)
+	if out.get("ok", false):
+		_type_cache[type_name] = out
+	return out
+
+
+func _node_type_uncached(type_name: String) -> Dictionary:
 	var t: String = type_name.strip_edges()
 	if t == "":
 		return {"ok": false, "failure": _bad("type is required: a Node class such as \"Node2D\", \"Sprite2D\", \"Label\", or a script class_name.")}
@@ -620,6 +631,15 @@ func _unknown_property_hint(node: Node, prop: String) -> String:
 ## (computed from the first step's label when empty). On a failing step everything
 ## already done is rolled back. {ok, results, undoable, action} or {ok: false, index, failure}.
 func _run_steps(steps: Array, dry_run: bool, action: String) -> Dictionary:
+	_prop_lists.clear()
+	_type_cache.clear()
+	var out: Dictionary = _run_steps_cached(steps, dry_run, action)
+	_prop_lists.clear()
+	_type_cache.clear()
+	return out
+
+
+func _run_steps_cached(steps: Array, dry_run: bool, action: String) -> Dictionary:
 	var root: Node = EditorInterface.get_edited_scene_root()
 	if root == null:
 		return {"ok": false, "index": -1, "failure": _no_scene()}
@@ -629,7 +649,6 @@ func _run_steps(steps: Array, dry_run: bool, action: String) -> Dictionary:
 	var rec: Recorder = Recorder.new()
 	var results: Array = []
 	var label: String = ""
-	_prop_lists.clear()
 	for i: int in range(steps.size()):
 		var step: Variant = steps[i]
 		if typeof(step) != TYPE_DICTIONARY:
@@ -784,7 +803,9 @@ func _op_create_node(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	var applied: Dictionary = {}
 	var values: Dictionary = props["values"]
 	for k: String in values.keys():
-		rec.do_set(node, k, values[k])
+		# A new node keeps its properties while undone (out of the tree), so setting
+		# them needs no undo operation of its own.
+		node.set(k, values[k])
 		applied[k] = node.get(k)
 	var persist: Dictionary = _persist_info(root, parent)
 	var si: Dictionary = _script_info(node)
@@ -869,7 +890,9 @@ func _op_instantiate(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	var applied: Dictionary = {}
 	var values: Dictionary = props["values"]
 	for k: String in values.keys():
-		rec.do_set(inst, k, values[k])
+		# A new node keeps its properties while undone (out of the tree), so setting
+		# them needs no undo operation of its own.
+		inst.set(k, values[k])
 		applied[k] = inst.get(k)
 	var persist: Dictionary = _persist_info(root, parent)
 	return _router.ok({

@@ -21,13 +21,21 @@ func decodeStep[In editArgs](args json.RawMessage) (map[string]any, error) {
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = json.RawMessage("{}")
 	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(args, &keys); err != nil {
+	if args[0] != '{' {
 		return nil, sdk.Validation("args must be an object with the tool's arguments")
 	}
-	for _, flag := range []string{"dry_run", "confirm"} {
-		if _, ok := keys[flag]; ok {
-			return nil, sdk.Validation(flag + " belongs to the batch itself, not to a step")
+	// The tools' input types accept the safety flags (the host forwards them);
+	// in a step they would be ignored, so they are refused. Only parse for them
+	// when they may be there: a batch can hold 10,000 steps.
+	if bytes.Contains(args, []byte(`"dry_run"`)) || bytes.Contains(args, []byte(`"confirm"`)) {
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(args, &keys); err != nil {
+			return nil, sdk.Validation("args must be an object with the tool's arguments")
+		}
+		for _, flag := range []string{"dry_run", "confirm"} {
+			if _, ok := keys[flag]; ok {
+				return nil, sdk.Validation(flag + " belongs to the batch itself, not to a step")
+			}
 		}
 	}
 	var in In

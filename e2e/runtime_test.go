@@ -90,7 +90,7 @@ func rtStartEditor(t *testing.T, project, url string, xvfb bool) *editor {
 }
 
 // rtErrorsAllowed are the sources of errors the sample game raises on purpose.
-var rtErrorsAllowed = []string{"res://main.gd", "res://garbage.tscn", "res://tools/check.gd"}
+var rtErrorsAllowed = []string{"res://main.gd", "res://garbage.tscn", "res://tools/check.gd", "res://break_on_start.gd"}
 
 func rtCheckEditorOutput(t *testing.T, out string) {
 	t.Helper()
@@ -362,6 +362,7 @@ func TestRuntimeGame(t *testing.T) {
 	if out[0].Kind != "session" || !strings.Contains(out[0].Text, "game started") {
 		t.Errorf("the run does not start with a session entry: %+v", out[0])
 	}
+	rtWaitLog(t, s, "godot_runtime_get_output", run.OutputCursor, "the probe listening", rtTextIs("sample: probe listening"))
 
 	t.Run("tree and node", func(t *testing.T) {
 		var tree struct {
@@ -480,6 +481,11 @@ func TestRuntimeGame(t *testing.T) {
 		s.host.mustCall(t, "godot_runtime_call_method", map[string]any{"path": ".", "method": "is_jump_pressed"}, &pressed)
 		if pressed.Result != false {
 			t.Fatalf("jump still pressed after the sequence: %+v", pressed)
+		}
+		// Idle again: the probe does not process while nobody asks.
+		s.host.mustCall(t, "godot_runtime_call_method", map[string]any{"path": "/root/GodotMcpProbe", "method": "is_processing"}, &pressed)
+		if pressed.Result != false {
+			t.Fatalf("the probe processes while idle: %+v", pressed)
 		}
 		e := s.host.mustFail(t, "godot_runtime_input", map[string]any{"steps": []any{map[string]any{"type": "action", "action": "jmup"}}})
 		if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "jump") {
@@ -641,6 +647,21 @@ func TestRuntimeGame(t *testing.T) {
 		}
 	})
 
+	t.Run("a game that stops in the debugger while starting", func(t *testing.T) {
+		e := s.host.mustFail(t, "godot_runtime_play", map[string]any{"scene": "res://break_on_start.tscn", "timeout_ms": 30000})
+		if e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" || !strings.Contains(e.Hint, "no such key") {
+			t.Fatalf("%+v", e)
+		}
+		st := rtWaitStatus(t, s, "the break's stack", func(st rtStatus) bool { return st.Breaked && len(st.BreakStack) > 0 })
+		if st.BreakStack[0].File != "res://break_on_start.gd" || st.BreakStack[0].Function != "_ready" || st.ProbeConnected {
+			t.Fatalf("%+v", st)
+		}
+		s.host.mustCall(t, "godot_runtime_stop", nil, &stop)
+		if !stop.WasPlaying || !stop.Stopped {
+			t.Fatalf("%+v", stop)
+		}
+	})
+
 	t.Run("run_headless on the same scene", func(t *testing.T) {
 		var r struct {
 			ExitCode *int   `json:"exit_code"`
@@ -654,6 +675,10 @@ func TestRuntimeGame(t *testing.T) {
 		s.host.mustCall(t, "godot_runtime_run_headless", map[string]any{"scene": "res://main.tscn", "quit_after_frames": 30, "timeout_ms": 60000}, &r)
 		if r.TimedOut || r.ExitCode == nil || *r.ExitCode != 0 || !strings.Contains(r.Output, "sample: ready") {
 			t.Fatalf("%+v", r)
+		}
+		// The autoload is registered, but without a debugger the probe stays inert.
+		if !strings.Contains(r.Output, "sample: probe inert") {
+			t.Fatalf("the probe is not inert without a debugger:\n%s", r.Output)
 		}
 		s.host.mustCall(t, "godot_runtime_run_headless", map[string]any{"script": "res://tools/check.gd", "timeout_ms": 60000}, &r)
 		if r.ExitCode == nil || *r.ExitCode != 4 || !strings.Contains(r.Output, "check: main.tscn loads: true") {

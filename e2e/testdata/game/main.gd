@@ -14,6 +14,11 @@ var physics_jumps: int = 0
 
 func _ready() -> void:
 	print("sample: ready")
+	var probe: Node = get_node_or_null("/root/GodotMcpProbe")
+	if probe == null:
+		print("sample: no probe")
+	else:
+		print("sample: probe %s" % ("listening" if EngineDebugger.has_capture("godot_mcp") else "inert"))
 
 
 func _process(delta: float) -> void:

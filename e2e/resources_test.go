@@ -36,7 +36,7 @@ shape = ExtResource("1_box")
 func TestResourcesCreateSetMove(t *testing.T) {
 	s := fileSession(t)
 	editorStateWithScene(t, s)
-	enableToolsets(t, s, "resources", "scene")
+	enableToolsets(t, s, "resources")
 
 	var created struct {
 		Path          string         `json:"path"`
@@ -152,15 +152,14 @@ func TestResourcesCreateSetMove(t *testing.T) {
 		t.Fatalf("search: %+v", found)
 	}
 
-	// The move is one undo action in the global history. godot_undo reaches
-	// that history when no scene is open (it has no history argument).
-	s.host.mustCall(t, "godot_scene_close", map[string]any{"confirm": true}, nil)
+	// The move is one undo action in the global history, reached while the
+	// main scene stays open.
 	var undo struct {
 		Performed int      `json:"performed"`
 		Actions   []string `json:"actions"`
 		History   string   `json:"history"`
 	}
-	s.host.mustCall(t, "godot_undo", map[string]any{}, &undo)
+	s.host.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &undo)
 	if undo.Performed != 1 || undo.History != "global" || !strings.Contains(strings.Join(undo.Actions, ""), "move res://data/box.tres") {
 		t.Fatalf("undo: %+v", undo)
 	}

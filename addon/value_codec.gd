@@ -782,9 +782,20 @@ static func _inline_resource(v: Dictionary, bases: PackedStringArray, ctx: Node,
 		var scr: Script = _global_script(cls)
 		if scr == null:
 			return _bad_msg(where, "unknown resource class '%s'." % cls)
-		if not ClassDB.is_parent_class(scr.get_instance_base_type(), "Resource") or not scr.can_instantiate():
+		var base: String = str(scr.get_instance_base_type())
+		if base == "":
+			return _bad_msg(where, "script class '%s' (%s) has errors; fix it first (godot_scripts_validate)." % [cls, scr.resource_path])
+		if not ClassDB.is_parent_class(base, "Resource") or not ClassDB.can_instantiate(base):
 			return _bad_msg(where, "script class '%s' is not an instantiable Resource." % cls)
-		res = scr.call("new") as Resource
+		if scr.can_instantiate():
+			res = scr.call("new") as Resource
+		else:
+			# In the editor only @tool scripts can be instantiated; like the
+			# inspector, build the base class and attach the script (its
+			# exported properties are kept and saved).
+			res = ClassDB.instantiate(base) as Resource
+			if res != null:
+				res.set_script(scr)
 	if res == null:
 		return _bad_msg(where, "could not create a '%s'." % cls)
 	if not bases.is_empty() and not _is_a(res, bases):

@@ -78,6 +78,10 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
+	if cfg.ProjectDir != "" {
+		// Toolset plugins inherit the environment: let them see --project too.
+		os.Setenv("GODOT_MCP_PROJECT_DIR", cfg.ProjectDir)
+	}
 	a, err := app.Start(ctx, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()})
 	if err != nil {
 		return err

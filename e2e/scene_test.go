@@ -501,6 +501,17 @@ func TestSceneAuthoring(t *testing.T) {
 	}
 	sceneFail(t, s, "godot_scene_rename_node", map[string]any{"node": "MainInst/Player", "name": "X"}, "VALIDATION_ERROR", "instanced scene")
 
+	// With Editable Children, the instance's own nodes can be edited and saved.
+	h.mustCall(t, "godot_scene_instantiate", map[string]any{"scene": "res://main.tscn", "name": "MainEd", "editable_children": true}, &inst)
+	if x := sceneTreeOf(t, s, map[string]any{"root": "MainEd"}); !x.has("MainEd/Player") || x.Nodes[1].Foreign || !x.Nodes[0].EditableChildren {
+		t.Errorf("an instance with Editable Children = %+v", x)
+	}
+	sp.sceneEdit = sceneEdit{}
+	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "MainEd/Player", "properties": map[string]any{"position": map[string]any{"x": 7, "y": 7}}}, &sp)
+	if !sp.Persisted || sp.Reason != "" {
+		t.Errorf("set_properties inside an editable instance = %+v", sp)
+	}
+
 	// ---- set_properties: old and new values, one undo for several ----
 	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Title", "properties": map[string]any{"text": "Changed", "visible": false}}, &sp)
 	if len(sp.Changes) != 2 || !sp.Persisted || !sp.Undoable {
@@ -636,6 +647,13 @@ func TestSceneAuthoring(t *testing.T) {
 
 	// ---- batch: one action, all or nothing ----
 	before := sceneTreeOf(t, s, nil).paths()
+	batchSteps := []any{
+		map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node2D", "name": "Props"}},
+		map[string]any{"tool": "create_node", "args": map[string]any{"type": "Sprite2D", "name": "Rock", "parent": "Props"}},
+		map[string]any{"tool": "duplicate_node", "args": map[string]any{"node": "Props/Rock"}},
+		map[string]any{"tool": "set_properties", "args": map[string]any{"node": "Props/Rock2", "properties": map[string]any{"position": map[string]any{"x": 7, "y": 8}}}},
+		map[string]any{"tool": "set_groups", "args": map[string]any{"node": "Props", "add": []string{"props"}}},
+	}
 	var b struct {
 		Applied   bool `json:"applied"`
 		AbortedAt *int `json:"aborted_at"`
@@ -647,13 +665,20 @@ func TestSceneAuthoring(t *testing.T) {
 		Persisted bool              `json:"persisted"`
 		Undoable  bool              `json:"undoable"`
 	}
-	h.mustCall(t, "godot_scene_batch", map[string]any{"steps": []any{
-		map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node2D", "name": "Props"}},
-		map[string]any{"tool": "create_node", "args": map[string]any{"type": "Sprite2D", "name": "Rock", "parent": "Props"}},
-		map[string]any{"tool": "duplicate_node", "args": map[string]any{"node": "Props/Rock"}},
-		map[string]any{"tool": "set_properties", "args": map[string]any{"node": "Props/Rock2", "properties": map[string]any{"position": map[string]any{"x": 7, "y": 8}}}},
-		map[string]any{"tool": "set_groups", "args": map[string]any{"node": "Props", "add": []string{"props"}}},
-	}}, &b)
+	h.mustCall(t, "godot_scene_batch", map[string]any{"steps": batchSteps, "dry_run": true}, &b)
+	dryBatch := b
+	if b.Applied || b.AbortedAt != nil || len(b.Steps) != 5 || !b.Undoable {
+		t.Errorf("batch dry run = %+v", b)
+	}
+	if after := sceneTreeOf(t, s, nil).paths(); !slices.Equal(after, before) {
+		t.Errorf("a dry-run batch changed the scene: %v", after)
+	}
+	h.mustCall(t, "godot_scene_batch", map[string]any{"steps": batchSteps}, &b)
+	for i := range b.Steps {
+		if i < len(dryBatch.Steps) && string(b.Steps[i]) != string(dryBatch.Steps[i]) {
+			t.Errorf("step %d: the real run answered %s, its dry run %s", i, b.Steps[i], dryBatch.Steps[i])
+		}
+	}
 	if !b.Applied || b.AbortedAt != nil || len(b.Steps) != 5 || !b.Undoable || !b.Persisted {
 		t.Errorf("batch = %+v", b)
 	}
@@ -721,6 +746,7 @@ func TestSceneAuthoring(t *testing.T) {
 		},
 		"MainInst":        func(n checkedNode) bool { return n.Instance == "res://main.tscn" },
 		"MainInst/Player": func(n checkedNode) bool { return n.Props["position"] == "Vector2(100, 50)" },
+		"MainEd/Player":   func(n checkedNode) bool { return n.Props["position"] == "Vector2(7, 7)" },
 		"Props":           func(n checkedNode) bool { return slices.Equal(n.Groups, []string{"props"}) },
 		"Props/Rock2":     func(n checkedNode) bool { return n.Type == "Sprite2D" && n.Props["position"] == "Vector2(7, 8)" },
 	}
@@ -803,6 +829,29 @@ func TestSceneAuthoring(t *testing.T) {
 	}
 	sceneFail(t, s, "godot_scene_save", map[string]any{"path": "res://built/enemy.tscn"}, "PRECONDITION_FAILED", "already exists")
 
+	// ---- save a scene that is open but not the edited one ----
+	var op struct {
+		Path        string `json:"path"`
+		AlreadyOpen bool   `json:"already_open"`
+		RootName    string `json:"root_name"`
+	}
+	h.mustCall(t, "godot_scene_open", map[string]any{"path": "res://main.tscn"}, &op)
+	if !op.AlreadyOpen || op.RootName != "Main" {
+		t.Errorf("open an open scene = %+v", op)
+	}
+	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Label", "properties": map[string]any{"text": "Saved from another tab"}}, &sp)
+	h.mustCall(t, "godot_scene_open", map[string]any{"path": "res://built/level_copy.tscn"}, &op)
+	h.mustCall(t, "godot_scene_save", map[string]any{"scene": "res://main.tscn"}, &saved)
+	if !saved.Saved || saved.Path != "res://main.tscn" || !saved.WasDirty {
+		t.Errorf("save another tab = %+v", saved)
+	}
+	if st := editorStateNow(t, s); st.ActiveScene.Path != "res://built/level_copy.tscn" || len(st.OpenScenes) != 2 || st.OpenScenes[0].Dirty {
+		t.Errorf("after saving another tab: %+v", st)
+	}
+	if got := loadScenesHeadless(t, s.project, "res://main.tscn")["res://main.tscn"]; got["Label"].Props["text"] != `"Saved from another tab"` {
+		t.Errorf("main.tscn Label = %+v", got["Label"])
+	}
+
 	// ---- close (discarding), then read the closed file, then open it again ----
 	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Heading", "properties": map[string]any{"text": "Unsaved"}}, &sp)
 	h.mustCall(t, "godot_scene_close", map[string]any{"dry_run": true}, &dryClose)
@@ -831,11 +880,7 @@ func TestSceneAuthoring(t *testing.T) {
 	if string(fn.Properties["text"]) != `"Editor's"` {
 		t.Errorf("the closed file's Heading = %s (the unsaved text must be gone)", fn.Properties["text"])
 	}
-	var op struct {
-		Path        string `json:"path"`
-		AlreadyOpen bool   `json:"already_open"`
-		RootName    string `json:"root_name"`
-	}
+	op.AlreadyOpen = true
 	h.mustCall(t, "godot_scene_open", map[string]any{"path": "res://built/level_copy.tscn"}, &op)
 	if op.AlreadyOpen || op.RootName != "Level" {
 		t.Errorf("open = %+v", op)
@@ -848,6 +893,63 @@ func TestSceneAuthoring(t *testing.T) {
 	h.mustCall(t, "godot_scene_close", map[string]any{"scene": "res://built/level_copy.tscn", "confirm": true}, &cl)
 	if !cl.Closed || cl.Active != "res://main.tscn" {
 		t.Errorf("close another tab = %+v", cl)
+	}
+
+	// ---- no scene open: PRECONDITION_FAILED, required active_scene ----
+	h.mustCall(t, "godot_scene_close", map[string]any{"confirm": true}, &cl)
+	if !cl.Closed || cl.Active != "" {
+		t.Errorf("close the last scene = %+v", cl)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"godot_scene_create_node", map[string]any{"type": "Node"}},
+		{"godot_scene_batch", map[string]any{"steps": []any{map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node"}}}}},
+		{"godot_scene_save", nil},
+		{"godot_scene_get_tree", nil},
+		{"godot_scene_get_node", map[string]any{"node": "."}},
+	} {
+		if e := sceneFail(t, s, c.tool, c.args, "PRECONDITION_FAILED", "godot_scene_open"); e.Required != "active_scene" {
+			t.Errorf("%s with no scene: required %q", c.tool, e.Required)
+		}
+	}
+	var none struct {
+		Scenes []any  `json:"scenes"`
+		Active string `json:"active"`
+	}
+	h.mustCall(t, "godot_scene_list_open", nil, &none)
+	if len(none.Scenes) != 0 || none.Active != "" {
+		t.Errorf("list_open with no scene = %+v", none)
+	}
+	if x := sceneTreeOf(t, s, map[string]any{"scene": "res://main.tscn"}); x.Source != "file" || x.Total != 5 {
+		t.Errorf("get_tree of a file with no scene open = %+v", x)
+	}
+	h.mustCall(t, "godot_scene_open", map[string]any{"path": "res://main.tscn"}, &op)
+	if op.RootName != "Main" {
+		t.Errorf("reopen = %+v", op)
+	}
+}
+
+// The addon's cmd_check_preconditions, asked directly: active_scene holds
+// while the main scene is open; names it does not know are ignored.
+func TestSceneCheckPreconditionsDirect(t *testing.T) {
+	s := bridgeEditor(t)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		r := s.send(t, "cmd_check_preconditions", map[string]any{"required": []string{"active_scene", "no_such_precondition"}})
+		if r.OK {
+			break
+		}
+		if r.Required != "active_scene" || time.Now().After(deadline) {
+			t.Fatalf("check_preconditions = %+v", r)
+		}
+		time.Sleep(200 * time.Millisecond) // the editor opens the main scene after its first scan
+	}
+	for _, params := range []any{map[string]any{}, map[string]any{"required": "active_scene"}, map[string]any{"required": []any{}}} {
+		if r := s.send(t, "cmd_check_preconditions", params); !r.OK {
+			t.Errorf("check_preconditions %v = %+v", params, r)
+		}
 	}
 }
 

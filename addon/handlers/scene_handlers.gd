@@ -2020,6 +2020,7 @@ func cmd_save(params: Dictionary) -> Dictionary:
 	var prev_tab: int = -1
 	if not t["is_active"]:
 		prev_tab = _switch_to(current)
+		await _next_frame()
 	var root: Node = EditorInterface.get_edited_scene_root()
 	if root == null or root.scene_file_path != current:
 		_switch_back(prev_tab, prev_path)
@@ -2031,6 +2032,7 @@ func cmd_save(params: Dictionary) -> Dictionary:
 	var ok_saved: bool = FileAccess.file_exists(target) and root.scene_file_path == target
 	if not t["is_active"]:
 		_switch_back(prev_tab, prev_path)
+		await _next_frame()
 	if not ok_saved:
 		return _router.fail("INTERNAL_ERROR", "The editor did not save '%s' (see its Output panel)." % target)
 	_remember_disk(target, true)
@@ -2052,8 +2054,11 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	var before: int = EditorInterface.get_open_scenes().size()
 	var prev_root: Node = EditorInterface.get_edited_scene_root()
 	var prev_path: String = prev_root.scene_file_path if prev_root != null else ""
+	# Switching tabs, closing one and switching back are done a frame apart, as a
+	# user would: the editor crashes when they all happen within one frame.
 	if not t["is_active"]:
 		_switch_to(path)
+		await _next_frame()
 	var root: Node = EditorInterface.get_edited_scene_root()
 	if root == null or root.scene_file_path != path:
 		return _router.fail("INTERNAL_ERROR", "Could not switch to '%s' to close it." % path)
@@ -2076,8 +2081,10 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	if not closed:
 		return _router.fail("INTERNAL_ERROR", "The editor did not close '%s'." % path)
 	_disk.erase(path)
+	await _next_frame()
 	if prev_path != "" and prev_path != path:
 		_switch_back(-1, prev_path)
+		await _next_frame()
 	return _router.ok({"path": path, "closed": true, "discarded_changes": dirty, "active": _active_path(), "undoable": false, "dry_run": false})
 
 
@@ -2103,6 +2110,11 @@ func _editor_menu_item(text: String) -> Dictionary:
 				_menu_cache[text] = {"menu": menu, "id": menu.get_item_id(i)}
 				return _menu_cache[text]
 	return {}
+
+
+## Waits for the editor's next frame.
+func _next_frame() -> void:
+	await (Engine.get_main_loop() as SceneTree).process_frame
 
 
 func _active_path() -> String:

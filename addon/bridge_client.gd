@@ -25,8 +25,9 @@ const BACKOFF_START_MS := 500
 const BACKOFF_CAP_MS := 5000
 const HELLO_TIMEOUT_MS := 10000
 const BOOST_SLEEP_USEC := 1000
-const BOOST_HOLD_MS := 1000
+const BOOST_HOLD_MS := 30000 # an agent thinks for seconds between calls: keep the boost through its pauses
 const CLOSE_PEER_REPLACED := 4000
+const CLOSE_POLICY_VIOLATION := 1008
 
 ## Connection statuses shown in the dock.
 const STATUS_CONNECTING := "connecting"
@@ -292,6 +293,16 @@ func _on_closed() -> void:
 	if code == CLOSE_PEER_REPLACED:
 		_on_replaced(reason)
 		return
+	if code == CLOSE_POLICY_VIOLATION and not _refused_this_attempt:
+		# Godot drops the frames that arrive together with a close frame, so the
+		# refused hello's answer is often never read: the close reason says why.
+		_refused_this_attempt = true
+		_refused_hint = "the server closed the connection (%s)" % (reason if reason != "" else "policy violation")
+		if reason.contains("token"):
+			_refused_hint += "; set GODOT_MCP_BRIDGE_TOKEN to the same value for the server and the editor"
+		if _refused_hint != _warned_hint:
+			_warned_hint = _refused_hint
+			push_warning("godot_mcp: the server at %s refused this editor: %s" % [url, _refused_hint])
 	if _refused_this_attempt:
 		_retry_later(STATUS_REFUSED, _refused_hint)
 	elif was_connected:
@@ -378,10 +389,14 @@ static func _string_list(v: Variant) -> PackedStringArray:
 
 func _kick_boost() -> void:
 	_boost_until_ms = Time.get_ticks_msec() + BOOST_HOLD_MS
+	var current: int = OS.low_processor_usage_mode_sleep_usec
 	if not _boosting:
-		_saved_sleep_usec = OS.low_processor_usage_mode_sleep_usec
+		_saved_sleep_usec = current
 		_boosting = true
-	if OS.low_processor_usage_mode_sleep_usec != BOOST_SLEEP_USEC:
+	elif current != BOOST_SLEEP_USEC:
+		# The editor changed it since the last frame (focus in/out): restore that one.
+		_saved_sleep_usec = current
+	if current != BOOST_SLEEP_USEC:
 		OS.low_processor_usage_mode_sleep_usec = BOOST_SLEEP_USEC
 
 

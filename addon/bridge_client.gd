@@ -26,6 +26,7 @@ const BACKOFF_CAP_MS := 5000
 const HELLO_TIMEOUT_MS := 10000
 const BOOST_SLEEP_USEC := 1000
 const BOOST_HOLD_MS := 30000 # an agent thinks for seconds between calls: keep the boost through its pauses
+const BOOST_HOLD_ENV := "GODOT_MCP_BOOST_HOLD_MS" # override (ms), e.g. for tests
 const CLOSE_PEER_REPLACED := 4000
 const CLOSE_POLICY_VIOLATION := 1008
 
@@ -387,8 +388,16 @@ static func _string_list(v: Variant) -> PackedStringArray:
 # --- latency boost ------------------------------------------------------------------
 
 
+## How long the latency boost outlives the last command, in ms.
+static func boost_hold_ms() -> int:
+	var from_env: String = OS.get_environment(BOOST_HOLD_ENV).strip_edges()
+	if from_env.is_valid_int() and from_env.to_int() >= 0:
+		return from_env.to_int()
+	return BOOST_HOLD_MS
+
+
 func _kick_boost() -> void:
-	_boost_until_ms = Time.get_ticks_msec() + BOOST_HOLD_MS
+	_boost_until_ms = Time.get_ticks_msec() + boost_hold_ms()
 	var current: int = OS.low_processor_usage_mode_sleep_usec
 	if not _boosting:
 		_saved_sleep_usec = current

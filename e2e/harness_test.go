@@ -210,7 +210,8 @@ func godotEnv() []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, suite.xdg...)
+	// The latency tests wait the boost out between measurements: keep it short.
+	return append(append(env, suite.xdg...), "GODOT_MCP_BOOST_HOLD_MS=1000")
 }
 
 // newProject copies the imported sample project into a fresh directory.

@@ -1931,19 +1931,6 @@ func cmd_create(params: Dictionary) -> Dictionary:
 	return _router.ok(result)
 
 
-## Makes the open scene [param path] the edited one (switching tabs). Returns the previously
-## edited scene's tab index (-1 when unknown), or -2 when [param path] is not open.
-func _switch_to(path: String) -> int:
-	var root: Node = EditorInterface.get_edited_scene_root()
-	if root != null and root.scene_file_path == path:
-		return _tab_bar.current_tab if _find_tab_ok() else -1
-	if not EditorInterface.get_open_scenes().has(path):
-		return -2
-	var prev: int = _tab_bar.current_tab if _find_tab_ok() else -1
-	EditorInterface.open_scene_from_path(path)
-	return prev
-
-
 func _find_tab_ok() -> bool:
 	_find_tabs()
 	return _tab_bar != null
@@ -2019,12 +2006,12 @@ func cmd_save(params: Dictionary) -> Dictionary:
 	var prev_path: String = prev_root.scene_file_path if prev_root != null else ""
 	var prev_tab: int = -1
 	if not t["is_active"]:
-		prev_tab = _switch_to(current)
-		await _next_frame()
+		prev_tab = _tab_bar.current_tab if _find_tab_ok() else -1
+		await _switch_settled(current)
 	var root: Node = EditorInterface.get_edited_scene_root()
 	if root == null or root.scene_file_path != current:
 		_switch_back(prev_tab, prev_path)
-		return _router.fail("INTERNAL_ERROR", "Could not switch to '%s' to save it." % current)
+		return _router.fail("INTERNAL_ERROR", "Could not switch to '%s' to save it (the edited scene is '%s'); retry, or open it with godot_scene_open first." % [current, _active_path()])
 	var dir: String = target.get_base_dir()
 	if not DirAccess.dir_exists_absolute(dir):
 		DirAccess.make_dir_recursive_absolute(dir)
@@ -2057,11 +2044,10 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	# Switching tabs, closing one and switching back are done a frame apart, as a
 	# user would: the editor crashes when they all happen within one frame.
 	if not t["is_active"]:
-		_switch_to(path)
-		await _next_frame()
+		await _switch_settled(path)
 	var root: Node = EditorInterface.get_edited_scene_root()
 	if root == null or root.scene_file_path != path:
-		return _router.fail("INTERNAL_ERROR", "Could not switch to '%s' to close it." % path)
+		return _router.fail("INTERNAL_ERROR", "Could not switch to '%s' to close it (the edited scene is '%s'); retry, or open it with godot_scene_open first." % [path, _active_path()])
 	# Closing discards the scene and its history anyway: marking the history saved first
 	# keeps the editor from asking "Save before closing?".
 	var mgr: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
@@ -2110,6 +2096,19 @@ func _editor_menu_item(text: String) -> Dictionary:
 				_menu_cache[text] = {"menu": menu, "id": menu.get_item_id(i)}
 				return _menu_cache[text]
 	return {}
+
+
+## Makes the open scene [param path] the edited one and waits until the editor has
+## settled on it (its own deferred tab updates run on the following frames).
+func _switch_settled(path: String) -> void:
+	for attempt: int in range(5):
+		if _active_path() != path:
+			EditorInterface.open_scene_from_path(path)
+		await _next_frame()
+		if _active_path() == path:
+			await _next_frame()
+			if _active_path() == path:
+				return
 
 
 ## Waits for the editor's next frame.

@@ -24,9 +24,9 @@ func decodeStep[In editArgs](args json.RawMessage) (map[string]any, error) {
 	if args[0] != '{' {
 		return nil, sdk.Validation("args must be an object with the tool's arguments")
 	}
-	// The tools' input types accept the safety flags (the host forwards them);
-	// in a step they would be ignored, so they are refused. Only parse for them
-	// when they may be there: a batch can hold 10,000 steps.
+	// The safety flags are the batch's; in a step they are refused with a
+	// clearer word than "unknown field". Only parse for them when they may be
+	// there: a batch can hold 10,000 steps.
 	if bytes.Contains(args, []byte(`"dry_run"`)) || bytes.Contains(args, []byte(`"confirm"`)) {
 		var keys map[string]json.RawMessage
 		if err := json.Unmarshal(args, &keys); err != nil {

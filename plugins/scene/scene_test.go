@@ -499,24 +499,6 @@ func TestRefusedBeforeTheEditor(t *testing.T) {
 	}
 }
 
-// The host forwards dry_run and confirm inside the arguments too: the tools
-// accept them there (their values come from the call's flags).
-func TestFlagsInsideArguments(t *testing.T) {
-	h := start(t)
-	h.Addon().HandleResult("cmd_scene_delete_node", with(edit, map[string]any{"path": "A", "type": "Node", "deleted": true, "descendants": 0, "dry_run": true}))
-	res := call(t, h, "delete_node", map[string]any{"node": "A", "dry_run": true, "confirm": false}, sdktest.DryRun())
-	if res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	if got := only(t, h); canon(t, got.Params) != `{"dry_run":true,"node":"A"}` {
-		t.Errorf("params %s", got.Params)
-	}
-	h.Addon().HandleResult("cmd_scene_open", map[string]any{"path": "res://a.tscn", "dry_run": false})
-	if res := call(t, h, "open", map[string]any{"path": "res://a.tscn", "dry_run": false}); res.Err != nil {
-		t.Fatal(res.Err)
-	}
-}
-
 // ---- batch ----
 
 func TestBatchSendsOneCommand(t *testing.T) {

@@ -2,20 +2,6 @@ package scene
 
 import "encoding/json"
 
-// Preview accepts the dry_run flag in a mutating tool's arguments. The host
-// forwards the whole arguments object, flags included; the tools read the
-// flag from sdk.Call.DryRun, which the host sets from the same value.
-type Preview struct {
-	DryRun bool `json:"dry_run,omitempty" description:"Preview the effect without changing anything; the result says what would happen."`
-}
-
-// Confirmation accepts the dry_run and confirm flags of a destructive tool
-// (see Preview); the tools read sdk.Call.DryRun and sdk.Call.Confirm.
-type Confirmation struct {
-	DryRun  bool `json:"dry_run,omitempty" description:"Preview the effect without changing anything; the result says what would happen."`
-	Confirm bool `json:"confirm,omitempty" description:"Must be true to run this destructive tool (not needed with dry_run)."`
-}
-
 // Honesty is what every scene edit answers besides its own fields.
 type Honesty struct {
 	Persisted bool   `json:"persisted" description:"true when the change is part of the scene and will be written by the next save; false when the next save would lose it (reason says why)"`
@@ -144,7 +130,6 @@ type ListOpenOut struct {
 // OpenIn names a scene file to open.
 type OpenIn struct {
 	Path string `json:"path" jsonschema:"minLength=1" description:"res:// path of a .tscn or .scn file"`
-	Preview
 }
 
 // OpenOut says which scene is now edited.
@@ -163,7 +148,6 @@ type CreateIn struct {
 	RootType string `json:"root_type,omitempty" jsonschema:"default=Node" description:"class of the root node (engine Node class or script class_name), e.g. Node2D, Node3D, Control"`
 	RootName string `json:"root_name,omitempty" description:"name of the root node; default: the file name in PascalCase"`
 	Open     *bool  `json:"open,omitempty" jsonschema:"default=true" description:"open the new scene in the editor"`
-	Preview
 }
 
 // CreateOut reports the written scene file.
@@ -183,7 +167,6 @@ type SaveIn struct {
 	Scene     string `json:"scene,omitempty" description:"res:// path of an open scene; default: the edited scene"`
 	Path      string `json:"path,omitempty" description:"save as this res:// .tscn path instead (the scene then lives there)"`
 	Overwrite bool   `json:"overwrite,omitempty" description:"save even though the file changed on disk since the editor loaded or saved it, or replace an existing file when saving as"`
-	Preview
 }
 
 // SaveOut reports the save.
@@ -201,7 +184,6 @@ type SaveOut struct {
 // SceneIn selects an open scene.
 type SceneIn struct {
 	Scene string `json:"scene,omitempty" description:"res:// path of an open scene; default: the edited scene"`
-	Confirmation
 }
 
 // CloseOut reports a closed scene tab.
@@ -233,7 +215,6 @@ type CreateNodeIn struct {
 	Properties map[string]json.RawMessage `json:"properties,omitempty" description:"initial property values, in the shapes of docs/values.md"`
 	Script     string                     `json:"script,omitempty" description:"res:// path of a script to attach"`
 	Index      *int                       `json:"index,omitempty" jsonschema:"minimum=0" description:"position among the parent's children; default: last"`
-	Preview
 }
 
 // CreateNodeOut reports the new node.
@@ -257,7 +238,6 @@ type InstantiateIn struct {
 	Index            *int                       `json:"index,omitempty" jsonschema:"minimum=0" description:"position among the parent's children; default: last"`
 	Properties       map[string]json.RawMessage `json:"properties,omitempty" description:"property overrides on the instance root"`
 	EditableChildren bool                       `json:"editable_children,omitempty" description:"turn on Editable Children, so the instance's own nodes can be edited and saved"`
-	Preview
 }
 
 // InstantiateOut reports the new instance.
@@ -281,7 +261,6 @@ type NodeIn struct {
 // DeleteNodeIn names the node to delete.
 type DeleteNodeIn struct {
 	NodeIn
-	Confirmation
 }
 
 // DeleteNodeOut reports a deleted node.
@@ -298,7 +277,6 @@ type DuplicateNodeIn struct {
 	NodeIn
 	Name   string `json:"name,omitempty" description:"name of the copy; default: the original's, numbered to be free"`
 	Parent string `json:"parent,omitempty" description:"parent of the copy; default: the original's parent (the copy goes right after it)"`
-	Preview
 }
 
 // DuplicateNodeOut reports the copy.
@@ -315,7 +293,6 @@ type DuplicateNodeOut struct {
 type RenameNodeIn struct {
 	NodeIn
 	Name string `json:"name" jsonschema:"minLength=1" description:"new name; refused when a sibling has it"`
-	Preview
 }
 
 // RenameNodeOut reports a rename.
@@ -333,7 +310,6 @@ type MoveNodeIn struct {
 	NewParent           string `json:"new_parent,omitempty" description:"new parent path; default: the current parent (reorder only)"`
 	Index               *int   `json:"index,omitempty" jsonschema:"minimum=0" description:"position among the (new) parent's children; default: last when reparenting, unchanged otherwise"`
 	KeepGlobalTransform *bool  `json:"keep_global_transform,omitempty" jsonschema:"default=true" description:"keep the node where it is on screen/in the world (Node2D, Node3D; Control keeps its global position)"`
-	Preview
 }
 
 // MoveNodeOut reports a move.
@@ -352,7 +328,6 @@ type MoveNodeOut struct {
 type SetPropertiesIn struct {
 	NodeIn
 	Properties map[string]json.RawMessage `json:"properties" description:"{property: value}, in the shapes of docs/values.md; all or nothing"`
-	Preview
 }
 
 // Change is one property's old and new value.
@@ -383,7 +358,6 @@ type ConnectSignalIn struct {
 	Binds    []json.RawMessage `json:"binds,omitempty" description:"extra arguments passed after the signal's own"`
 	Deferred bool              `json:"deferred,omitempty" description:"call at idle time (CONNECT_DEFERRED)"`
 	OneShot  bool              `json:"one_shot,omitempty" description:"disconnect after the first emission (CONNECT_ONE_SHOT)"`
-	Preview
 }
 
 // ConnectSignalOut reports a connection.
@@ -401,7 +375,6 @@ type ConnectSignalOut struct {
 // DisconnectSignalIn removes a connection.
 type DisconnectSignalIn struct {
 	SignalIn
-	Preview
 }
 
 // DisconnectSignalOut reports a removed connection.
@@ -419,7 +392,6 @@ type SetGroupsIn struct {
 	NodeIn
 	Add    []string `json:"add,omitempty" description:"groups to join (persistent, saved with the scene)"`
 	Remove []string `json:"remove,omitempty" description:"groups to leave"`
-	Preview
 }
 
 // SetGroupsOut reports the node's groups.
@@ -437,7 +409,6 @@ type ExtractBranchIn struct {
 	NodeIn
 	Path    string `json:"path" jsonschema:"minLength=1" description:"res:// path of the new .tscn; never overwritten"`
 	Replace *bool  `json:"replace,omitempty" jsonschema:"default=true" description:"replace the branch with an instance of the new scene"`
-	Preview
 }
 
 // ExtractBranchOut reports the new scene.

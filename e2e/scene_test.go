@@ -706,6 +706,20 @@ func TestSceneAuthoring(t *testing.T) {
 		t.Errorf("a failed batch added an undo entry: %q (was %q)", st.Undo.UndoAction, undoBefore)
 	}
 
+	// A destructive step needs the batch's confirm, as delete_node needs its own.
+	delSteps := []any{
+		map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node", "name": "Temp"}},
+		map[string]any{"tool": "delete_node", "args": map[string]any{"node": "Temp"}},
+	}
+	if e := sceneFail(t, s, "godot_scene_batch", map[string]any{"steps": delSteps}, "PRECONDITION_FAILED", "step 1 (delete_node)", "confirm: true"); e.Required != "confirm" {
+		t.Errorf("batch with delete_node and no confirm: required %q", e.Required)
+	}
+	h.mustCall(t, "godot_scene_batch", map[string]any{"steps": delSteps, "confirm": true}, &b)
+	if !b.Applied || len(b.Steps) != 2 || sceneTreeOf(t, s, nil).has("Temp") {
+		t.Errorf("batch with confirm = %+v", b)
+	}
+	sceneUndo(t, s)
+
 	// ---- save, and read the file back through a fresh Godot ----
 	var saved struct {
 		Path     string `json:"path"`

@@ -663,7 +663,12 @@ func _run_steps_cached(steps: Array, dry_run: bool, action: String) -> Dictionar
 			rec.rollback()
 			return {"ok": false, "index": i, "failure": _bad("steps[%d].params must be an object." % i), "results": results}
 		rec.begin()
-		var r: Dictionary = (_steps[tool] as Callable).call(root, params, rec)
+		var rv: Variant = (_steps[tool] as Callable).call(root, params, rec)
+		if typeof(rv) != TYPE_DICTIONARY:
+			# A script error inside the step: undo what it and earlier steps did.
+			rec.rollback()
+			return {"ok": false, "index": i, "failure": _router.fail("INTERNAL_ERROR", "The %s step failed inside the addon (see the editor's Output panel); nothing was changed." % tool), "results": results}
+		var r: Dictionary = rv
 		if not r.get("ok", false):
 			rec.rollback()
 			return {"ok": false, "index": i, "failure": r, "results": results}

@@ -349,13 +349,26 @@ func shape(r Result) *mcp.CallToolResult {
 		return shape(Fail(err))
 	}
 	out := &mcp.CallToolResult{
-		Content:           []mcp.Content{mcp.NewTextContent(string(structured))},
+		Content:           []mcp.Content{mcp.NewTextContent(textFallback(structured))},
 		StructuredContent: structured,
 	}
 	for _, c := range r.Content {
 		out.Content = append(out.Content, mcpContent(c))
 	}
 	return out
+}
+
+// maxTextFallback is the largest result repeated as text next to
+// structuredContent; larger ones would double what every client must parse.
+const maxTextFallback = 1 << 20
+
+// textFallback is the text form of a structured result: the JSON itself, or
+// for results over maxTextFallback a note saying where the result is.
+func textFallback(structured json.RawMessage) string {
+	if len(structured) <= maxTextFallback {
+		return string(structured)
+	}
+	return fmt.Sprintf("The result is %d bytes of JSON; it is in structuredContent and not repeated here.", len(structured))
 }
 
 // cleanStructured makes sure a result is a JSON object of valid UTF-8

@@ -536,3 +536,20 @@ func TestFlagsAreNotForwardedAsArguments(t *testing.T) {
 		t.Fatalf("flags lost: %+v", ts.calls)
 	}
 }
+
+func TestLargeResultsAreNotRepeatedAsText(t *testing.T) {
+	big := strings.Repeat("x", maxTextFallback)
+	ok, _ := envelope.Success("1", map[string]any{"project_dir": big})
+	b := &stubBridge{connected: true, answers: map[string]envelope.Response{"cmd_get_editor_state": ok}}
+	c := newClient(t, New(Options{Config: testConfig(), Bridge: b}))
+	res := call(t, c, "godot_get_editor_state", nil)
+	var st EditorState
+	structured(t, res, &st)
+	if res.IsError || st.ProjectDir != big {
+		t.Fatal("the structured result lost data")
+	}
+	text := res.Content[0].(mcp.TextContent).Text
+	if len(text) > 1000 || !strings.Contains(text, "structuredContent") {
+		t.Fatalf("text fallback of a large result: %d bytes", len(text))
+	}
+}

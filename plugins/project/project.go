@@ -96,8 +96,6 @@ func Toolset() sdk.Toolset {
 	}
 }
 
-// maxLimit bounds every page size.
-const maxLimit = 2000
 
 // checkCursor accepts "" or a cursor returned by a previous call (an offset).
 func checkCursor(c string) error {

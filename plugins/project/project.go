@@ -96,7 +96,6 @@ func Toolset() sdk.Toolset {
 	}
 }
 
-
 // checkCursor accepts "" or a cursor returned by a previous call (an offset).
 func checkCursor(c string) error {
 	if c == "" {

@@ -17,11 +17,11 @@ build:
 run: build
 	@exec ./$(BIN)
 
-# The whole CI suite: formatting, vet, unit + contract + transcript tests
+# The whole CI suite: formatting, vet, staticcheck, unit + contract + transcript tests
 # under the race detector, the addon's GDScript parse check, generated-code
 # drift, and the real-editor e2e suite (which skips, saying why, when no
 # Godot 4 binary is found via GODOT_BIN or PATH).
-test: fmt-check vet test-go gdparse proto-check
+test: lint test-go gdparse proto-check
 
 test-go:
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)

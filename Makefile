@@ -24,6 +24,8 @@ run: build
 test: lint test-go gdparse proto-check
 
 test-go:
+	@if [ -z "$$GODOT_BIN" ] && ! command -v godot >/dev/null 2>&1; then \
+		echo "e2e: skipped: no Godot 4 binary found (set GODOT_BIN or put godot on PATH)"; fi
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 fmt-check:

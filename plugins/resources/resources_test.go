@@ -26,34 +26,6 @@ func start(t *testing.T) *sdktest.Harness {
 	return sdktest.Start(t, Toolset())
 }
 
-func run(t *testing.T, h *sdktest.Harness, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := h.Call(ctx, tool, args, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func normJSON(t *testing.T, b []byte) string {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("bad JSON %s: %v", b, err)
-	}
-	out, _ := json.Marshal(v)
-	return string(out)
-}
-
-func sameJSON(t *testing.T, got []byte, want string) {
-	t.Helper()
-	if g, w := normJSON(t, got), normJSON(t, []byte(want)); g != w {
-		t.Fatalf("got  %s\nwant %s", g, w)
-	}
-}
-
 func commands(h *sdktest.Harness) []string {
 	var out []string
 	for _, c := range h.Addon().Received() {
@@ -161,7 +133,7 @@ func TestCommandsAndResults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t)
 			h.Addon().HandleResult(tc.command, tc.answer)
-			res := run(t, h, tc.tool, tc.args, tc.opts...)
+			res := h.MustCall(t, tc.tool, tc.args, tc.opts...)
 			if res.Err != nil {
 				t.Fatalf("tool failed: %v", res.Err)
 			}
@@ -169,8 +141,8 @@ func TestCommandsAndResults(t *testing.T) {
 			if len(got) != 1 || got[0].Command != tc.command {
 				t.Fatalf("editor received %v, want one %s", commands(h), tc.command)
 			}
-			sameJSON(t, got[0].Params, tc.params)
-			sameJSON(t, res.Structured, tc.want)
+			sdktest.AssertJSON(t, got[0].Params, tc.params)
+			sdktest.AssertJSON(t, res.Structured, tc.want)
 		})
 	}
 }
@@ -200,7 +172,7 @@ func TestPathsRefusedBeforeTheEditor(t *testing.T) {
 	h := start(t)
 	for _, c := range calls {
 		for _, p := range bad {
-			res := run(t, h, c.tool, c.args(p), c.opts...)
+			res := h.MustCall(t, c.tool, c.args(p), c.opts...)
 			if res.Err == nil || res.Err.Code != sdk.CodeValidationError {
 				t.Errorf("%s(%q): got %+v, want VALIDATION_ERROR", c.tool, p, res.Err)
 			}
@@ -238,7 +210,7 @@ func TestArgumentErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t)
-			res := run(t, h, tc.tool, tc.args, tc.opts...)
+			res := h.MustCall(t, tc.tool, tc.args, tc.opts...)
 			if res.Err == nil || res.Err.Code != sdk.CodeValidationError || !strings.Contains(res.Err.Hint, tc.hint) {
 				t.Fatalf("got %+v, want VALIDATION_ERROR mentioning %q", res.Err, tc.hint)
 			}
@@ -272,7 +244,7 @@ func TestEditorErrorsPassThrough(t *testing.T) {
 			h := start(t)
 			e := tc.e
 			h.Addon().HandleError(tc.command, &e)
-			res := run(t, h, tc.tool, tc.args, tc.opts...)
+			res := h.MustCall(t, tc.tool, tc.args, tc.opts...)
 			if res.Err == nil || string(res.Err.Code) != string(tc.e.Code) || res.Err.Hint != tc.e.Hint {
 				t.Fatalf("got %+v, want %+v", res.Err, tc.e)
 			}
@@ -306,7 +278,7 @@ func TestDryRun(t *testing.T) {
 		t.Run(tc.tool, func(t *testing.T) {
 			h := start(t)
 			h.Addon().HandleResult(tc.command, tc.answer)
-			res := run(t, h, tc.tool, tc.args, sdktest.DryRun(), sdktest.Confirm())
+			res := h.MustCall(t, tc.tool, tc.args, sdktest.DryRun(), sdktest.Confirm())
 			if res.Err != nil {
 				t.Fatal(res.Err)
 			}
@@ -332,7 +304,7 @@ func TestDryRun(t *testing.T) {
 
 func TestDeleteNeedsConfirm(t *testing.T) {
 	h := start(t)
-	res := run(t, h, "delete", map[string]any{"path": "res://a.tres"})
+	res := h.MustCall(t, "delete", map[string]any{"path": "res://a.tres"})
 	if res.Err == nil || res.Err.Code != sdk.CodePreconditionFailed || res.Err.Required != sdk.RequireConfirm {
 		t.Fatalf("got %+v", res.Err)
 	}
@@ -356,7 +328,7 @@ func TestWaitsForTheEditorFilesystem(t *testing.T) {
 		n := polls.Add(1)
 		return map[string]any{"scanning": n < 3, "progress": 0.5, "ready": n >= 4, "pending": []string{"res://b.tres"}}, nil
 	})
-	res := run(t, h, "move", map[string]any{"from": "res://a.tres", "to": "res://b.tres", "timeout_ms": 5000}, sdktest.ProgressToken("tok"))
+	res := h.MustCall(t, "move", map[string]any{"from": "res://a.tres", "to": "res://b.tres", "timeout_ms": 5000}, sdktest.ProgressToken("tok"))
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -373,7 +345,7 @@ func TestWaitsForTheEditorFilesystem(t *testing.T) {
 		if c.Command != "cmd_resources_fs_sync" {
 			t.Fatalf("editor received %v", commands(h))
 		}
-		sameJSON(t, c.Params, `{"written":["res://b.tres","res://m.tscn"],"removed":["res://a.tres"]}`)
+		sdktest.AssertJSON(t, c.Params, `{"written":["res://b.tres","res://m.tscn"],"removed":["res://a.tres"]}`)
 	}
 	pr := h.Progress()
 	if len(pr) < 3 || pr[0].Token != "tok" || !strings.Contains(pr[0].Message, "scan (50%)") || !strings.Contains(pr[len(pr)-1].Message, "up to date") {
@@ -402,7 +374,7 @@ func TestRescanPendingWhenTheWaitEnds(t *testing.T) {
 			h.Addon().HandleResult("cmd_resources_create", map[string]any{"path": "res://a.tres", "type": "Gradient", "persisted": true, "ready": false, "written": []string{"res://a.tres"}})
 			tc.sync(h)
 			start := time.Now()
-			res := run(t, h, "create", map[string]any{"path": "res://a.tres", "type": "Gradient", "timeout_ms": 100})
+			res := h.MustCall(t, "create", map[string]any{"path": "res://a.tres", "type": "Gradient", "timeout_ms": 100})
 			if res.Err != nil {
 				t.Fatal(res.Err)
 			}
@@ -426,7 +398,7 @@ func TestRescanWaitsForTheScan(t *testing.T) {
 	h.Addon().Handle("cmd_resources_fs_sync", func(context.Context, json.RawMessage) (any, *envelope.Error) {
 		return map[string]any{"scanning": polls.Add(1) < 3, "ready": polls.Load() >= 3}, nil
 	})
-	res := run(t, h, "rescan", nil)
+	res := h.MustCall(t, "rescan", nil)
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -435,7 +407,7 @@ func TestRescanWaitsForTheScan(t *testing.T) {
 	if !out.Started || out.RescanPending || polls.Load() != 3 {
 		t.Fatalf("result %s after %d polls", res.Structured, polls.Load())
 	}
-	sameJSON(t, h.Addon().Received()[1].Params, `{"written":[],"removed":[]}`)
+	sdktest.AssertJSON(t, h.Addon().Received()[1].Params, `{"written":[],"removed":[]}`)
 }
 
 // Pages: next_offset becomes an opaque cursor that asks for the next page.
@@ -450,32 +422,32 @@ func TestPagination(t *testing.T) {
 		return map[string]any{"entries": []any{map[string]any{"path": "res://2", "kind": "file"}}, "next_offset": 0}, nil
 	})
 	var first ListOut
-	if err := run(t, h, "list", nil).Decode(&first); err != nil {
+	if err := h.MustCall(t, "list", nil).Decode(&first); err != nil {
 		t.Fatal(err)
 	}
 	if !first.Truncated || first.NextCursor == "" {
 		t.Fatalf("first page %+v", first)
 	}
 	var second ListOut
-	if err := run(t, h, "list", map[string]any{"cursor": first.NextCursor}).Decode(&second); err != nil {
+	if err := h.MustCall(t, "list", map[string]any{"cursor": first.NextCursor}).Decode(&second); err != nil {
 		t.Fatal(err)
 	}
 	if second.Truncated || second.NextCursor != "" || second.Entries[0].Path != "res://2" {
 		t.Fatalf("second page %+v", second)
 	}
-	sameJSON(t, h.Addon().Received()[1].Params, `{"path":"res://","recursive":true,"types":[],"glob":"","offset":500,"limit":500}`)
+	sdktest.AssertJSON(t, h.Addon().Received()[1].Params, `{"path":"res://","recursive":true,"types":[],"glob":"","offset":500,"limit":500}`)
 
 	// search resumes inside a file: offset and skip.
 	h2 := start(t)
 	h2.Addon().HandleResult("cmd_resources_search", map[string]any{"matches": []any{}, "next_offset": 7, "next_skip": 3, "reason": "max_results"})
 	var s SearchOut
-	if err := run(t, h2, "search", map[string]any{"query": "x"}).Decode(&s); err != nil {
+	if err := h2.MustCall(t, "search", map[string]any{"query": "x"}).Decode(&s); err != nil {
 		t.Fatal(err)
 	}
 	if !s.Truncated || s.Reason != "max_results" {
 		t.Fatalf("%+v", s)
 	}
-	run(t, h2, "search", map[string]any{"query": "x", "cursor": s.NextCursor})
+	h2.MustCall(t, "search", map[string]any{"query": "x", "cursor": s.NextCursor})
 	var p struct{ Offset, Skip int }
 	json.Unmarshal(h2.Addon().Received()[1].Params, &p)
 	if p.Offset != 7 || p.Skip != 3 {

@@ -18,42 +18,6 @@ func start(t *testing.T) *sdktest.Harness {
 	return sdktest.Start(t, Toolset())
 }
 
-func run(t *testing.T, h *sdktest.Harness, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := h.Call(ctx, tool, args, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func norm(t *testing.T, b []byte) string {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("bad JSON %s: %v", b, err)
-	}
-	out, _ := json.Marshal(v)
-	return string(out)
-}
-
-func sameJSON(t *testing.T, got []byte, want string) {
-	t.Helper()
-	if g, w := norm(t, got), norm(t, []byte(want)); g != w {
-		t.Fatalf("got  %s\nwant %s", g, w)
-	}
-}
-
-func received(h *sdktest.Harness) []string {
-	var out []string
-	for _, c := range h.Addon().Received() {
-		out = append(out, c.Command)
-	}
-	return out
-}
-
 func TestToolSurface(t *testing.T) {
 	h := start(t)
 	want := map[string]sdk.Safety{
@@ -141,16 +105,16 @@ func TestCommandsAndResults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t)
 			h.Addon().HandleResult(tc.command, tc.answer)
-			res := run(t, h, tc.tool, tc.args, tc.opts...)
+			res := h.MustCall(t, tc.tool, tc.args, tc.opts...)
 			if res.Err != nil {
 				t.Fatalf("tool failed: %v", res.Err)
 			}
 			got := h.Addon().Received()
 			if len(got) != 1 || got[0].Command != tc.command {
-				t.Fatalf("editor received %v, want one %s", received(h), tc.command)
+				t.Fatalf("editor received %v, want one %s", h.Commands(), tc.command)
 			}
-			sameJSON(t, got[0].Params, tc.params)
-			sameJSON(t, res.Structured, tc.want)
+			sdktest.AssertJSON(t, got[0].Params, tc.params)
+			sdktest.AssertJSON(t, res.Structured, tc.want)
 		})
 	}
 }
@@ -182,12 +146,12 @@ func TestArgumentErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t)
-			res := run(t, h, tc.tool, tc.args)
+			res := h.MustCall(t, tc.tool, tc.args)
 			if res.Err == nil || res.Err.Code != sdk.CodeValidationError || !strings.Contains(res.Err.Hint, tc.hint) {
 				t.Fatalf("got %+v, want VALIDATION_ERROR mentioning %q", res.Err, tc.hint)
 			}
 			if n := len(h.Addon().Received()); n != 0 {
-				t.Fatalf("editor received %v", received(h))
+				t.Fatalf("editor received %v", h.Commands())
 			}
 		})
 	}
@@ -212,7 +176,7 @@ func TestEditorErrorsPassThrough(t *testing.T) {
 			h := start(t)
 			e := tc.e
 			h.Addon().HandleError(tc.command, &e)
-			res := run(t, h, tc.tool, tc.args)
+			res := h.MustCall(t, tc.tool, tc.args)
 			if res.Err == nil || string(res.Err.Code) != string(e.Code) || res.Err.Hint != e.Hint || res.Err.Required != e.Required {
 				t.Fatalf("got %+v, want %+v", res.Err, e)
 			}
@@ -236,15 +200,15 @@ func TestWriteWaitsThenValidates(t *testing.T) {
 		"path": "res://enemy.gd", "valid": false, "class_name": "Enemy",
 		"errors": []any{map[string]any{"path": "res://enemy.gd", "line": 3, "column": 2, "message": "Identifier \"foo\" not declared in the current scope.", "kind": "parse"}},
 	}}, "checked": 1})
-	res := run(t, h, "write", map[string]any{"path": "res://enemy.gd", "source": "class_name Enemy\nfunc f():\n\tfoo\n"})
+	res := h.MustCall(t, "write", map[string]any{"path": "res://enemy.gd", "source": "class_name Enemy\nfunc f():\n\tfoo\n"})
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if got := strings.Join(received(h), ","); got != "cmd_scripts_write,cmd_resources_fs_sync,cmd_resources_fs_sync,cmd_scripts_validate" {
+	if got := strings.Join(h.Commands(), ","); got != "cmd_scripts_write,cmd_resources_fs_sync,cmd_resources_fs_sync,cmd_scripts_validate" {
 		t.Fatalf("editor received %s", got)
 	}
-	sameJSON(t, h.Addon().Received()[1].Params, `{"written":["res://enemy.gd"],"removed":[]}`)
-	sameJSON(t, h.Addon().Received()[3].Params, `{"items":[{"path":"res://enemy.gd"}]}`)
+	sdktest.AssertJSON(t, h.Addon().Received()[1].Params, `{"written":["res://enemy.gd"],"removed":[]}`)
+	sdktest.AssertJSON(t, h.Addon().Received()[3].Params, `{"items":[{"path":"res://enemy.gd"}]}`)
 	var out WriteOut
 	res.Decode(&out)
 	if out.Valid || len(out.Errors) != 1 || out.Errors[0].Line != 3 || out.ClassName != "Enemy" || out.RescanPending {
@@ -258,7 +222,7 @@ func TestWriteWhenTheCheckCannotRun(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_scripts_write", map[string]any{"path": "res://a.gd", "validated": false, "persisted": true, "undoable": true, "ready": true, "written": []string{"res://a.gd"}})
 	h.Addon().HandleError("cmd_scripts_validate", &envelope.Error{Code: envelope.InternalError, Hint: "Could not start a headless Godot (/bin/godot) to check the scripts."})
-	res := run(t, h, "write", map[string]any{"path": "res://a.gd", "source": "extends Node\n"})
+	res := h.MustCall(t, "write", map[string]any{"path": "res://a.gd", "source": "extends Node\n"})
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -272,11 +236,11 @@ func TestWriteWhenTheCheckCannotRun(t *testing.T) {
 func TestWriteDryRun(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_scripts_write", map[string]any{"path": "res://a.gd", "created": true, "valid": true, "validated": true, "persisted": true, "ready": false})
-	res := run(t, h, "write", map[string]any{"path": "res://a.gd", "source": "extends Node\n"}, sdktest.DryRun())
+	res := h.MustCall(t, "write", map[string]any{"path": "res://a.gd", "source": "extends Node\n"}, sdktest.DryRun())
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if got := received(h); len(got) != 1 {
+	if got := h.Commands(); len(got) != 1 {
 		t.Fatalf("editor received %v", got)
 	}
 	if !strings.Contains(string(h.Addon().Received()[0].Params), `"dry_run":true`) {
@@ -296,7 +260,7 @@ func TestPatchFlow(t *testing.T) {
 	src := "extends Node\r\n\r\nfunc _ready() -> void:\r\n\tprint(1)\r\n"
 	h.Addon().HandleResult("cmd_scripts_read", map[string]any{"path": "res://a.gd", "source": src, "start_line": 1, "end_line": 4, "line_count": 4, "sha256": "abc123"})
 	h.Addon().HandleResult("cmd_scripts_write", map[string]any{"path": "res://a.gd", "bytes": 60, "valid": true, "validated": true, "persisted": true, "undoable": true, "undo_history": "global", "ready": true})
-	res := run(t, h, "patch", map[string]any{"path": "res://a.gd", "edits": []any{
+	res := h.MustCall(t, "patch", map[string]any{"path": "res://a.gd", "edits": []any{
 		map[string]any{"old": "    print(1)\n", "new": "    if true:\n        print(2)\n"},
 	}})
 	if res.Err != nil {
@@ -304,10 +268,10 @@ func TestPatchFlow(t *testing.T) {
 	}
 	got := h.Addon().Received()
 	if len(got) != 2 || got[0].Command != "cmd_scripts_read" || got[1].Command != "cmd_scripts_write" {
-		t.Fatalf("editor received %v", received(h))
+		t.Fatalf("editor received %v", h.Commands())
 	}
-	sameJSON(t, got[0].Params, `{"path":"res://a.gd","start_line":0,"end_line":0}`)
-	sameJSON(t, got[1].Params, `{"path":"res://a.gd","source":"extends Node\r\n\r\nfunc _ready() -> void:\r\n\tif true:\r\n\t\tprint(2)\r\n","overwrite":false,"if_sha256":"abc123","dry_run":false}`)
+	sdktest.AssertJSON(t, got[0].Params, `{"path":"res://a.gd","start_line":0,"end_line":0}`)
+	sdktest.AssertJSON(t, got[1].Params, `{"path":"res://a.gd","source":"extends Node\r\n\r\nfunc _ready() -> void:\r\n\tif true:\r\n\t\tprint(2)\r\n","overwrite":false,"if_sha256":"abc123","dry_run":false}`)
 	var out PatchOut
 	res.Decode(&out)
 	if out.Indent != "tabs" || out.LineEnding != "crlf" || len(out.Applied) != 1 || out.Applied[0].Line != 4 || !out.Applied[0].IndentConverted || !out.Valid {
@@ -318,11 +282,11 @@ func TestPatchFlow(t *testing.T) {
 func TestPatchAnchorRefusedBeforeWriting(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_scripts_read", map[string]any{"path": "res://a.gd", "source": "func a():\n\tpass\nfunc b():\n\tpass\n", "sha256": "x"})
-	res := run(t, h, "patch", map[string]any{"path": "res://a.gd", "edits": []any{map[string]any{"old": "\tpass", "new": "\treturn"}}})
+	res := h.MustCall(t, "patch", map[string]any{"path": "res://a.gd", "edits": []any{map[string]any{"old": "\tpass", "new": "\treturn"}}})
 	if res.Err == nil || res.Err.Code != sdk.CodeValidationError || !strings.Contains(res.Err.Hint, "matches 2 times") {
 		t.Fatalf("got %+v", res.Err)
 	}
-	if got := received(h); len(got) != 1 {
+	if got := h.Commands(); len(got) != 1 {
 		t.Fatalf("editor received %v; nothing may be written", got)
 	}
 }
@@ -332,7 +296,7 @@ func TestPatchRefusedWhenTheFileChanged(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_scripts_read", map[string]any{"path": "res://a.gd", "source": "a\n", "sha256": "old"})
 	h.Addon().HandleError("cmd_scripts_write", &envelope.Error{Code: envelope.PreconditionFailed, Hint: "'res://a.gd' changed on disk since it was read"})
-	res := run(t, h, "patch", map[string]any{"path": "res://a.gd", "edits": []any{map[string]any{"old": "a", "new": "b"}}})
+	res := h.MustCall(t, "patch", map[string]any{"path": "res://a.gd", "edits": []any{map[string]any{"old": "a", "new": "b"}}})
 	if res.Err == nil || res.Err.Code != sdk.CodePreconditionFailed {
 		t.Fatalf("got %+v", res.Err)
 	}
@@ -351,7 +315,7 @@ func TestValidateHeartbeat(t *testing.T) {
 		}
 		return map[string]any{"results": []any{}, "checked": 0}, nil
 	})
-	res := run(t, h, "validate", map[string]any{"all": true}, sdktest.ProgressToken("p"))
+	res := h.MustCall(t, "validate", map[string]any{"all": true}, sdktest.ProgressToken("p"))
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -369,7 +333,7 @@ func TestAttachDetachDryRun(t *testing.T) {
 		"attach": map[string]any{"node": "P", "script": "Enemy"},
 		"detach": map[string]any{"node": "P"},
 	} {
-		res := run(t, h, tool, args, sdktest.DryRun())
+		res := h.MustCall(t, tool, args, sdktest.DryRun())
 		if res.Err != nil {
 			t.Fatalf("%s: %v", tool, res.Err)
 		}
@@ -385,6 +349,6 @@ func TestAttachDetachDryRun(t *testing.T) {
 		}
 	}
 	if len(h.Addon().Received()) != 2 {
-		t.Fatalf("editor received %v", received(h))
+		t.Fatalf("editor received %v", h.Commands())
 	}
 }

@@ -243,3 +243,42 @@ func (b *backend) Log(_ context.Context, level slog.Level, message string, attrs
 	b.t.Logf("toolset log: %s %s %s", level, message, strings.Join(parts, " "))
 	return nil
 }
+
+// MustCall is Call with a 20 s deadline; a transport failure (not a tool
+// error, which is in Result.Err) fails the test.
+func (h *Harness) MustCall(t testing.TB, tool string, args any, opts ...CallOption) *Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := h.Call(ctx, tool, args, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Commands lists the names of the commands the fake addon received, in order.
+func (h *Harness) Commands() []string {
+	var out []string
+	for _, c := range h.addon.Received() {
+		out = append(out, c.Command)
+	}
+	return out
+}
+
+// AssertJSON fails t unless got and want hold the same JSON value (key order
+// and spacing do not matter).
+func AssertJSON(t testing.TB, got []byte, want string) {
+	t.Helper()
+	norm := func(b []byte) string {
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatalf("not JSON: %s: %v", b, err)
+		}
+		out, _ := json.Marshal(v)
+		return string(out)
+	}
+	if g, w := norm(got), norm([]byte(want)); g != w {
+		t.Fatalf("got  %s\nwant %s", g, w)
+	}
+}

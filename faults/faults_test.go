@@ -160,28 +160,6 @@ func dial(t *testing.T, url string) *fakeaddon.Addon {
 	return a
 }
 
-// children counts live processes whose parent is this test process.
-func children() int {
-	me := strconv.Itoa(os.Getpid())
-	n := 0
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(stat)
-		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) >= 2 && fields[1] == me && fields[0] != "Z" {
-			n++
-		}
-	}
-	return n
-}
-
 // leakCheck records goroutines and child processes now and, at cleanup,
 // waits (bounded) for both to come back down.
 func leakCheck(t *testing.T) {
@@ -203,34 +181,6 @@ func leakCheck(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	})
-}
-
-func pluginPid(t *testing.T) int {
-	t.Helper()
-	me := strconv.Itoa(os.Getpid())
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
-			s := string(stat)
-			if len(s) == 0 {
-				continue
-			}
-			fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			if len(fields) >= 2 && fields[1] == me && fields[0] != "Z" && strings.HasSuffix(strings.TrimRight(string(cmdline), "\x00"), "/echo") {
-				return pid
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("no echo plugin process")
-	return 0
 }
 
 func TestPluginKilledMidCall(t *testing.T) {
@@ -428,4 +378,15 @@ func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// children counts this test process's live child processes.
+func children() int { return len(hosttest.Children(os.Getpid())) }
+
+// pluginPid is the echo plugin's process.
+func pluginPid(t *testing.T) int {
+	t.Helper()
+	return hosttest.WaitChild(t, os.Getpid(), "echo", func(c hosttest.Child) bool {
+		return strings.HasSuffix(c.Cmdline[0], "/echo")
+	})
 }

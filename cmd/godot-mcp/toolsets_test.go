@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -165,7 +163,7 @@ func TestBinaryNoOrphanPlugins(t *testing.T) {
 	p.Cmd.Process.Kill() // SIGKILL: the host gets no chance to clean up
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range pids {
-		for alive(pid) {
+		for hosttest.Alive(pid) {
 			if time.Now().After(deadline) {
 				t.Fatalf("plugin %d outlived the killed host", pid)
 			}
@@ -192,39 +190,7 @@ func contains(xs []string, x string) bool {
 // pluginPid finds the child of host running `toolset serve name`.
 func pluginPid(t *testing.T, host int, name string) int {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-			if err != nil {
-				continue
-			}
-			fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-			if len(fields) < 2 || fields[1] != strconv.Itoa(host) {
-				continue
-			}
-			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			if strings.Contains(string(cmdline), "toolset\x00serve\x00"+name) {
-				return pid
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no plugin process for %s", name)
-	return 0
-}
-
-func alive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// A zombie (state Z) is dead but not yet reaped by init.
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
+	return hosttest.WaitChild(t, host, "toolset "+name, func(c hosttest.Child) bool {
+		return strings.Contains(strings.Join(c.Cmdline, " "), "toolset serve "+name)
+	})
 }

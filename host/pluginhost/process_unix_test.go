@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/hosttest"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,30 +45,10 @@ func processAlive(pid int) bool {
 }
 
 // childPids lists this process's living children (Linux; nil elsewhere).
-func childPids(t testing.TB) []int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
+func childPids(testing.TB) []int {
 	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		fields := strings.Fields(string(stat[i+1:])) // state, ppid, ...
-		if len(fields) > 1 && fields[1] == strconv.Itoa(os.Getpid()) && fields[0] != "Z" {
-			out = append(out, pid)
-		}
+	for _, c := range hosttest.Children(os.Getpid()) {
+		out = append(out, c.PID)
 	}
 	return out
 }

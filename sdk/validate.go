@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
 
 var (
@@ -33,14 +35,14 @@ func validateArguments(s *schema, raw json.RawMessage) (json.RawMessage, *Error)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = json.RawMessage("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, Validation(fmt.Sprintf("arguments are not valid JSON: %v", err))
-	}
-	if dec.More() {
+	// rawjson: arguments can be megabytes (a script, an image), and
+	// encoding/json would read them twice more here.
+	v, err := rawjson.Decode(raw, true)
+	if serr, ok := err.(*rawjson.SyntaxError); ok && serr.Trailing {
 		return nil, Validation("arguments must be a single JSON object")
+	}
+	if err != nil {
+		return nil, Validation(fmt.Sprintf("arguments are not valid JSON: %v", err))
 	}
 	val := &validator{root: s}
 	v = val.check(s, v, "arguments")
@@ -175,12 +177,14 @@ func (v *validator) check(s *schema, x any, path string) any {
 		}
 		v.checkNumber(s, x, path)
 	case string:
-		n := runeLen(x)
-		if s.MinLength != nil && n < *s.MinLength {
-			v.fail(path, "must be at least %d characters long", *s.MinLength)
-		}
-		if s.MaxLength != nil && n > *s.MaxLength {
-			v.fail(path, "must be at most %d characters long", *s.MaxLength)
+		if s.MinLength != nil || s.MaxLength != nil { // counting runes of a megabyte string costs milliseconds
+			n := runeLen(x)
+			if s.MinLength != nil && n < *s.MinLength {
+				v.fail(path, "must be at least %d characters long", *s.MinLength)
+			}
+			if s.MaxLength != nil && n > *s.MaxLength {
+				v.fail(path, "must be at most %d characters long", *s.MaxLength)
+			}
 		}
 	case []any:
 		if s.MinItems != nil && len(x) < *s.MinItems {

@@ -3,6 +3,8 @@ package bridge
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
 
 // salvageID reads a top-level "id" string from the start of a frame that
@@ -59,7 +61,7 @@ func skipValue(dec *json.Decoder) error {
 
 func trimSpace(b []byte) []byte { return bytes.TrimSpace(b) }
 
-func jsonValid(b []byte) bool { return json.Valid(b) }
+func jsonValid(b []byte) bool { return rawjson.Valid(b) }
 
 // jsonKind names the JSON type of a value for hints.
 func jsonKind(b []byte) string {

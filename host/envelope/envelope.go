@@ -15,6 +15,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+
+	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
 
 // ErrorCode is the stable, enumerated failure code. Clients match on it, never on prose.
@@ -189,24 +192,65 @@ func DecodeFrame(data []byte) (Frame, error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return Frame{}, ErrNotObject
 	}
-	var f Frame
-	if err := json.Unmarshal(trimmed, &f); err != nil {
-		// Salvage the id so the caller can fail just that waiter.
-		var idOnly struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal(trimmed, &idOnly) == nil {
-			var s string
-			if json.Unmarshal(idOnly.ID, &s) == nil {
-				f = Frame{ID: s}
+	f, ok := decodeKnown(trimmed)
+	if !ok {
+		f = Frame{}
+		if err := json.Unmarshal(trimmed, &f); err != nil {
+			// Keep the id when it is readable, so the caller can fail the call.
+			var idOnly struct {
+				ID json.RawMessage `json:"id"`
 			}
+			if json.Unmarshal(trimmed, &idOnly) == nil {
+				var s string
+				if json.Unmarshal(idOnly.ID, &s) == nil {
+					f = Frame{ID: s}
+				}
+			}
+			return f, fmt.Errorf("malformed frame: %w", err)
 		}
-		return f, fmt.Errorf("malformed frame: %w", err)
 	}
 	if f.OK == nil && f.Command == "" {
 		return f, ErrNoKind
 	}
 	return f, nil
+}
+
+// decodeKnown decodes a frame whose members are all the envelope's, spelled
+// exactly, reading the frame once: params and result (which can be
+// megabytes) are kept as the raw bytes rawjson validated. ok is false for
+// anything else (malformed JSON, a wrong type, other or case-folded keys),
+// which encoding/json then decodes as before.
+func decodeKnown(data []byte) (f Frame, ok bool) {
+	members, err := rawjson.Object(data)
+	if err != nil {
+		return Frame{}, false
+	}
+	for _, m := range members {
+		switch m.Key {
+		case "id":
+			err = json.Unmarshal(m.Value, &f.ID)
+		case "command":
+			err = json.Unmarshal(m.Value, &f.Command)
+		case "params":
+			f.Params = json.RawMessage(m.Value)
+		case "ok":
+			err = json.Unmarshal(m.Value, &f.OK)
+		case "result":
+			f.Result = json.RawMessage(m.Value)
+		case "error":
+			err = json.Unmarshal(m.Value, &f.Error)
+		case "hint":
+			err = json.Unmarshal(m.Value, &f.Hint)
+		case "required":
+			err = json.Unmarshal(m.Value, &f.Required)
+		default:
+			return Frame{}, false
+		}
+		if err != nil {
+			return Frame{}, false
+		}
+	}
+	return f, true
 }
 
 // EditorHello is the params of the editor's first message, cmd_editor_hello.
@@ -232,6 +276,13 @@ type ToolsetsUpdate struct {
 
 // Marshal encodes v compactly without HTML escaping.
 func Marshal(v any) ([]byte, error) {
+	if r, ok := v.(Response); ok {
+		return r.marshal()
+	}
+	return marshalValue(v)
+}
+
+func marshalValue(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -239,4 +290,40 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// marshal encodes r as Marshal would encode its struct, except that Result
+// is written as it is (after one fast validity check) instead of being
+// compacted: an answer can carry megabytes.
+func (r Response) marshal() ([]byte, error) {
+	if len(r.Result) > 0 && !rawjson.Valid(r.Result) {
+		return nil, errors.New("json: the response's result is not valid JSON")
+	}
+	b := make([]byte, 0, len(r.Result)+len(r.Hint)+len(r.ID)+64)
+	b = append(b, '{')
+	if r.ID != "" {
+		b = appendMember(b, "id", r.ID)
+		b = append(b, ',')
+	}
+	b = append(b, `"ok":`...)
+	b = strconv.AppendBool(b, r.OK)
+	if len(r.Result) > 0 {
+		b = append(b, `,"result":`...)
+		b = append(b, r.Result...)
+	}
+	for _, m := range [...]struct{ key, value string }{{"error", string(r.Error)}, {"hint", r.Hint}, {"required", r.Required}} {
+		if m.value != "" {
+			b = append(b, ',')
+			b = appendMember(b, m.key, m.value)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendMember(b []byte, key, value string) []byte {
+	b = append(b, '"')
+	b = append(b, key...)
+	b = append(b, `":`...)
+	s, _ := marshalValue(value) // a string always encodes
+	return append(b, s...)
 }

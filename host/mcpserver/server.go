@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
 
 // Bridge is what the MCP server needs of the editor bridge.
@@ -65,6 +65,8 @@ type Server struct {
 	progMu   sync.Mutex
 	progress map[string]progressTarget
 	progSeq  atomic.Uint64
+
+	fastServed atomic.Uint64 // tools/call requests ServeStdio served itself (tests read it)
 }
 
 type progressTarget struct {
@@ -194,34 +196,50 @@ func mcpTool(def ToolDef) mcp.Tool {
 }
 
 // handler is the one pipeline every tool call goes through: validate,
-// safety class, preconditions, approval, execute, shape.
+// safety class, preconditions, approval, execute, shape. mcp-go calls it for
+// every transport; ServeStdio's fast path (stdio.go) calls s.call directly.
 func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
-		res, pending := s.run(ctx, reg, req)
+		rawArgs := []byte("{}")
+		if req.Params.Arguments != nil {
+			var err error
+			if rawArgs, err = json.Marshal(req.Params.Arguments); err != nil {
+				return shape(Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", reg.def.Name, err))), nil
+			}
+		}
+		var progressToken mcp.ProgressToken
+		if req.Params.Meta != nil {
+			progressToken = req.Params.Meta.ProgressToken
+		}
+		res, pending := s.call(ctx, reg, rawArgs, progressToken, &req)
 		if pending != nil {
 			return pending, nil // waiting for the user's approval (elicitation)
-		}
-		if res.Err != nil {
-			s.log.Debug("tool failed", "tool", reg.def.Name, "code", res.Err.Code, "took", time.Since(start))
-		} else {
-			s.log.Debug("tool ok", "tool", reg.def.Name, "took", time.Since(start))
 		}
 		return shape(res), nil
 	}
 }
 
+// call runs one tool call and logs its outcome. req is the mcp-go request
+// when there is one (elicited approval answers travel in it), nil on the
+// stdio fast path, which never serves calls that may need elicitation.
+func (s *Server) call(ctx context.Context, reg *registered, rawArgs json.RawMessage, progressToken mcp.ProgressToken, req *mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
+	start := time.Now()
+	res, pending := s.run(ctx, reg, rawArgs, progressToken, req)
+	switch {
+	case pending != nil:
+		s.log.Debug("tool waits for approval", "tool", reg.def.Name)
+	case res.Err != nil:
+		s.log.Debug("tool failed", "tool", reg.def.Name, "code", res.Err.Code, "took", time.Since(start))
+	default:
+		s.log.Debug("tool ok", "tool", reg.def.Name, "took", time.Since(start))
+	}
+	return res, pending
+}
+
 // run applies every host-side gate, then the executor. A non-nil
 // *mcp.CallToolResult is an input-required answer (approval pending).
-func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
+func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessage, progressToken mcp.ProgressToken, req *mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
 	def := reg.def
-	rawArgs, err := json.Marshal(req.Params.Arguments)
-	if err != nil {
-		return Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", def.Name, err)), nil
-	}
-	if req.Params.Arguments == nil {
-		rawArgs = []byte("{}")
-	}
 	args, verr := validateArgs(def.Name, reg.input, rawArgs)
 	if verr != nil {
 		return Fail(verr), nil
@@ -246,7 +264,10 @@ func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolReque
 	}
 	if def.Class == safety.Destructive && !flags.DryRun {
 		if s.cfg.Approval == "elicit" {
-			pending, aerr := elicitApproval(ctx, req, def.Name, rawArgs)
+			if req == nil {
+				return Fail(envelope.Errorf(envelope.InternalError, "%s needs elicited approval but was served without an MCP request; this is a bug in godot-mcp.", def.Name)), nil
+			}
+			pending, aerr := elicitApproval(ctx, *req, def.Name, rawArgs)
 			if aerr != nil {
 				return Fail(aerr), nil
 			}
@@ -266,15 +287,12 @@ func (s *Server) run(ctx context.Context, reg *registered, req mcp.CallToolReque
 	if _, hasDry := args["dry_run"]; hasDry || args["confirm"] != nil {
 		delete(args, "dry_run")
 		delete(args, "confirm")
+		var err error
 		if toolArgs, err = json.Marshal(args); err != nil {
 			return Fail(envelope.Errorf(envelope.InternalError, "could not re-encode the arguments of %s: %v", def.Name, err)), nil
 		}
 	}
 	call := Call{Tool: def.Name, Arguments: toolArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
-	var progressToken mcp.ProgressToken
-	if req.Params.Meta != nil {
-		progressToken = req.Params.Meta.ProgressToken
-	}
 	call.CallID = s.trackProgress(ctx, progressToken)
 	defer s.untrackProgress(call.CallID)
 	if progressToken != nil {
@@ -376,7 +394,7 @@ func textFallback(structured json.RawMessage) string {
 // object for structuredContent, and the editor or a plugin may send anything.
 func cleanStructured(raw json.RawMessage) (json.RawMessage, *envelope.Error) {
 	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+	if len(trimmed) == 0 || trimmed[0] != '{' || !rawjson.Valid(trimmed) {
 		return nil, envelope.Errorf(envelope.InternalError, "The editor or toolset answered with a result that is not a JSON object (%.40s). Reinstall the addon so it matches the server.", trimmed)
 	}
 	if utf8.Valid(trimmed) {
@@ -391,18 +409,6 @@ func cleanStructured(raw json.RawMessage) (json.RawMessage, *envelope.Error) {
 		return nil, envelope.Errorf(envelope.InternalError, "The result could not be re-encoded: %v.", err)
 	}
 	return clean, nil
-}
-
-// ServeStdio serves MCP over newline-delimited JSON-RPC on in/out until in
-// closes or ctx ends.
-func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
-	stdio := server.NewStdioServer(s.mcp)
-	stdio.SetErrorLogger(newStdLogger(errLog))
-	// Tool calls wait on the editor, not the CPU: let many be in flight
-	// (mcp-go's default is 5 workers, which would queue a busy agent's calls).
-	server.WithWorkerPoolSize(100)(stdio)
-	server.WithQueueSize(10000)(stdio)
-	return stdio.Listen(ctx, in, out)
 }
 
 // trackProgress maps a call (and its client progress token, nil when the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
 
 // ToolDef is a tool as the host serves it, whoever implements it (the core or
@@ -100,9 +101,10 @@ func compileInput(schema json.RawMessage) (*jsonschema.Resolved, error) {
 	return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: false})
 }
 
-// validateArgs checks raw arguments (a JSON object or empty) against the schema.
+// validateArgs checks raw arguments (a JSON object or empty) against the
+// schema and returns the object's members. It reads the arguments with
+// rawjson: a tool call's arguments can be megabytes (a script, an image).
 func validateArgs(tool string, r *jsonschema.Resolved, raw json.RawMessage) (map[string]json.RawMessage, *envelope.Error) {
-	args := map[string]json.RawMessage{}
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		trimmed = []byte("{}")
@@ -110,14 +112,19 @@ func validateArgs(tool string, r *jsonschema.Resolved, raw json.RawMessage) (map
 	if trimmed[0] != '{' {
 		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s must be a JSON object.", tool)
 	}
-	if err := json.Unmarshal(trimmed, &args); err != nil {
+	members, err := rawjson.Object(trimmed)
+	if err != nil {
 		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
+	}
+	args := make(map[string]json.RawMessage, len(members))
+	for _, m := range members {
+		args[m.Key] = m.Value
 	}
 	if r == nil {
 		return args, nil
 	}
-	var instance any
-	if err := json.Unmarshal(trimmed, &instance); err != nil {
+	instance, err := rawjson.Decode(trimmed, false)
+	if err != nil {
 		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
 	}
 	if err := r.Validate(instance); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
+	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
 
 // This file is the host's one boundary with the generated protobuf types.
@@ -251,7 +252,7 @@ func resultFromProto(toolset string, r *pluginproto.CallResponse) CallResult {
 		return CallResult{Err: errorFromProto(toolset, e)}
 	}
 	structured := json.RawMessage(r.GetStructuredJson())
-	if len(structured) == 0 || structured[0] != '{' || !json.Valid(structured) {
+	if len(structured) == 0 || structured[0] != '{' || !rawjson.Valid(structured) {
 		return CallResult{Err: envelope.Errorf(envelope.InternalError,
 			"Toolset '%s' returned a result that is not a JSON object. This is a bug in the toolset.", toolset)}
 	}

@@ -22,10 +22,12 @@ import (
 // maxDepth is encoding/json's nesting limit.
 const maxDepth = 10000
 
-// SyntaxError is malformed JSON at byte Offset.
+// SyntaxError is malformed JSON at byte Offset. Trailing is set when a
+// whole value was read and something other than whitespace follows it.
 type SyntaxError struct {
-	Offset int
-	msg    string
+	Offset   int
+	Trailing bool
+	msg      string
 }
 
 func (e *SyntaxError) Error() string {
@@ -135,7 +137,7 @@ func Decode(data []byte, useNumber bool) (any, error) {
 	}
 	s.skipSpace()
 	if s.pos != len(data) {
-		return nil, s.fail("data after the value")
+		return nil, &SyntaxError{Offset: s.pos, Trailing: true, msg: "data after the value"}
 	}
 	return v, nil
 }

@@ -1,0 +1,305 @@
+package mcpserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
+)
+
+// stdioSession runs ServeStdio on pipes and speaks raw JSON-RPC lines to it.
+type stdioSession struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan map[string]any
+	done  chan error
+}
+
+func startStdio(t *testing.T, s *Server) *stdioSession {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ss := &stdioSession{t: t, in: inW, lines: make(chan map[string]any, 100), done: make(chan error, 1)}
+	go func() {
+		ss.done <- s.ServeStdio(context.Background(), inR, outW, io.Discard)
+		outW.Close()
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+				t.Errorf("stdout line is not JSON: %q", sc.Bytes())
+				continue
+			}
+			ss.lines <- m
+		}
+		close(ss.lines)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		select {
+		case err := <-ss.done:
+			if err != nil {
+				t.Errorf("ServeStdio: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("ServeStdio did not return after stdin closed")
+		}
+	})
+	ss.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	ss.wait("init")
+	ss.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return ss
+}
+
+func (ss *stdioSession) send(line string) {
+	ss.t.Helper()
+	if _, err := io.WriteString(ss.in, line+"\n"); err != nil {
+		ss.t.Fatal(err)
+	}
+}
+
+// wait returns the response with id (its JSON form, as a string or number
+// text) and the notifications seen before it.
+func (ss *stdioSession) wait(id string) (map[string]any, []map[string]any) {
+	ss.t.Helper()
+	var notes []map[string]any
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case m, ok := <-ss.lines:
+			if !ok {
+				ss.t.Fatalf("stdout closed waiting for %s", id)
+			}
+			rid, has := m["id"]
+			if !has {
+				notes = append(notes, m)
+				continue
+			}
+			if fmt.Sprint(rid) == id {
+				return m, notes
+			}
+		case <-deadline:
+			ss.t.Fatalf("no response %s", id)
+		}
+	}
+}
+
+// echoTool answers with its arguments, reports progress when asked, and
+// blocks until cancelled when told to.
+func echoTool(s **Server) Tool {
+	return Tool{
+		Def: ToolDef{Name: "godot_t_echo", Description: "echo", Toolset: "t", Class: safety.ReadOnly,
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"block":{"type":"boolean"},"fail":{"type":"boolean"}}}`)},
+		Exec: func(ctx context.Context, call Call) Result {
+			var in struct {
+				Text  string `json:"text"`
+				Block bool   `json:"block"`
+				Fail  bool   `json:"fail"`
+			}
+			json.Unmarshal(call.Arguments, &in)
+			if call.ProgressToken != "" {
+				(*s).Progress(call.ProgressToken, 1, 2, "half")
+			}
+			if in.Block {
+				<-ctx.Done()
+				return Fail(envelope.Errorf(envelope.Timeout, "stopped: %v", context.Cause(ctx)))
+			}
+			if in.Fail {
+				return Fail(envelope.Precondition(envelope.RequireActiveScene, "open a scene"))
+			}
+			return Result{Structured: json.RawMessage(fmt.Sprintf(`{"text":%q,"html":"<&>"}`, in.Text)),
+				Content: []Content{{Type: "image", MimeType: "image/png", Data: []byte{1, 2, 3}}}}
+		},
+	}
+}
+
+func newEchoServer(t *testing.T) *Server {
+	t.Helper()
+	s := New(Options{Config: testConfig(), Bridge: &stubBridge{connected: true}})
+	if err := s.AddTools(echoTool(&s)); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The fast path answers exactly what mcp-go answers for the same request.
+func TestStdioFastPathMatchesMCPGo(t *testing.T) {
+	s := newEchoServer(t)
+	ss := startStdio(t, s)
+	big := strings.Repeat("b", maxTextFallback+10)
+	requests := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"hi \u00e9"}}}`,
+		`{"jsonrpc":"2.0","id":"s-2","method":"tools/call","params":{"name":"godot_t_echo"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"godot_t_echo","arguments":null}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"fail":true}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":7}}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"x","dry_run":"yes"}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"godot_t_echo","arguments":[1]}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"` + big + `"}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"godot_get_server_info","arguments":{}}}`,
+	}
+	for i, req := range requests {
+		id := fmt.Sprint(i + 1)
+		if i == 1 {
+			id = "s-2"
+		}
+		ss.send(req)
+		fast, _ := ss.wait(id)
+		want := mcpGoAnswer(t, s, req)
+		if !reflect.DeepEqual(normalize(fast), normalize(want)) {
+			t.Errorf("request %s:\nfast path: %.400v\nmcp-go:    %.400v", id, fast, want)
+		}
+	}
+	if got := s.fastServed.Load(); got != uint64(len(requests)) {
+		t.Fatalf("the fast path served %d of %d calls", got, len(requests))
+	}
+}
+
+// mcpGoAnswer is mcp-go's response to line, decoded.
+func mcpGoAnswer(t *testing.T, s *Server, line string) map[string]any {
+	t.Helper()
+	resp := s.MCP().HandleMessage(context.Background(), json.RawMessage(line))
+	raw, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// normalize drops what legitimately differs between two runs of one call:
+// server_info's uptime and counters.
+func normalize(m map[string]any) map[string]any {
+	raw, _ := json.Marshal(m)
+	var out map[string]any
+	json.Unmarshal(raw, &out)
+	if r, ok := out["result"].(map[string]any); ok {
+		if sc, ok := r["structuredContent"].(map[string]any); ok {
+			if _, isInfo := sc["server_version"]; isInfo {
+				r["structuredContent"] = "server info"
+				r["content"] = "server info"
+			}
+		}
+	}
+	return out
+}
+
+// What the fast path must not take goes to mcp-go, which answers it.
+func TestStdioOtherRequestsGoToMCPGo(t *testing.T) {
+	s := newEchoServer(t)
+	ss := startStdio(t, s)
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_no_such_tool","arguments":{}}}`)
+	if resp, _ := ss.wait("1"); resp["error"] == nil {
+		t.Fatalf("unknown tool: %v", resp)
+	}
+	ss.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"m"},"_meta":{"io.example/other":1}}}`)
+	if resp, _ := ss.wait("2"); resp["result"] == nil {
+		t.Fatalf("call with other _meta: %v", resp)
+	}
+	ss.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+	if resp, _ := ss.wait("3"); resp["result"] == nil {
+		t.Fatalf("tools/list: %v", resp)
+	}
+	ss.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"godot_t_echo"`)
+	if resp, _ := ss.wait("<nil>"); resp["error"] == nil {
+		t.Fatalf("broken line: %v", resp)
+	}
+	if got := s.fastServed.Load(); got != 0 {
+		t.Fatalf("the fast path took %d calls it must leave to mcp-go", got)
+	}
+}
+
+// Progress reaches the client through the session (mcp-go sends
+// notifications from its own goroutine, so it may trail the answer).
+func TestStdioFastPathProgress(t *testing.T) {
+	s := newEchoServer(t)
+	ss := startStdio(t, s)
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"p"},"_meta":{"progressToken":"tok-1"}}}`)
+	resp, notes := ss.wait("1")
+	if resp["result"] == nil || s.fastServed.Load() != 1 {
+		t.Fatalf("response %v (fast calls %d)", resp, s.fastServed.Load())
+	}
+	if len(notes) == 0 {
+		select {
+		case m := <-ss.lines:
+			notes = append(notes, m)
+		case <-time.After(5 * time.Second):
+		}
+	}
+	if len(notes) != 1 || notes[0]["method"] != "notifications/progress" {
+		t.Fatalf("notifications: %v", notes)
+	}
+	p := notes[0]["params"].(map[string]any)
+	if p["progressToken"] != "tok-1" || p["progress"] != 1.0 || p["total"] != 2.0 || p["message"] != "half" {
+		t.Fatalf("progress: %v", p)
+	}
+}
+
+// notifications/cancelled ends a fast call's context; many calls in flight
+// are answered each under its own id.
+func TestStdioFastPathCancelAndConcurrency(t *testing.T) {
+	s := newEchoServer(t)
+	ss := startStdio(t, s)
+	ss.send(`{"jsonrpc":"2.0","id":"blocker","method":"tools/call","params":{"name":"godot_t_echo","arguments":{"block":true}}}`)
+	for i := range 50 {
+		ss.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"n%d"}}}`, 100+i, i))
+	}
+	seen := map[string]bool{}
+	for len(seen) < 50 {
+		select {
+		case m := <-ss.lines:
+			id := fmt.Sprint(m["id"])
+			sc := m["result"].(map[string]any)["structuredContent"].(map[string]any)
+			var n int
+			fmt.Sscan(id, &n)
+			if sc["text"] != fmt.Sprintf("n%d", n-100) {
+				t.Fatalf("response %s carries %v", id, sc)
+			}
+			seen[id] = true
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d of 50 answers", len(seen))
+		}
+	}
+	ss.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"blocker","reason":"user"}}`)
+	resp, _ := ss.wait("blocker")
+	res := resp["result"].(map[string]any)
+	if res["isError"] != true || !strings.Contains(fmt.Sprint(res["structuredContent"]), "canceled") {
+		t.Fatalf("cancelled call answered %v", res)
+	}
+}
+
+// Closing stdin ends ServeStdio even with a call in flight.
+func TestStdioEndsWithCallsInFlight(t *testing.T) {
+	s := newEchoServer(t)
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(context.Background(), inR, io.Discard, io.Discard) }()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"block":true}}}`+"\n")
+	for s.fastServed.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStdio hung on a call in flight after stdin closed")
+	}
+}

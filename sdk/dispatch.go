@@ -120,7 +120,7 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 	if t.confirm() && !req.Confirm && !req.DryRun {
 		return failure(PreconditionFailed(RequireConfirm, fmt.Sprintf("tool %q is destructive: call it again with confirm: true (preview first with dry_run: true)", t.name)))
 	}
-	args, verr := validateArguments(t.inSchema, req.Arguments)
+	args, tree, verr := validateArgumentsTree(t.inSchema, req.Arguments)
 	if verr != nil {
 		return failure(verr)
 	}
@@ -132,7 +132,7 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 			res = failure(Internal(fmt.Sprintf("tool %q of toolset %q panicked: %v; this is a bug in the toolset (the stack is in the server log)", t.name, r.ts.Name, p)))
 		}
 	}()
-	out, err := t.invoke(ctx, call, args)
+	out, err := t.invoke(ctx, call, args, tree)
 	if err != nil {
 		e := AsError(err)
 		if e.Code == CodeInternalError {

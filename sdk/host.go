@@ -36,7 +36,7 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 	if err != nil {
 		return out, err
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := Unmarshal(raw, &out); err != nil {
 		return out, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
 	}
 	return out, nil

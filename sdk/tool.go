@@ -90,7 +90,7 @@ type toolDef struct {
 	opts                        ToolOptions
 	inSchema, outSchema         *schema
 	inSchemaJSON, outSchemaJSON json.RawMessage
-	invoke                      func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error)
+	invoke                      func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
 }
 
 func (d *toolDef) Name() string   { return d.name }
@@ -135,10 +135,16 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		name: name, opts: opts,
 		inSchema: in, outSchema: out,
 		inSchemaJSON: inJSON, outSchemaJSON: outJSON,
-		invoke: func(ctx context.Context, call *Call, args json.RawMessage) (json.RawMessage, error) {
+		// tree is args as validated (nil when the caller has only args):
+		// filling In from it spares reading megabyte arguments again.
+		invoke: func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error) {
 			var input In
-			if err := json.Unmarshal(args, &input); err != nil {
-				return nil, Validation(fmt.Sprintf("arguments do not fit tool %q: %v", name, err))
+			if tree == nil || !decodeTree(tree, &input) {
+				var zero In
+				input = zero
+				if err := json.Unmarshal(args, &input); err != nil {
+					return nil, Validation(fmt.Sprintf("arguments do not fit tool %q: %v", name, err))
+				}
 			}
 			result, err := fn(ctx, call, input)
 			if err != nil {

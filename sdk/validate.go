@@ -31,6 +31,14 @@ type validator struct {
 // returns the arguments to unmarshal into the tool's input type, with
 // defaults applied. A failure is VALIDATION_ERROR naming each bad field.
 func validateArguments(s *schema, raw json.RawMessage) (json.RawMessage, *Error) {
+	out, _, err := validateArgumentsTree(s, raw)
+	return out, err
+}
+
+// validateArgumentsTree is validateArguments that also returns the decoded,
+// validated arguments (json.Number numbers), which NewTool fills its input
+// from without reading the JSON again.
+func validateArgumentsTree(s *schema, raw json.RawMessage) (json.RawMessage, any, *Error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = json.RawMessage("{}")
@@ -39,10 +47,10 @@ func validateArguments(s *schema, raw json.RawMessage) (json.RawMessage, *Error)
 	// encoding/json would read them twice more here.
 	v, err := rawjson.Decode(raw, true)
 	if serr, ok := err.(*rawjson.SyntaxError); ok && serr.Trailing {
-		return nil, Validation("arguments must be a single JSON object")
+		return nil, nil, Validation("arguments must be a single JSON object")
 	}
 	if err != nil {
-		return nil, Validation(fmt.Sprintf("arguments are not valid JSON: %v", err))
+		return nil, nil, Validation(fmt.Sprintf("arguments are not valid JSON: %v", err))
 	}
 	val := &validator{root: s}
 	v = val.check(s, v, "arguments")
@@ -51,16 +59,16 @@ func validateArguments(s *schema, raw json.RawMessage) (json.RawMessage, *Error)
 		if len(val.problems) == maxValidationProblems {
 			hint += "; (more problems not listed)"
 		}
-		return nil, Validation(hint + ".")
+		return nil, nil, Validation(hint + ".")
 	}
 	if !val.filled {
-		return raw, nil
+		return raw, v, nil
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
-		return nil, Internal(fmt.Sprintf("re-encoding arguments with defaults failed: %v", err))
+		return nil, nil, Internal(fmt.Sprintf("re-encoding arguments with defaults failed: %v", err))
 	}
-	return out, nil
+	return out, v, nil
 }
 
 func (v *validator) fail(path, format string, args ...any) {

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -27,7 +26,7 @@ func echo(ctx context.Context, call *sdk.Call, in EchoIn) (EchoOut, error) {
 		return EchoOut{}, err
 	}
 	var out EchoOut
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := sdk.Unmarshal(raw, &out); err != nil {
 		return EchoOut{}, sdk.Internal("bad echo answer: " + err.Error())
 	}
 	return out, nil

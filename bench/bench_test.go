@@ -4,12 +4,14 @@
 package bench
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,6 +29,10 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(echoChildEnv) == "1" {
+		echoChild()
+		return
+	}
 	flag.Parse()
 	if flag.Lookup("test.bench").Value.String() == "" {
 		os.Exit(m.Run()) // no benchmarks asked for: don't build anything
@@ -48,6 +54,59 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// echoChildEnv makes the test binary a line echo (RawProcessEcho's child).
+const echoChildEnv = "GODOT_MCP_BENCH_ECHO_CHILD"
+
+func echoChild() {
+	r := bufio.NewReader(os.Stdin)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 {
+			if _, werr := os.Stdout.Write(line); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// BenchmarkRawProcessEcho: a 64-byte line to a child Go process and back
+// over pipes, the cost of one process-boundary round trip with no protocol
+// at all. A tool call crosses four (client↔host, host↔plugin twice,
+// host↔editor), so FullChain can be no cheaper than four of these.
+func BenchmarkRawProcessEcho(b *testing.B) {
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), echoChildEnv+"=1")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { in.Close(); cmd.Wait() })
+	r := bufio.NewReader(out)
+	line := []byte(strings.Repeat("x", 63) + "\n")
+	for b.Loop() {
+		if _, err := in.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if got, err := r.ReadBytes('\n'); err != nil || len(got) != len(line) {
+			b.Fatalf("echo: %q, %v", got, err)
+		}
+	}
 }
 
 // echoAddon answers cmd_echo with its params.

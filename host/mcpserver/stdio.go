@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -86,6 +87,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	err := <-listened
 	fast.cancelAll()
 	fast.wg.Wait()
+	fast.workers.stop()
 	if readErr != nil && err == nil {
 		err = readErr
 	}
@@ -114,6 +116,59 @@ type fastCalls struct {
 
 	mu       sync.Mutex
 	inflight map[string]context.CancelFunc // by the request id's JSON
+
+	workers workerPool
+}
+
+// workerPool runs calls on goroutines that outlive them: a fresh goroutine
+// per call costs a stack that grows (copying) on every call, a measurable
+// share of a sub-millisecond tool call. Idle workers wait for more work
+// for a while, then exit, so an idle server holds none.
+type workerPool struct {
+	work chan func()
+	done chan struct{}
+	once sync.Once
+}
+
+func (p *workerPool) init() {
+	p.once.Do(func() {
+		p.work = make(chan func())
+		p.done = make(chan struct{})
+	})
+}
+
+// stop ends the idle workers; busy ones end after their call.
+func (p *workerPool) stop() {
+	p.init()
+	close(p.done)
+}
+
+// workerIdle is how long an idle worker waits for more work.
+const workerIdle = 10 * time.Second
+
+func (p *workerPool) run(fn func()) {
+	p.init()
+	select {
+	case p.work <- fn: // an idle worker takes it
+	default:
+		go p.worker(fn)
+	}
+}
+
+func (p *workerPool) worker(fn func()) {
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		fn()
+		idle.Reset(workerIdle)
+		select {
+		case fn = <-p.work:
+		case <-idle.C:
+			return
+		case <-p.done:
+			return
+		}
+	}
 }
 
 // serve starts line as a fast call and reports whether it did. A
@@ -187,7 +242,7 @@ func (f *fastCalls) serve(line []byte) bool {
 	f.mu.Unlock()
 	f.s.fastServed.Add(1)
 	f.wg.Add(1)
-	go func() {
+	f.workers.run(func() {
 		defer f.wg.Done()
 		defer func() {
 			f.mu.Lock()
@@ -201,7 +256,7 @@ func (f *fastCalls) serve(line []byte) bool {
 			out, _ = encodeToolResponse(id, shape(Fail(envelope.Errorf(envelope.InternalError, "The result could not be encoded: %v.", err))))
 		}
 		f.w.Write(out)
-	}()
+	})
 	return true
 }
 

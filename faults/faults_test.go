@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/app"
@@ -48,8 +50,9 @@ func TestMain(m *testing.M) {
 }
 
 type host struct {
-	app *app.App
-	c   *client.Client
+	app    *app.App
+	c      *client.Client
+	served chan error
 }
 
 func cfgFor(t *testing.T, url string, env map[string]string) config.Config {
@@ -65,17 +68,23 @@ func cfgFor(t *testing.T, url string, env map[string]string) config.Config {
 	return cfg
 }
 
-// startHost runs a host in-process (plugins are real subprocesses) with an MCP client.
+// startHost runs a host in-process (plugins are real subprocesses) and an
+// MCP client that speaks to it over stdio pipes, so that every call takes
+// the transport agents use (ServeStdio and its fast path).
 func startHost(t *testing.T, cfg config.Config) *host {
 	t.Helper()
 	a, err := app.Start(context.Background(), app.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.NewInProcessClient(a.Server.MCP())
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW := io.Pipe()   // client → host
+	outR, outW := io.Pipe() // host → client
+	served := make(chan error, 1)
+	go func() {
+		served <- a.Server.ServeStdio(context.Background(), inR, outW, io.Discard)
+		outW.Close()
+	}()
+	c := client.NewClient(transport.NewIO(outR, inW, nil))
 	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -85,15 +94,23 @@ func startHost(t *testing.T, cfg config.Config) *host {
 	if _, err := c.Initialize(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	h := &host{app: a, c: c}
-	t.Cleanup(h.stop)
+	h := &host{app: a, c: c, served: served}
+	t.Cleanup(func() { h.stop(t) })
 	return h
 }
 
-func (h *host) stop() {
+func (h *host) stop(t *testing.T) {
 	if h.c != nil {
-		h.c.Close()
+		h.c.Close() // closes the host's stdin: ServeStdio returns
 		h.c = nil
+		select {
+		case err := <-h.served:
+			if err != nil {
+				t.Errorf("ServeStdio: %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("ServeStdio did not return after its stdin closed")
+		}
 	}
 	if h.app != nil {
 		h.app.Close()
@@ -264,7 +281,7 @@ func TestHostRestartsWhileEditorStays(t *testing.T) {
 	url := h.app.Bridge.URL()
 	a := dial(t, url)
 	h.mustEcho(t, "first")
-	h.stop()
+	h.stop(t)
 	select {
 	case <-a.Done():
 	case <-time.After(5 * time.Second):

@@ -66,7 +66,10 @@ type Server struct {
 	progress map[string]progressTarget
 	progSeq  atomic.Uint64
 
-	fastServed atomic.Uint64 // tools/call requests ServeStdio served itself (tests read it)
+	fastServed   atomic.Uint64 // tools/call requests ServeStdio served itself (tests read it)
+	spliceOnce   sync.Once
+	splicePrefix string
+	spliceSeq    atomic.Uint64
 }
 
 type progressTarget struct {
@@ -200,8 +203,12 @@ func mcpTool(def ToolDef) mcp.Tool {
 // every transport; ServeStdio's fast path (stdio.go) calls s.call directly.
 func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		stdio := stdioCallFrom(ctx)
 		rawArgs := []byte("{}")
-		if req.Params.Arguments != nil {
+		switch {
+		case stdio != nil && stdio.args != nil:
+			rawArgs = stdio.args // as read by ServeStdio; mcp-go saw {}
+		case req.Params.Arguments != nil:
 			var err error
 			if rawArgs, err = json.Marshal(req.Params.Arguments); err != nil {
 				return shape(Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", reg.def.Name, err))), nil
@@ -215,13 +222,16 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 		if pending != nil {
 			return pending, nil // waiting for the user's approval (elicitation)
 		}
-		return shape(res), nil
+		out := shape(res)
+		if stdio != nil {
+			stdio.deferStructured(out)
+		}
+		return out, nil
 	}
 }
 
 // call runs one tool call and logs its outcome. req is the mcp-go request
-// when there is one (elicited approval answers travel in it), nil on the
-// stdio fast path, which never serves calls that may need elicitation.
+// (elicited approval answers travel in it).
 func (s *Server) call(ctx context.Context, reg *registered, rawArgs json.RawMessage, progressToken mcp.ProgressToken, req *mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
 	start := time.Now()
 	res, pending := s.run(ctx, reg, rawArgs, progressToken, req)
@@ -264,9 +274,6 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	}
 	if def.Class == safety.Destructive && !flags.DryRun {
 		if s.cfg.Approval == "elicit" {
-			if req == nil {
-				return Fail(envelope.Errorf(envelope.InternalError, "%s needs elicited approval but was served without an MCP request; this is a bug in godot-mcp.", def.Name)), nil
-			}
 			pending, aerr := elicitApproval(ctx, *req, def.Name, rawArgs)
 			if aerr != nil {
 				return Fail(aerr), nil

@@ -4,18 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
 
@@ -23,14 +25,16 @@ import (
 // closes or ctx ends.
 //
 // mcp-go's stdio server handles the session: the handshake, lists,
-// notifications, answers to the server's own requests. Plain tools/call
-// requests, the hot path, are served here directly: mcp-go decodes every
-// message five to eight times (as a response to each kind of server request,
-// as a request, for protocol metadata, then the call) and re-encodes the
-// result, which for a multi-megabyte script or image costs seconds. A call
-// takes the fast path only when it carries nothing but name, arguments and
-// a progress token, names a registered tool and cannot need elicitation;
-// anything else goes to mcp-go unchanged.
+// notifications (cancellation included), answers to the server's own
+// requests. tools/call requests, the hot path, are read here and handed to
+// mcp-go's HandleMessage directly, because its stdio layer decodes every
+// line five more times (as a response to each kind of server request, then
+// for the method) and re-encodes the result, which for a multi-megabyte
+// script or image costs seconds. The call keeps all of mcp-go's semantics
+// (protocol eras, result metadata, cancellation, approvals); only the
+// megabytes do not go through it: the arguments reach the tool as the raw
+// bytes read here (mcp-go sees an empty object in their place), and a raw
+// structured result is spliced into the encoded answer.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
 	w := &lineWriter{w: out}
 	stdio := server.NewStdioServer(s.mcp)
@@ -58,14 +62,16 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 		listened <- err
 	}()
 
-	fast := &fastCalls{s: s, w: w, inflight: map[string]context.CancelFunc{}}
+	fast := &fastCalls{s: s, w: w}
 	var sessionCtx context.Context
 	select {
 	case sessionCtx = <-session:
 	case err := <-listened:
 		return err
 	}
-	fast.ctx = sessionCtx
+	fastCtx, cancelFast := context.WithCancel(sessionCtx)
+	defer cancelFast()
+	fast.ctx = fastCtx
 
 	reader := bufio.NewReaderSize(in, 64<<10)
 	var readErr error
@@ -85,7 +91,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	}
 	pw.Close()
 	err := <-listened
-	fast.cancelAll()
+	cancelFast()
 	fast.wg.Wait()
 	fast.workers.stop()
 	if readErr != nil && err == nil {
@@ -107,15 +113,12 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// fastCalls serves plain tools/call requests without mcp-go.
+// fastCalls serves tools/call requests without mcp-go's stdio layer.
 type fastCalls struct {
 	s   *Server
 	w   io.Writer
-	ctx context.Context // the stdio session's
+	ctx context.Context // the stdio session's, ended when ServeStdio ends
 	wg  sync.WaitGroup
-
-	mu       sync.Mutex
-	inflight map[string]context.CancelFunc // by the request id's JSON
 
 	workers workerPool
 }
@@ -171,132 +174,126 @@ func (p *workerPool) worker(fn func()) {
 	}
 }
 
-// serve starts line as a fast call and reports whether it did. A
-// notifications/cancelled line cancels a fast call it names and is passed on
-// (mcp-go ignores ids it does not know). As with mcp-go, a cancelled call
-// still answers, with whatever its tool made of the cancellation.
+// serve starts line as a tools/call and reports whether it did; other
+// lines, and calls whose keys encoding/json might read differently from an
+// exact match (case variants), are left to mcp-go's stdio server.
 func (f *fastCalls) serve(line []byte) bool {
 	msg, err := rawjson.Object(line)
-	if err != nil {
+	if err != nil || !onlyKeys(msg, "jsonrpc", "id", "method", "params") {
 		return false
 	}
 	jsonrpc, _ := rawjson.Get(msg, "jsonrpc")
 	method, _ := rawjson.Get(msg, "method")
-	if string(jsonrpc) != `"2.0"` {
-		return false
-	}
-	switch string(method) {
-	case `"tools/call"`:
-	case `"notifications/cancelled"`:
-		f.cancelled(msg)
-		return false
-	default:
-		return false
-	}
-	id, ok := rawjson.Get(msg, "id")
-	if !ok || !onlyKeys(msg, "jsonrpc", "id", "method", "params") || (len(id) == 0 || (id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9'))) {
+	id, hasID := rawjson.Get(msg, "id")
+	if string(jsonrpc) != `"2.0"` || string(method) != `"tools/call"` || !hasID || len(id) == 0 ||
+		(id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9')) {
 		return false
 	}
 	rawParams, _ := rawjson.Get(msg, "params")
 	params, err := rawjson.Object(rawParams)
-	if err != nil || !onlyKeys(params, "name", "arguments", "_meta") {
+	if err != nil {
 		return false
 	}
-	rawName, _ := rawjson.Get(params, "name")
-	var name string
-	if json.Unmarshal(rawName, &name) != nil {
-		return false
-	}
-	var progressToken mcp.ProgressToken
-	if rawMeta, ok := rawjson.Get(params, "_meta"); ok {
-		meta, err := rawjson.Object(rawMeta)
-		if err != nil || !onlyKeys(meta, "progressToken") {
-			return false // protocol metadata of newer revisions: mcp-go reads it
-		}
-		if tok, ok := rawjson.Get(meta, "progressToken"); ok {
-			if progressToken, err = rawjson.Decode(tok, false); err != nil {
-				return false
-			}
+	for _, m := range params {
+		if m.Key != "arguments" && strings.EqualFold(m.Key, "arguments") {
+			return false
 		}
 	}
-	f.s.mu.RLock()
-	reg := f.s.tools[name]
-	f.s.mu.RUnlock()
-	if reg == nil || (reg.def.Class == safety.Destructive && f.s.cfg.Approval == "elicit") {
-		return false // unknown tools get mcp-go's error; elicitation needs its round trips
+	call := &stdioCall{}
+	slim := line
+	if args, ok := rawjson.Get(params, "arguments"); ok && string(args) != "null" {
+		call.args = args
+		// args is a subslice of line: swap it for {} in what mcp-go reads.
+		start := cap(line) - cap(args)
+		slim = make([]byte, 0, len(line)-len(args)+2)
+		slim = append(slim, line[:start]...)
+		slim = append(slim, "{}"...)
+		slim = append(slim, line[start+len(args):]...)
 	}
-	args, ok := rawjson.Get(params, "arguments")
-	if !ok || string(args) == "null" {
-		args = []byte("{}")
-	}
-
-	key := string(id)
-	ctx, cancel := context.WithCancel(f.ctx)
-	f.mu.Lock()
-	if _, dup := f.inflight[key]; dup {
-		f.mu.Unlock()
-		cancel()
-		return false // a reused id in flight: let mcp-go answer it
-	}
-	f.inflight[key] = cancel
-	f.mu.Unlock()
+	call.token = f.s.spliceToken(call)
 	f.s.fastServed.Add(1)
 	f.wg.Add(1)
 	f.workers.run(func() {
 		defer f.wg.Done()
-		defer func() {
-			f.mu.Lock()
-			delete(f.inflight, key)
-			f.mu.Unlock()
-			cancel()
-		}()
-		res := f.run(ctx, reg, args, progressToken)
-		out, err := encodeToolResponse(id, shape(res))
+		ctx := context.WithValue(f.ctx, stdioCallKey{}, call)
+		out, err := encodeResponse(f.handle(ctx, slim, id), call)
 		if err != nil {
-			out, _ = encodeToolResponse(id, shape(Fail(envelope.Errorf(envelope.InternalError, "The result could not be encoded: %v.", err))))
+			f.s.log.Error("tool call answer could not be encoded", "err", err)
+			out = []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`+"\n", id, mcp.INTERNAL_ERROR, "godot-mcp could not encode the answer: "+err.Error()))
 		}
 		f.w.Write(out)
 	})
 	return true
 }
 
-// run is s.call with mcp-go's panic recovery.
-func (f *fastCalls) run(ctx context.Context, reg *registered, args json.RawMessage, tok mcp.ProgressToken) (res Result) {
+// handle is HandleMessage with the recovery mcp-go's stdio server gives.
+func (f *fastCalls) handle(ctx context.Context, msg, id []byte) (resp mcp.JSONRPCMessage) {
 	defer func() {
 		if p := recover(); p != nil {
-			f.s.log.Error("tool panicked", "tool", reg.def.Name, "panic", fmt.Sprint(p))
-			res = Fail(envelope.Errorf(envelope.InternalError, "%s panicked in the server: %v. This is a bug in godot-mcp; the server log has details.", reg.def.Name, p))
+			f.s.log.Error("tool call panicked", "panic", fmt.Sprint(p))
+			var rid any
+			_ = json.Unmarshal(id, &rid)
+			resp = mcp.NewJSONRPCError(mcp.NewRequestId(rid), mcp.INTERNAL_ERROR, fmt.Sprintf("internal panic: %v", p), nil)
 		}
 	}()
-	res, _ = f.s.call(ctx, reg, args, tok, nil)
-	return res
+	return f.s.mcp.HandleMessage(ctx, msg)
 }
 
-// cancelled handles notifications/cancelled for a fast call.
-func (f *fastCalls) cancelled(msg []rawjson.Member) {
-	rawParams, _ := rawjson.Get(msg, "params")
-	params, err := rawjson.Object(rawParams)
-	if err != nil {
-		return
-	}
-	id, ok := rawjson.Get(params, "requestId")
+// stdioCall carries one fast call's big parts around mcp-go: the raw
+// arguments in, the raw structured result out.
+type stdioCall struct {
+	args       json.RawMessage // nil: take mcp-go's arguments
+	token      string          // the placeholder the result stands in as
+	structured json.RawMessage // set by the handler
+}
+
+type stdioCallKey struct{}
+
+func stdioCallFrom(ctx context.Context) *stdioCall {
+	c, _ := ctx.Value(stdioCallKey{}).(*stdioCall)
+	return c
+}
+
+// deferStructured moves a raw structured result out of r into the call,
+// leaving a placeholder string that encodeResponse replaces.
+func (c *stdioCall) deferStructured(r *mcp.CallToolResult) {
+	raw, ok := r.StructuredContent.(json.RawMessage)
 	if !ok {
 		return
 	}
-	f.mu.Lock()
-	cancel := f.inflight[string(id)]
-	f.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
+	c.structured = raw
+	r.StructuredContent = json.RawMessage(strconv.Quote(c.token))
 }
 
-func (f *fastCalls) cancelAll() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, cancel := range f.inflight {
-		cancel()
+// spliceToken is a placeholder no result can contain by chance.
+func (s *Server) spliceToken(*stdioCall) string {
+	s.spliceOnce.Do(func() {
+		var b [12]byte
+		_, _ = rand.Read(b[:])
+		s.splicePrefix = "godot-mcp-result-" + hex.EncodeToString(b[:]) + "-"
+	})
+	return s.splicePrefix + strconv.FormatUint(s.spliceSeq.Add(1), 10)
+}
+
+// encodeResponse encodes mcp-go's answer as one line, with the call's raw
+// structured result in place of its placeholder.
+func encodeResponse(resp mcp.JSONRPCMessage, call *stdioCall) ([]byte, error) {
+	b, err := json.Marshal(resp)
+	if err != nil {
+		return nil, err
 	}
+	if call.structured != nil {
+		marker := []byte(`"structuredContent":` + strconv.Quote(call.token))
+		i := bytes.Index(b, marker)
+		if i < 0 {
+			return nil, errors.New("the structured result's placeholder is missing from the answer")
+		}
+		out := make([]byte, 0, len(b)+len(call.structured))
+		out = append(out, b[:i+len(`"structuredContent":`)]...)
+		out = append(out, call.structured...)
+		b = append(out, b[i+len(marker):]...)
+	}
+	return append(b, '\n'), nil
 }
 
 func onlyKeys(members []rawjson.Member, allowed ...string) bool {
@@ -313,37 +310,4 @@ func onlyKeys(members []rawjson.Member, allowed ...string) bool {
 		}
 	}
 	return true
-}
-
-// encodeToolResponse writes the JSON-RPC response line for a tool result as
-// mcp-go would (members in its order), splicing a raw structured result in
-// as is: it was validated when shaped and can be megabytes.
-func encodeToolResponse(id []byte, r *mcp.CallToolResult) ([]byte, error) {
-	content, err := json.Marshal(r.Content)
-	if err != nil {
-		return nil, err
-	}
-	var structured []byte
-	if raw, ok := r.StructuredContent.(json.RawMessage); ok {
-		structured = raw
-	} else if r.StructuredContent != nil {
-		if structured, err = json.Marshal(r.StructuredContent); err != nil {
-			return nil, err
-		}
-	}
-	var b bytes.Buffer
-	b.Grow(len(id) + len(content) + len(structured) + 96)
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	b.Write(id)
-	b.WriteString(`,"result":{"content":`)
-	b.Write(content)
-	if r.IsError {
-		b.WriteString(`,"isError":true`)
-	}
-	if structured != nil {
-		b.WriteString(`,"structuredContent":`)
-		b.Write(structured)
-	}
-	b.WriteString("}}\n")
-	return b.Bytes(), nil
 }

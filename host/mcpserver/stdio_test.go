@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 )
@@ -149,6 +153,11 @@ func TestStdioFastPathMatchesMCPGo(t *testing.T) {
 		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"godot_t_echo","arguments":[1]}}`,
 		`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"` + big + `"}}}`,
 		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"godot_get_server_info","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"godot_no_such_tool","arguments":{"a":1}}}`,
+		// A client of the 2026-07-28 revision: protocol metadata on every request.
+		`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"arguments":{"text":"modern"},"name":"godot_t_echo"}}`,
+		`{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"arguments":{"text":"` + big + `"},"name":"godot_t_echo"}}`,
+		`{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"arguments":{"text":"no capabilities"},"name":"godot_t_echo"}}`,
 	}
 	for i, req := range requests {
 		id := fmt.Sprint(i + 1)
@@ -203,17 +212,18 @@ func normalize(m map[string]any) map[string]any {
 func TestStdioOtherRequestsGoToMCPGo(t *testing.T) {
 	s := newEchoServer(t)
 	ss := startStdio(t, s)
-	ss.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_no_such_tool","arguments":{}}}`)
-	if resp, _ := ss.wait("1"); resp["error"] == nil {
-		t.Fatalf("unknown tool: %v", resp)
-	}
-	ss.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"text":"m"},"_meta":{"io.example/other":1}}}`)
-	if resp, _ := ss.wait("2"); resp["result"] == nil {
-		t.Fatalf("call with other _meta: %v", resp)
-	}
-	ss.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
-	if resp, _ := ss.wait("3"); resp["result"] == nil {
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if resp, _ := ss.wait("1"); resp["result"] == nil {
 		t.Fatalf("tools/list: %v", resp)
+	}
+	// Keys encoding/json would match case-insensitively: read by mcp-go alone.
+	ss.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"godot_t_echo","Arguments":{"text":"folded"}}}`)
+	if resp, _ := ss.wait("2"); resp["result"] == nil {
+		t.Fatalf("case-folded arguments: %v", resp)
+	}
+	ss.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","Params":{"name":"godot_t_echo"}}`)
+	if resp, _ := ss.wait("3"); resp == nil {
+		t.Fatal("case-folded params: no answer")
 	}
 	ss.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"godot_t_echo"`)
 	if resp, _ := ss.wait("<nil>"); resp["error"] == nil {
@@ -301,5 +311,41 @@ func TestStdioEndsWithCallsInFlight(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("ServeStdio hung on a call in flight after stdin closed")
+	}
+}
+
+// mcp-go's own stdio client (what hosttest.Client and the fault tests use)
+// gets the fast path for plain calls.
+func TestStdioFastPathServesMCPGoClient(t *testing.T) {
+	s := newEchoServer(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.ServeStdio(context.Background(), inR, outW, io.Discard)
+		outW.Close()
+	}()
+	c := client.NewClient(transport.NewIO(outR, inW, nil))
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "godot_t_echo"
+	req.Params.Arguments = map[string]any{"text": "via mcp-go"}
+	res, err := c.CallTool(ctx, req)
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	c.Close()
+	<-done
+	if s.fastServed.Load() != 1 {
+		t.Fatalf("mcp-go's client call was not served by the fast path (fast calls: %d)", s.fastServed.Load())
 	}
 }

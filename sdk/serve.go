@@ -102,11 +102,14 @@ func (s *toolsetServer) Setup(_ context.Context, req *pluginproto.SetupRequest) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.host != nil {
+		s.host.close()
+	}
 	if s.conn != nil {
 		_ = s.conn.Close()
 	}
 	s.conn = conn
-	s.host = &grpcBackend{client: pluginproto.NewHostClient(conn)}
+	s.host = newGRPCBackend(pluginproto.NewHostClient(conn))
 	return &pluginproto.SetupResponse{}, nil
 }
 

@@ -1370,6 +1370,131 @@ func (x *Error) GetRequired() string {
 	return ""
 }
 
+// SendStreamRequest is one Send, or the cancellation of one, on SendStream.
+type SendStreamRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seq   uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	// The command; unset when cancel is set.
+	Send   *SendRequest `protobuf:"bytes,2,opt,name=send,proto3" json:"send,omitempty"`
+	Cancel bool         `protobuf:"varint,3,opt,name=cancel,proto3" json:"cancel,omitempty"`
+	// The time left to the plugin's call, as a unary Send's deadline would
+	// carry it; 0 means no deadline.
+	DeadlineMs    int64 `protobuf:"varint,4,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SendStreamRequest) Reset() {
+	*x = SendStreamRequest{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendStreamRequest) ProtoMessage() {}
+
+func (x *SendStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendStreamRequest.ProtoReflect.Descriptor instead.
+func (*SendStreamRequest) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *SendStreamRequest) GetSeq() uint64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *SendStreamRequest) GetSend() *SendRequest {
+	if x != nil {
+		return x.Send
+	}
+	return nil
+}
+
+func (x *SendStreamRequest) GetCancel() bool {
+	if x != nil {
+		return x.Cancel
+	}
+	return false
+}
+
+func (x *SendStreamRequest) GetDeadlineMs() int64 {
+	if x != nil {
+		return x.DeadlineMs
+	}
+	return 0
+}
+
+// SendStreamResponse answers the SendStreamRequest with the same seq.
+type SendStreamResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	Response      *SendResponse          `protobuf:"bytes,2,opt,name=response,proto3" json:"response,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SendStreamResponse) Reset() {
+	*x = SendStreamResponse{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SendStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SendStreamResponse) ProtoMessage() {}
+
+func (x *SendStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SendStreamResponse.ProtoReflect.Descriptor instead.
+func (*SendStreamResponse) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *SendStreamResponse) GetSeq() uint64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *SendStreamResponse) GetResponse() *SendResponse {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
 // SendRequest is one editor command.
 type SendRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1385,7 +1510,7 @@ type SendRequest struct {
 
 func (x *SendRequest) Reset() {
 	*x = SendRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1397,7 +1522,7 @@ func (x *SendRequest) String() string {
 func (*SendRequest) ProtoMessage() {}
 
 func (x *SendRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1410,7 +1535,7 @@ func (x *SendRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendRequest.ProtoReflect.Descriptor instead.
 func (*SendRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{19}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SendRequest) GetCommand() string {
@@ -1451,7 +1576,7 @@ type SendResponse struct {
 
 func (x *SendResponse) Reset() {
 	*x = SendResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1463,7 +1588,7 @@ func (x *SendResponse) String() string {
 func (*SendResponse) ProtoMessage() {}
 
 func (x *SendResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1476,7 +1601,7 @@ func (x *SendResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendResponse.ProtoReflect.Descriptor instead.
 func (*SendResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{20}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SendResponse) GetId() string {
@@ -1535,7 +1660,7 @@ type ProgressRequest struct {
 
 func (x *ProgressRequest) Reset() {
 	*x = ProgressRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1547,7 +1672,7 @@ func (x *ProgressRequest) String() string {
 func (*ProgressRequest) ProtoMessage() {}
 
 func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1560,7 +1685,7 @@ func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressRequest.ProtoReflect.Descriptor instead.
 func (*ProgressRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{21}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ProgressRequest) GetToken() string {
@@ -1600,7 +1725,7 @@ type ProgressResponse struct {
 
 func (x *ProgressResponse) Reset() {
 	*x = ProgressResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1612,7 +1737,7 @@ func (x *ProgressResponse) String() string {
 func (*ProgressResponse) ProtoMessage() {}
 
 func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1625,7 +1750,7 @@ func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressResponse.ProtoReflect.Descriptor instead.
 func (*ProgressResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{22}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{24}
 }
 
 // LogRequest is one log record.
@@ -1643,7 +1768,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1655,7 +1780,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1668,7 +1793,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{23}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *LogRequest) GetLevel() int32 {
@@ -1710,7 +1835,7 @@ type LogAttr struct {
 
 func (x *LogAttr) Reset() {
 	*x = LogAttr{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1722,7 +1847,7 @@ func (x *LogAttr) String() string {
 func (*LogAttr) ProtoMessage() {}
 
 func (x *LogAttr) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1735,7 +1860,7 @@ func (x *LogAttr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogAttr.ProtoReflect.Descriptor instead.
 func (*LogAttr) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{24}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *LogAttr) GetKey() string {
@@ -1761,7 +1886,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1773,7 +1898,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1786,7 +1911,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{25}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{27}
 }
 
 var File_godotmcp_plugin_v1_toolset_proto protoreflect.FileDescriptor
@@ -1891,7 +2016,16 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\x05Error\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x12\n" +
 	"\x04hint\x18\x02 \x01(\tR\x04hint\x12\x1a\n" +
-	"\brequired\x18\x03 \x01(\tR\brequired\"g\n" +
+	"\brequired\x18\x03 \x01(\tR\brequired\"\x93\x01\n" +
+	"\x11SendStreamRequest\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
+	"\x04send\x18\x02 \x01(\v2\x1f.godotmcp.plugin.v1.SendRequestR\x04send\x12\x16\n" +
+	"\x06cancel\x18\x03 \x01(\bR\x06cancel\x12\x1f\n" +
+	"\vdeadline_ms\x18\x04 \x01(\x03R\n" +
+	"deadlineMs\"d\n" +
+	"\x12SendStreamResponse\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12<\n" +
+	"\bresponse\x18\x02 \x01(\v2 .godotmcp.plugin.v1.SendResponseR\bresponse\"g\n" +
 	"\vSendRequest\x12\x18\n" +
 	"\acommand\x18\x01 \x01(\tR\acommand\x12\x1f\n" +
 	"\vparams_json\x18\x02 \x01(\fR\n" +
@@ -1927,11 +2061,13 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\bDescribe\x12#.godotmcp.plugin.v1.DescribeRequest\x1a$.godotmcp.plugin.v1.DescribeResponse\x12I\n" +
 	"\x04Call\x12\x1f.godotmcp.plugin.v1.CallRequest\x1a .godotmcp.plugin.v1.CallResponse\x12a\n" +
 	"\fReadResource\x12'.godotmcp.plugin.v1.ReadResourceRequest\x1a(.godotmcp.plugin.v1.ReadResourceResponse\x12X\n" +
-	"\tGetPrompt\x12$.godotmcp.plugin.v1.GetPromptRequest\x1a%.godotmcp.plugin.v1.GetPromptResponse2\xf0\x01\n" +
+	"\tGetPrompt\x12$.godotmcp.plugin.v1.GetPromptRequest\x1a%.godotmcp.plugin.v1.GetPromptResponse2\xd1\x02\n" +
 	"\x04Host\x12I\n" +
 	"\x04Send\x12\x1f.godotmcp.plugin.v1.SendRequest\x1a .godotmcp.plugin.v1.SendResponse\x12U\n" +
 	"\bProgress\x12#.godotmcp.plugin.v1.ProgressRequest\x1a$.godotmcp.plugin.v1.ProgressResponse\x12F\n" +
-	"\x03Log\x12\x1e.godotmcp.plugin.v1.LogRequest\x1a\x1f.godotmcp.plugin.v1.LogResponseB5Z3github.com/godot-mcp/godot-mcp/internal/pluginprotob\x06proto3"
+	"\x03Log\x12\x1e.godotmcp.plugin.v1.LogRequest\x1a\x1f.godotmcp.plugin.v1.LogResponse\x12_\n" +
+	"\n" +
+	"SendStream\x12%.godotmcp.plugin.v1.SendStreamRequest\x1a&.godotmcp.plugin.v1.SendStreamResponse(\x010\x01B5Z3github.com/godot-mcp/godot-mcp/internal/pluginprotob\x06proto3"
 
 var (
 	file_godotmcp_plugin_v1_toolset_proto_rawDescOnce sync.Once
@@ -1945,7 +2081,7 @@ func file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP() []byte {
 	return file_godotmcp_plugin_v1_toolset_proto_rawDescData
 }
 
-var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_godotmcp_plugin_v1_toolset_proto_goTypes = []any{
 	(*SetupRequest)(nil),         // 0: godotmcp.plugin.v1.SetupRequest
 	(*SetupResponse)(nil),        // 1: godotmcp.plugin.v1.SetupResponse
@@ -1966,15 +2102,17 @@ var file_godotmcp_plugin_v1_toolset_proto_goTypes = []any{
 	(*CallResponse)(nil),         // 16: godotmcp.plugin.v1.CallResponse
 	(*Content)(nil),              // 17: godotmcp.plugin.v1.Content
 	(*Error)(nil),                // 18: godotmcp.plugin.v1.Error
-	(*SendRequest)(nil),          // 19: godotmcp.plugin.v1.SendRequest
-	(*SendResponse)(nil),         // 20: godotmcp.plugin.v1.SendResponse
-	(*ProgressRequest)(nil),      // 21: godotmcp.plugin.v1.ProgressRequest
-	(*ProgressResponse)(nil),     // 22: godotmcp.plugin.v1.ProgressResponse
-	(*LogRequest)(nil),           // 23: godotmcp.plugin.v1.LogRequest
-	(*LogAttr)(nil),              // 24: godotmcp.plugin.v1.LogAttr
-	(*LogResponse)(nil),          // 25: godotmcp.plugin.v1.LogResponse
-	nil,                          // 26: godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
-	nil,                          // 27: godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
+	(*SendStreamRequest)(nil),    // 19: godotmcp.plugin.v1.SendStreamRequest
+	(*SendStreamResponse)(nil),   // 20: godotmcp.plugin.v1.SendStreamResponse
+	(*SendRequest)(nil),          // 21: godotmcp.plugin.v1.SendRequest
+	(*SendResponse)(nil),         // 22: godotmcp.plugin.v1.SendResponse
+	(*ProgressRequest)(nil),      // 23: godotmcp.plugin.v1.ProgressRequest
+	(*ProgressResponse)(nil),     // 24: godotmcp.plugin.v1.ProgressResponse
+	(*LogRequest)(nil),           // 25: godotmcp.plugin.v1.LogRequest
+	(*LogAttr)(nil),              // 26: godotmcp.plugin.v1.LogAttr
+	(*LogResponse)(nil),          // 27: godotmcp.plugin.v1.LogResponse
+	nil,                          // 28: godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	nil,                          // 29: godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
 }
 var file_godotmcp_plugin_v1_toolset_proto_depIdxs = []int32{
 	14, // 0: godotmcp.plugin.v1.DescribeResponse.tools:type_name -> godotmcp.plugin.v1.Tool
@@ -1982,37 +2120,41 @@ var file_godotmcp_plugin_v1_toolset_proto_depIdxs = []int32{
 	5,  // 2: godotmcp.plugin.v1.DescribeResponse.resource_templates:type_name -> godotmcp.plugin.v1.ResourceTemplate
 	6,  // 3: godotmcp.plugin.v1.DescribeResponse.prompts:type_name -> godotmcp.plugin.v1.Prompt
 	7,  // 4: godotmcp.plugin.v1.Prompt.arguments:type_name -> godotmcp.plugin.v1.PromptArgument
-	26, // 5: godotmcp.plugin.v1.ReadResourceRequest.params:type_name -> godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	28, // 5: godotmcp.plugin.v1.ReadResourceRequest.params:type_name -> godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
 	10, // 6: godotmcp.plugin.v1.ReadResourceResponse.contents:type_name -> godotmcp.plugin.v1.ResourceContents
 	18, // 7: godotmcp.plugin.v1.ReadResourceResponse.error:type_name -> godotmcp.plugin.v1.Error
-	27, // 8: godotmcp.plugin.v1.GetPromptRequest.arguments:type_name -> godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
+	29, // 8: godotmcp.plugin.v1.GetPromptRequest.arguments:type_name -> godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
 	13, // 9: godotmcp.plugin.v1.GetPromptResponse.messages:type_name -> godotmcp.plugin.v1.PromptMessage
 	18, // 10: godotmcp.plugin.v1.GetPromptResponse.error:type_name -> godotmcp.plugin.v1.Error
 	17, // 11: godotmcp.plugin.v1.PromptMessage.content:type_name -> godotmcp.plugin.v1.Content
 	17, // 12: godotmcp.plugin.v1.CallResponse.content:type_name -> godotmcp.plugin.v1.Content
 	18, // 13: godotmcp.plugin.v1.CallResponse.error:type_name -> godotmcp.plugin.v1.Error
-	24, // 14: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
-	0,  // 15: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
-	2,  // 16: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
-	15, // 17: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
-	8,  // 18: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
-	11, // 19: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
-	19, // 20: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
-	21, // 21: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
-	23, // 22: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
-	1,  // 23: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
-	3,  // 24: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
-	16, // 25: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
-	9,  // 26: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
-	12, // 27: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
-	20, // 28: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
-	22, // 29: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
-	25, // 30: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
-	23, // [23:31] is the sub-list for method output_type
-	15, // [15:23] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	21, // 14: godotmcp.plugin.v1.SendStreamRequest.send:type_name -> godotmcp.plugin.v1.SendRequest
+	22, // 15: godotmcp.plugin.v1.SendStreamResponse.response:type_name -> godotmcp.plugin.v1.SendResponse
+	26, // 16: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
+	0,  // 17: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
+	2,  // 18: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
+	15, // 19: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
+	8,  // 20: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
+	11, // 21: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
+	21, // 22: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
+	23, // 23: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
+	25, // 24: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
+	19, // 25: godotmcp.plugin.v1.Host.SendStream:input_type -> godotmcp.plugin.v1.SendStreamRequest
+	1,  // 26: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
+	3,  // 27: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
+	16, // 28: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
+	9,  // 29: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
+	12, // 30: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
+	22, // 31: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
+	24, // 32: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
+	27, // 33: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
+	20, // 34: godotmcp.plugin.v1.Host.SendStream:output_type -> godotmcp.plugin.v1.SendStreamResponse
+	26, // [26:35] is the sub-list for method output_type
+	17, // [17:26] is the sub-list for method input_type
+	17, // [17:17] is the sub-list for extension type_name
+	17, // [17:17] is the sub-list for extension extendee
+	0,  // [0:17] is the sub-list for field type_name
 }
 
 func init() { file_godotmcp_plugin_v1_toolset_proto_init() }
@@ -2030,7 +2172,7 @@ func file_godotmcp_plugin_v1_toolset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_godotmcp_plugin_v1_toolset_proto_rawDesc), len(file_godotmcp_plugin_v1_toolset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   28,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -309,9 +309,10 @@ var Toolset_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	Host_Send_FullMethodName     = "/godotmcp.plugin.v1.Host/Send"
-	Host_Progress_FullMethodName = "/godotmcp.plugin.v1.Host/Progress"
-	Host_Log_FullMethodName      = "/godotmcp.plugin.v1.Host/Log"
+	Host_Send_FullMethodName       = "/godotmcp.plugin.v1.Host/Send"
+	Host_Progress_FullMethodName   = "/godotmcp.plugin.v1.Host/Progress"
+	Host_Log_FullMethodName        = "/godotmcp.plugin.v1.Host/Log"
+	Host_SendStream_FullMethodName = "/godotmcp.plugin.v1.Host/SendStream"
 )
 
 // HostClient is the client API for Host service.
@@ -329,6 +330,13 @@ type HostClient interface {
 	// tool call (call_id set), sends it to the calling client as an MCP log
 	// message when that client asked for the level.
 	Log(ctx context.Context, in *LogRequest, opts ...grpc.CallOption) (*LogResponse, error)
+	// SendStream carries Sends as messages on one stream that the plugin opens
+	// once and keeps: a message on an open stream costs about half a unary
+	// call. Each request carries a seq chosen by the plugin and is answered by
+	// one response with the same seq, in any order; a request with cancel set
+	// cancels the Send with its seq, which still answers. A host without
+	// SendStream answers Unimplemented, and the plugin uses Send.
+	SendStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SendStreamRequest, SendStreamResponse], error)
 }
 
 type hostClient struct {
@@ -369,6 +377,19 @@ func (c *hostClient) Log(ctx context.Context, in *LogRequest, opts ...grpc.CallO
 	return out, nil
 }
 
+func (c *hostClient) SendStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SendStreamRequest, SendStreamResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Host_ServiceDesc.Streams[0], Host_SendStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[SendStreamRequest, SendStreamResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_SendStreamClient = grpc.BidiStreamingClient[SendStreamRequest, SendStreamResponse]
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -384,6 +405,13 @@ type HostServer interface {
 	// tool call (call_id set), sends it to the calling client as an MCP log
 	// message when that client asked for the level.
 	Log(context.Context, *LogRequest) (*LogResponse, error)
+	// SendStream carries Sends as messages on one stream that the plugin opens
+	// once and keeps: a message on an open stream costs about half a unary
+	// call. Each request carries a seq chosen by the plugin and is answered by
+	// one response with the same seq, in any order; a request with cancel set
+	// cancels the Send with its seq, which still answers. A host without
+	// SendStream answers Unimplemented, and the plugin uses Send.
+	SendStream(grpc.BidiStreamingServer[SendStreamRequest, SendStreamResponse]) error
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -402,6 +430,9 @@ func (UnimplementedHostServer) Progress(context.Context, *ProgressRequest) (*Pro
 }
 func (UnimplementedHostServer) Log(context.Context, *LogRequest) (*LogResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Log not implemented")
+}
+func (UnimplementedHostServer) SendStream(grpc.BidiStreamingServer[SendStreamRequest, SendStreamResponse]) error {
+	return status.Error(codes.Unimplemented, "method SendStream not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -478,6 +509,13 @@ func _Host_Log_Handler(srv interface{}, ctx context.Context, dec func(interface{
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_SendStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(HostServer).SendStream(&grpc.GenericServerStream[SendStreamRequest, SendStreamResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_SendStreamServer = grpc.BidiStreamingServer[SendStreamRequest, SendStreamResponse]
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -498,6 +536,13 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _Host_Log_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "SendStream",
+			Handler:       _Host_SendStream_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "godotmcp/plugin/v1/toolset.proto",
 }

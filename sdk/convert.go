@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -124,18 +123,29 @@ func sendResultFromProto(command string, r *pluginproto.SendResponse) (json.RawM
 
 // grpcBackend reaches the host's services over the GRPCBroker connection.
 type grpcBackend struct {
-	client  pluginproto.HostClient
-	streams sendStreams
+	client pluginproto.HostClient
+	sends  *pluginproto.Mux[pluginproto.SendStreamRequest, pluginproto.SendStreamResponse]
 }
 
 func newGRPCBackend(client pluginproto.HostClient) *grpcBackend {
-	return &grpcBackend{client: client, streams: sendStreams{client: client}}
+	return &grpcBackend{client: client, sends: &pluginproto.Mux[pluginproto.SendStreamRequest, pluginproto.SendStreamResponse]{
+		Open: client.SendStream,
+		Cancel: func(seq uint64) *pluginproto.SendStreamRequest {
+			return &pluginproto.SendStreamRequest{Seq: seq, Cancel: true}
+		},
+		Seq: (*pluginproto.SendStreamResponse).GetSeq,
+	}}
 }
 
+// Send goes as a message on Host.SendStream, or as a unary Send to a host
+// without it.
 func (b *grpcBackend) Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
 	req := &pluginproto.SendRequest{Command: command, ParamsJson: params, TimeoutMs: timeout.Milliseconds()}
-	resp, sent, err := b.streams.send(ctx, req)
-	if !sent { // no stream to this host: one unary call
+	answer, sent, err := b.sends.Do(ctx, func(seq uint64, deadlineMs int64) *pluginproto.SendStreamRequest {
+		return &pluginproto.SendStreamRequest{Seq: seq, Send: req, DeadlineMs: deadlineMs}
+	})
+	resp := answer.GetResponse()
+	if !sent {
 		resp, err = b.client.Send(ctx, req)
 	}
 	if err != nil {
@@ -144,124 +154,8 @@ func (b *grpcBackend) Send(ctx context.Context, command string, params json.RawM
 	return sendResultFromProto(command, resp)
 }
 
-// close ends the Send stream (the host answers what is in flight no more).
-func (b *grpcBackend) close() { b.streams.close() }
-
-// sendStreams carries Sends on one Host.SendStream, opened on first use and
-// reopened after it breaks; a host without SendStream gets unary Sends.
-type sendStreams struct {
-	client pluginproto.HostClient
-
-	mu      sync.Mutex // guards the fields below and stream.Send
-	stream  pluginproto.Host_SendStreamClient
-	cancel  context.CancelFunc // ends stream
-	unary   bool               // the host has no SendStream
-	closed  bool
-	seq     uint64
-	pending map[uint64]chan streamAnswer
-}
-
-type streamAnswer struct {
-	resp  *pluginproto.SendResponse
-	err   error
-	unary bool // the host turned the stream down: send it unary
-}
-
-// send sends req on the stream and waits for its answer. sent is false
-// when req did not reach the host that way and must go as a unary call.
-func (s *sendStreams) send(ctx context.Context, req *pluginproto.SendRequest) (resp *pluginproto.SendResponse, sent bool, err error) {
-	s.mu.Lock()
-	if s.unary || s.closed {
-		s.mu.Unlock()
-		return nil, false, nil
-	}
-	if s.stream == nil {
-		sctx, cancel := context.WithCancel(context.Background())
-		st, err := s.client.SendStream(sctx)
-		if err != nil {
-			cancel()
-			s.mu.Unlock()
-			return nil, false, nil
-		}
-		s.stream, s.cancel, s.pending = st, cancel, map[uint64]chan streamAnswer{}
-		go s.receive(st)
-	}
-	s.seq++
-	seq := s.seq
-	ch := make(chan streamAnswer, 1)
-	s.pending[seq] = ch
-	msg := &pluginproto.SendStreamRequest{Seq: seq, Send: req}
-	if d, ok := ctx.Deadline(); ok {
-		msg.DeadlineMs = max(time.Until(d).Milliseconds(), 1)
-	}
-	st := s.stream
-	// A failed Send means the stream ended; its reason (Unimplemented from
-	// a host without SendStream, or a broken link) reaches ch from receive.
-	_ = st.Send(msg)
-	s.mu.Unlock()
-	select {
-	case a := <-ch:
-		if a.unary {
-			return nil, false, nil
-		}
-		return a.resp, true, a.err
-	case <-ctx.Done():
-		s.mu.Lock()
-		if s.stream == st {
-			_ = st.Send(&pluginproto.SendStreamRequest{Seq: seq, Cancel: true})
-		}
-		delete(s.pending, seq)
-		s.mu.Unlock()
-		return nil, true, ctx.Err()
-	}
-}
-
-// receive hands answers to their senders until the stream ends.
-func (s *sendStreams) receive(st pluginproto.Host_SendStreamClient) {
-	for {
-		a, err := st.Recv()
-		if err != nil {
-			s.broken(st, err)
-			return
-		}
-		s.mu.Lock()
-		ch := s.pending[a.GetSeq()]
-		delete(s.pending, a.GetSeq())
-		s.mu.Unlock()
-		if ch != nil {
-			ch <- streamAnswer{resp: a.GetResponse()}
-		}
-	}
-}
-
-// broken fails the Sends waiting on st (or hands them to unary calls when
-// the host has no SendStream) and lets the next Send open a new stream.
-func (s *sendStreams) broken(st pluginproto.Host_SendStreamClient, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stream != st {
-		return
-	}
-	unimplemented := status.Code(err) == codes.Unimplemented
-	if unimplemented {
-		s.unary = true
-	}
-	for seq, ch := range s.pending {
-		ch <- streamAnswer{err: err, unary: unimplemented}
-		delete(s.pending, seq)
-	}
-	s.cancel()
-	s.stream, s.cancel = nil, nil
-}
-
-func (s *sendStreams) close() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.closed = true
-	if s.cancel != nil {
-		s.cancel()
-	}
-}
+// close ends the Send stream.
+func (b *grpcBackend) close() { b.sends.Close() }
 
 // transportError explains a failed call to the host itself.
 func transportError(ctx context.Context, command string, err error) *Error {

@@ -130,6 +130,19 @@ func (s *toolsetServer) Call(ctx context.Context, req *pluginproto.CallRequest) 
 	return resultToProto(s.dispatcher.Call(ctx, requestFromProto(req), s.backend())), nil
 }
 
+// CallStream runs calls arriving as messages on one stream, each as Call
+// would.
+func (s *toolsetServer) CallStream(stream pluginproto.Toolset_CallStreamServer) error {
+	return pluginproto.ServeMux(stream,
+		func(r *pluginproto.CallStreamRequest) (uint64, bool, int64) {
+			return r.GetSeq(), r.GetCancel(), r.GetDeadlineMs()
+		},
+		func(ctx context.Context, seq uint64, r *pluginproto.CallStreamRequest) *pluginproto.CallStreamResponse {
+			resp, _ := s.Call(ctx, r.GetCall())
+			return &pluginproto.CallStreamResponse{Seq: seq, Response: resp}
+		})
+}
+
 func (s *toolsetServer) ReadResource(ctx context.Context, req *pluginproto.ReadResourceRequest) (*pluginproto.ReadResourceResponse, error) {
 	return resourceResultToProto(s.dispatcher.ReadResource(ctx, resourceRequestFromProto(req), s.backend())), nil
 }

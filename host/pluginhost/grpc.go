@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	plugin "github.com/hashicorp/go-plugin"
@@ -54,65 +53,17 @@ func (h *hostServer) Send(ctx context.Context, req *pluginproto.SendRequest) (*p
 	return responseToProto(h.svc.Send(ctx, req.GetCommand(), params, timeout)), nil
 }
 
-// SendStream serves Sends arriving as stream messages: each runs on its own
-// goroutine, as a unary Send would, under a context that ends at the
-// request's deadline, on its cancel message, or when the stream ends.
+// SendStream serves Sends arriving as messages on one stream, each as the
+// unary Send would.
 func (h *hostServer) SendStream(stream pluginproto.Host_SendStreamServer) error {
-	ctx := stream.Context()
-	var (
-		mu       sync.Mutex // guards inflight and stream.Send
-		inflight = map[uint64]*context.CancelFunc{}
-		wg       sync.WaitGroup
-	)
-	defer func() {
-		mu.Lock()
-		for _, cancel := range inflight {
-			(*cancel)()
-		}
-		mu.Unlock()
-		wg.Wait()
-	}()
-	for {
-		req, err := stream.Recv()
-		if err != nil {
-			return nil // the plugin closed the stream, or it broke: its Sends are cancelled
-		}
-		seq := req.GetSeq()
-		if req.GetCancel() {
-			mu.Lock()
-			if cancel := inflight[seq]; cancel != nil {
-				(*cancel)()
-			}
-			mu.Unlock()
-			continue
-		}
-		var sendCtx context.Context
-		var cancel context.CancelFunc
-		if ms := req.GetDeadlineMs(); ms > 0 {
-			sendCtx, cancel = context.WithTimeout(ctx, time.Duration(ms)*time.Millisecond)
-		} else {
-			sendCtx, cancel = context.WithCancel(ctx)
-		}
-		slot := &cancel
-		mu.Lock()
-		if old := inflight[seq]; old != nil {
-			(*old)() // a reused seq: the plugin gave up on the old one
-		}
-		inflight[seq] = slot
-		mu.Unlock()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			resp, _ := h.Send(sendCtx, req.GetSend())
-			mu.Lock()
-			defer mu.Unlock()
-			if inflight[seq] == slot {
-				delete(inflight, seq)
-			}
-			cancel()
-			_ = stream.Send(&pluginproto.SendStreamResponse{Seq: seq, Response: resp})
-		}()
-	}
+	return pluginproto.ServeMux(stream,
+		func(r *pluginproto.SendStreamRequest) (uint64, bool, int64) {
+			return r.GetSeq(), r.GetCancel(), r.GetDeadlineMs()
+		},
+		func(ctx context.Context, seq uint64, r *pluginproto.SendStreamRequest) *pluginproto.SendStreamResponse {
+			resp, _ := h.Send(ctx, r.GetSend())
+			return &pluginproto.SendStreamResponse{Seq: seq, Response: resp}
+		})
 }
 
 func (h *hostServer) Progress(ctx context.Context, req *pluginproto.ProgressRequest) (*pluginproto.ProgressResponse, error) {

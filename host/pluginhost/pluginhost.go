@@ -148,6 +148,7 @@ type Plugin struct {
 	client  *plugin.Client
 	proc    *procRunner
 	toolset pluginproto.ToolsetClient
+	calls   *pluginproto.Mux[pluginproto.CallStreamRequest, pluginproto.CallStreamResponse]
 	info    ToolsetInfo
 
 	broken   atomic.Bool // the connection failed; the process is being killed
@@ -210,6 +211,13 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 	}
 	conn := raw.(*toolsetConn)
 	p.toolset = conn.client
+	p.calls = &pluginproto.Mux[pluginproto.CallStreamRequest, pluginproto.CallStreamResponse]{
+		Open: conn.client.CallStream,
+		Cancel: func(seq uint64) *pluginproto.CallStreamRequest {
+			return &pluginproto.CallStreamRequest{Seq: seq, Cancel: true}
+		},
+		Seq: (*pluginproto.CallStreamResponse).GetSeq,
+	}
 
 	// The host services, served once over the broker for the plugin's life.
 	hostID := conn.broker.NextId()
@@ -262,6 +270,9 @@ func (p *Plugin) Exited() bool { return p.broken.Load() || p.client.Exited() }
 // Kill ends the plugin at once (SIGKILL) and waits for it to be reaped.
 func (p *Plugin) Kill() {
 	p.broken.Store(true)
+	if p.calls != nil {
+		p.calls.Close()
+	}
 	if p.proc != nil {
 		_ = p.proc.Kill(context.Background())
 	}
@@ -274,6 +285,9 @@ func (p *Plugin) Stop(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		if p.calls != nil {
+			p.calls.Close()
+		}
 		p.stopOnce.Do(p.client.Kill) // graceful: go-plugin's controller shutdown
 	}()
 	select {
@@ -299,9 +313,18 @@ func (p *Plugin) Call(ctx context.Context, req CallRequest) CallResult {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	resp, err := p.toolset.Call(ctx, &pluginproto.CallRequest{
+	call := &pluginproto.CallRequest{
 		Tool: req.Tool, ArgumentsJson: args, DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken, CallId: req.CallID,
+	}
+	// A message on the plugin's CallStream; a unary Call for plugins built
+	// before it.
+	answer, sent, err := p.calls.Do(ctx, func(seq uint64, deadlineMs int64) *pluginproto.CallStreamRequest {
+		return &pluginproto.CallStreamRequest{Seq: seq, Call: call, DeadlineMs: deadlineMs}
 	})
+	resp := answer.GetResponse()
+	if !sent {
+		resp, err = p.toolset.Call(ctx, call)
+	}
 	if err != nil {
 		return CallResult{Err: p.callFailure(ctx, req.Tool, err)}
 	}

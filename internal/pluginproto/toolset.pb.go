@@ -33,6 +33,131 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// CallStreamRequest is one Call, or the cancellation of one, on CallStream.
+type CallStreamRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Seq   uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	// The call; unset when cancel is set.
+	Call   *CallRequest `protobuf:"bytes,2,opt,name=call,proto3" json:"call,omitempty"`
+	Cancel bool         `protobuf:"varint,3,opt,name=cancel,proto3" json:"cancel,omitempty"`
+	// The time left to the host's call, as a unary Call's deadline would carry
+	// it; 0 means no deadline.
+	DeadlineMs    int64 `protobuf:"varint,4,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallStreamRequest) Reset() {
+	*x = CallStreamRequest{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallStreamRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallStreamRequest) ProtoMessage() {}
+
+func (x *CallStreamRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallStreamRequest.ProtoReflect.Descriptor instead.
+func (*CallStreamRequest) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *CallStreamRequest) GetSeq() uint64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *CallStreamRequest) GetCall() *CallRequest {
+	if x != nil {
+		return x.Call
+	}
+	return nil
+}
+
+func (x *CallStreamRequest) GetCancel() bool {
+	if x != nil {
+		return x.Cancel
+	}
+	return false
+}
+
+func (x *CallStreamRequest) GetDeadlineMs() int64 {
+	if x != nil {
+		return x.DeadlineMs
+	}
+	return 0
+}
+
+// CallStreamResponse answers the CallStreamRequest with the same seq.
+type CallStreamResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           uint64                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	Response      *CallResponse          `protobuf:"bytes,2,opt,name=response,proto3" json:"response,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallStreamResponse) Reset() {
+	*x = CallStreamResponse{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallStreamResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallStreamResponse) ProtoMessage() {}
+
+func (x *CallStreamResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallStreamResponse.ProtoReflect.Descriptor instead.
+func (*CallStreamResponse) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *CallStreamResponse) GetSeq() uint64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *CallStreamResponse) GetResponse() *CallResponse {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
 // SetupRequest carries what the plugin needs for the life of the process.
 type SetupRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -48,7 +173,7 @@ type SetupRequest struct {
 
 func (x *SetupRequest) Reset() {
 	*x = SetupRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[0]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -60,7 +185,7 @@ func (x *SetupRequest) String() string {
 func (*SetupRequest) ProtoMessage() {}
 
 func (x *SetupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[0]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -73,7 +198,7 @@ func (x *SetupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetupRequest.ProtoReflect.Descriptor instead.
 func (*SetupRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{0}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *SetupRequest) GetHostBrokerId() uint32 {
@@ -106,7 +231,7 @@ type SetupResponse struct {
 
 func (x *SetupResponse) Reset() {
 	*x = SetupResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[1]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -118,7 +243,7 @@ func (x *SetupResponse) String() string {
 func (*SetupResponse) ProtoMessage() {}
 
 func (x *SetupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[1]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -131,7 +256,7 @@ func (x *SetupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetupResponse.ProtoReflect.Descriptor instead.
 func (*SetupResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{1}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{3}
 }
 
 // DescribeRequest is empty.
@@ -143,7 +268,7 @@ type DescribeRequest struct {
 
 func (x *DescribeRequest) Reset() {
 	*x = DescribeRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[2]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -155,7 +280,7 @@ func (x *DescribeRequest) String() string {
 func (*DescribeRequest) ProtoMessage() {}
 
 func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[2]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -168,7 +293,7 @@ func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeRequest.ProtoReflect.Descriptor instead.
 func (*DescribeRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{2}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{4}
 }
 
 // DescribeResponse identifies the toolset.
@@ -195,7 +320,7 @@ type DescribeResponse struct {
 
 func (x *DescribeResponse) Reset() {
 	*x = DescribeResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[3]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -207,7 +332,7 @@ func (x *DescribeResponse) String() string {
 func (*DescribeResponse) ProtoMessage() {}
 
 func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[3]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -220,7 +345,7 @@ func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeResponse.ProtoReflect.Descriptor instead.
 func (*DescribeResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{3}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *DescribeResponse) GetName() string {
@@ -300,7 +425,7 @@ type Resource struct {
 
 func (x *Resource) Reset() {
 	*x = Resource{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -312,7 +437,7 @@ func (x *Resource) String() string {
 func (*Resource) ProtoMessage() {}
 
 func (x *Resource) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[4]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -325,7 +450,7 @@ func (x *Resource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Resource.ProtoReflect.Descriptor instead.
 func (*Resource) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{4}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Resource) GetUri() string {
@@ -378,7 +503,7 @@ type ResourceTemplate struct {
 
 func (x *ResourceTemplate) Reset() {
 	*x = ResourceTemplate{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -390,7 +515,7 @@ func (x *ResourceTemplate) String() string {
 func (*ResourceTemplate) ProtoMessage() {}
 
 func (x *ResourceTemplate) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[5]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -403,7 +528,7 @@ func (x *ResourceTemplate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceTemplate.ProtoReflect.Descriptor instead.
 func (*ResourceTemplate) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{5}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ResourceTemplate) GetUriTemplate() string {
@@ -454,7 +579,7 @@ type Prompt struct {
 
 func (x *Prompt) Reset() {
 	*x = Prompt{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -466,7 +591,7 @@ func (x *Prompt) String() string {
 func (*Prompt) ProtoMessage() {}
 
 func (x *Prompt) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -479,7 +604,7 @@ func (x *Prompt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Prompt.ProtoReflect.Descriptor instead.
 func (*Prompt) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{6}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Prompt) GetName() string {
@@ -522,7 +647,7 @@ type PromptArgument struct {
 
 func (x *PromptArgument) Reset() {
 	*x = PromptArgument{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -534,7 +659,7 @@ func (x *PromptArgument) String() string {
 func (*PromptArgument) ProtoMessage() {}
 
 func (x *PromptArgument) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -547,7 +672,7 @@ func (x *PromptArgument) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PromptArgument.ProtoReflect.Descriptor instead.
 func (*PromptArgument) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{7}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *PromptArgument) GetName() string {
@@ -586,7 +711,7 @@ type ReadResourceRequest struct {
 
 func (x *ReadResourceRequest) Reset() {
 	*x = ReadResourceRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -598,7 +723,7 @@ func (x *ReadResourceRequest) String() string {
 func (*ReadResourceRequest) ProtoMessage() {}
 
 func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -611,7 +736,7 @@ func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
 func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{8}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ReadResourceRequest) GetUri() string {
@@ -646,7 +771,7 @@ type ReadResourceResponse struct {
 
 func (x *ReadResourceResponse) Reset() {
 	*x = ReadResourceResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -658,7 +783,7 @@ func (x *ReadResourceResponse) String() string {
 func (*ReadResourceResponse) ProtoMessage() {}
 
 func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -671,7 +796,7 @@ func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
 func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{9}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ReadResourceResponse) GetContents() []*ResourceContents {
@@ -704,7 +829,7 @@ type ResourceContents struct {
 
 func (x *ResourceContents) Reset() {
 	*x = ResourceContents{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -716,7 +841,7 @@ func (x *ResourceContents) String() string {
 func (*ResourceContents) ProtoMessage() {}
 
 func (x *ResourceContents) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -729,7 +854,7 @@ func (x *ResourceContents) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceContents.ProtoReflect.Descriptor instead.
 func (*ResourceContents) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{10}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ResourceContents) GetUri() string {
@@ -798,7 +923,7 @@ type GetPromptRequest struct {
 
 func (x *GetPromptRequest) Reset() {
 	*x = GetPromptRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -810,7 +935,7 @@ func (x *GetPromptRequest) String() string {
 func (*GetPromptRequest) ProtoMessage() {}
 
 func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -823,7 +948,7 @@ func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPromptRequest.ProtoReflect.Descriptor instead.
 func (*GetPromptRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{11}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetPromptRequest) GetName() string {
@@ -852,7 +977,7 @@ type GetPromptResponse struct {
 
 func (x *GetPromptResponse) Reset() {
 	*x = GetPromptResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -864,7 +989,7 @@ func (x *GetPromptResponse) String() string {
 func (*GetPromptResponse) ProtoMessage() {}
 
 func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -877,7 +1002,7 @@ func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPromptResponse.ProtoReflect.Descriptor instead.
 func (*GetPromptResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{12}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetPromptResponse) GetDescription() string {
@@ -913,7 +1038,7 @@ type PromptMessage struct {
 
 func (x *PromptMessage) Reset() {
 	*x = PromptMessage{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -925,7 +1050,7 @@ func (x *PromptMessage) String() string {
 func (*PromptMessage) ProtoMessage() {}
 
 func (x *PromptMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -938,7 +1063,7 @@ func (x *PromptMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PromptMessage.ProtoReflect.Descriptor instead.
 func (*PromptMessage) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{13}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *PromptMessage) GetRole() string {
@@ -980,7 +1105,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -992,7 +1117,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1005,7 +1130,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{14}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Tool) GetName() string {
@@ -1091,7 +1216,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1103,7 +1228,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1116,7 +1241,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{15}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CallRequest) GetTool() string {
@@ -1176,7 +1301,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1188,7 +1313,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1201,7 +1326,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{16}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CallResponse) GetStructuredJson() []byte {
@@ -1242,7 +1367,7 @@ type Content struct {
 
 func (x *Content) Reset() {
 	*x = Content{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1254,7 +1379,7 @@ func (x *Content) String() string {
 func (*Content) ProtoMessage() {}
 
 func (x *Content) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1267,7 +1392,7 @@ func (x *Content) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Content.ProtoReflect.Descriptor instead.
 func (*Content) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{17}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Content) GetType() string {
@@ -1321,7 +1446,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1333,7 +1458,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1346,7 +1471,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{18}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Error) GetCode() string {
@@ -1386,7 +1511,7 @@ type SendStreamRequest struct {
 
 func (x *SendStreamRequest) Reset() {
 	*x = SendStreamRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1398,7 +1523,7 @@ func (x *SendStreamRequest) String() string {
 func (*SendStreamRequest) ProtoMessage() {}
 
 func (x *SendStreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1411,7 +1536,7 @@ func (x *SendStreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendStreamRequest.ProtoReflect.Descriptor instead.
 func (*SendStreamRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{19}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SendStreamRequest) GetSeq() uint64 {
@@ -1453,7 +1578,7 @@ type SendStreamResponse struct {
 
 func (x *SendStreamResponse) Reset() {
 	*x = SendStreamResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1590,7 @@ func (x *SendStreamResponse) String() string {
 func (*SendStreamResponse) ProtoMessage() {}
 
 func (x *SendStreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1603,7 @@ func (x *SendStreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendStreamResponse.ProtoReflect.Descriptor instead.
 func (*SendStreamResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{20}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SendStreamResponse) GetSeq() uint64 {
@@ -1510,7 +1635,7 @@ type SendRequest struct {
 
 func (x *SendRequest) Reset() {
 	*x = SendRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1522,7 +1647,7 @@ func (x *SendRequest) String() string {
 func (*SendRequest) ProtoMessage() {}
 
 func (x *SendRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1535,7 +1660,7 @@ func (x *SendRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendRequest.ProtoReflect.Descriptor instead.
 func (*SendRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{21}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SendRequest) GetCommand() string {
@@ -1576,7 +1701,7 @@ type SendResponse struct {
 
 func (x *SendResponse) Reset() {
 	*x = SendResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1588,7 +1713,7 @@ func (x *SendResponse) String() string {
 func (*SendResponse) ProtoMessage() {}
 
 func (x *SendResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1601,7 +1726,7 @@ func (x *SendResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendResponse.ProtoReflect.Descriptor instead.
 func (*SendResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{22}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SendResponse) GetId() string {
@@ -1660,7 +1785,7 @@ type ProgressRequest struct {
 
 func (x *ProgressRequest) Reset() {
 	*x = ProgressRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1672,7 +1797,7 @@ func (x *ProgressRequest) String() string {
 func (*ProgressRequest) ProtoMessage() {}
 
 func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1685,7 +1810,7 @@ func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressRequest.ProtoReflect.Descriptor instead.
 func (*ProgressRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{23}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ProgressRequest) GetToken() string {
@@ -1725,7 +1850,7 @@ type ProgressResponse struct {
 
 func (x *ProgressResponse) Reset() {
 	*x = ProgressResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1737,7 +1862,7 @@ func (x *ProgressResponse) String() string {
 func (*ProgressResponse) ProtoMessage() {}
 
 func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1750,7 +1875,7 @@ func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressResponse.ProtoReflect.Descriptor instead.
 func (*ProgressResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{24}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{26}
 }
 
 // LogRequest is one log record.
@@ -1768,7 +1893,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1780,7 +1905,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1793,7 +1918,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{25}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LogRequest) GetLevel() int32 {
@@ -1835,7 +1960,7 @@ type LogAttr struct {
 
 func (x *LogAttr) Reset() {
 	*x = LogAttr{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1847,7 +1972,7 @@ func (x *LogAttr) String() string {
 func (*LogAttr) ProtoMessage() {}
 
 func (x *LogAttr) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1860,7 +1985,7 @@ func (x *LogAttr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogAttr.ProtoReflect.Descriptor instead.
 func (*LogAttr) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{26}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *LogAttr) GetKey() string {
@@ -1886,7 +2011,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1898,7 +2023,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1911,14 +2036,23 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{27}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{29}
 }
 
 var File_godotmcp_plugin_v1_toolset_proto protoreflect.FileDescriptor
 
 const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\n" +
-	" godotmcp/plugin/v1/toolset.proto\x12\x12godotmcp.plugin.v1\"\x82\x01\n" +
+	" godotmcp/plugin/v1/toolset.proto\x12\x12godotmcp.plugin.v1\"\x93\x01\n" +
+	"\x11CallStreamRequest\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x04R\x03seq\x123\n" +
+	"\x04call\x18\x02 \x01(\v2\x1f.godotmcp.plugin.v1.CallRequestR\x04call\x12\x16\n" +
+	"\x06cancel\x18\x03 \x01(\bR\x06cancel\x12\x1f\n" +
+	"\vdeadline_ms\x18\x04 \x01(\x03R\n" +
+	"deadlineMs\"d\n" +
+	"\x12CallStreamResponse\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12<\n" +
+	"\bresponse\x18\x02 \x01(\v2 .godotmcp.plugin.v1.CallResponseR\bresponse\"\x82\x01\n" +
 	"\fSetupRequest\x12$\n" +
 	"\x0ehost_broker_id\x18\x01 \x01(\rR\fhostBrokerId\x12!\n" +
 	"\fhost_version\x18\x02 \x01(\tR\vhostVersion\x12)\n" +
@@ -2055,13 +2189,15 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\aLogAttr\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\"\r\n" +
-	"\vLogResponse2\xb6\x03\n" +
+	"\vLogResponse2\x97\x04\n" +
 	"\aToolset\x12L\n" +
 	"\x05Setup\x12 .godotmcp.plugin.v1.SetupRequest\x1a!.godotmcp.plugin.v1.SetupResponse\x12U\n" +
 	"\bDescribe\x12#.godotmcp.plugin.v1.DescribeRequest\x1a$.godotmcp.plugin.v1.DescribeResponse\x12I\n" +
 	"\x04Call\x12\x1f.godotmcp.plugin.v1.CallRequest\x1a .godotmcp.plugin.v1.CallResponse\x12a\n" +
 	"\fReadResource\x12'.godotmcp.plugin.v1.ReadResourceRequest\x1a(.godotmcp.plugin.v1.ReadResourceResponse\x12X\n" +
-	"\tGetPrompt\x12$.godotmcp.plugin.v1.GetPromptRequest\x1a%.godotmcp.plugin.v1.GetPromptResponse2\xd1\x02\n" +
+	"\tGetPrompt\x12$.godotmcp.plugin.v1.GetPromptRequest\x1a%.godotmcp.plugin.v1.GetPromptResponse\x12_\n" +
+	"\n" +
+	"CallStream\x12%.godotmcp.plugin.v1.CallStreamRequest\x1a&.godotmcp.plugin.v1.CallStreamResponse(\x010\x012\xd1\x02\n" +
 	"\x04Host\x12I\n" +
 	"\x04Send\x12\x1f.godotmcp.plugin.v1.SendRequest\x1a .godotmcp.plugin.v1.SendResponse\x12U\n" +
 	"\bProgress\x12#.godotmcp.plugin.v1.ProgressRequest\x1a$.godotmcp.plugin.v1.ProgressResponse\x12F\n" +
@@ -2081,80 +2217,86 @@ func file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP() []byte {
 	return file_godotmcp_plugin_v1_toolset_proto_rawDescData
 }
 
-var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_godotmcp_plugin_v1_toolset_proto_goTypes = []any{
-	(*SetupRequest)(nil),         // 0: godotmcp.plugin.v1.SetupRequest
-	(*SetupResponse)(nil),        // 1: godotmcp.plugin.v1.SetupResponse
-	(*DescribeRequest)(nil),      // 2: godotmcp.plugin.v1.DescribeRequest
-	(*DescribeResponse)(nil),     // 3: godotmcp.plugin.v1.DescribeResponse
-	(*Resource)(nil),             // 4: godotmcp.plugin.v1.Resource
-	(*ResourceTemplate)(nil),     // 5: godotmcp.plugin.v1.ResourceTemplate
-	(*Prompt)(nil),               // 6: godotmcp.plugin.v1.Prompt
-	(*PromptArgument)(nil),       // 7: godotmcp.plugin.v1.PromptArgument
-	(*ReadResourceRequest)(nil),  // 8: godotmcp.plugin.v1.ReadResourceRequest
-	(*ReadResourceResponse)(nil), // 9: godotmcp.plugin.v1.ReadResourceResponse
-	(*ResourceContents)(nil),     // 10: godotmcp.plugin.v1.ResourceContents
-	(*GetPromptRequest)(nil),     // 11: godotmcp.plugin.v1.GetPromptRequest
-	(*GetPromptResponse)(nil),    // 12: godotmcp.plugin.v1.GetPromptResponse
-	(*PromptMessage)(nil),        // 13: godotmcp.plugin.v1.PromptMessage
-	(*Tool)(nil),                 // 14: godotmcp.plugin.v1.Tool
-	(*CallRequest)(nil),          // 15: godotmcp.plugin.v1.CallRequest
-	(*CallResponse)(nil),         // 16: godotmcp.plugin.v1.CallResponse
-	(*Content)(nil),              // 17: godotmcp.plugin.v1.Content
-	(*Error)(nil),                // 18: godotmcp.plugin.v1.Error
-	(*SendStreamRequest)(nil),    // 19: godotmcp.plugin.v1.SendStreamRequest
-	(*SendStreamResponse)(nil),   // 20: godotmcp.plugin.v1.SendStreamResponse
-	(*SendRequest)(nil),          // 21: godotmcp.plugin.v1.SendRequest
-	(*SendResponse)(nil),         // 22: godotmcp.plugin.v1.SendResponse
-	(*ProgressRequest)(nil),      // 23: godotmcp.plugin.v1.ProgressRequest
-	(*ProgressResponse)(nil),     // 24: godotmcp.plugin.v1.ProgressResponse
-	(*LogRequest)(nil),           // 25: godotmcp.plugin.v1.LogRequest
-	(*LogAttr)(nil),              // 26: godotmcp.plugin.v1.LogAttr
-	(*LogResponse)(nil),          // 27: godotmcp.plugin.v1.LogResponse
-	nil,                          // 28: godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
-	nil,                          // 29: godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
+	(*CallStreamRequest)(nil),    // 0: godotmcp.plugin.v1.CallStreamRequest
+	(*CallStreamResponse)(nil),   // 1: godotmcp.plugin.v1.CallStreamResponse
+	(*SetupRequest)(nil),         // 2: godotmcp.plugin.v1.SetupRequest
+	(*SetupResponse)(nil),        // 3: godotmcp.plugin.v1.SetupResponse
+	(*DescribeRequest)(nil),      // 4: godotmcp.plugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),     // 5: godotmcp.plugin.v1.DescribeResponse
+	(*Resource)(nil),             // 6: godotmcp.plugin.v1.Resource
+	(*ResourceTemplate)(nil),     // 7: godotmcp.plugin.v1.ResourceTemplate
+	(*Prompt)(nil),               // 8: godotmcp.plugin.v1.Prompt
+	(*PromptArgument)(nil),       // 9: godotmcp.plugin.v1.PromptArgument
+	(*ReadResourceRequest)(nil),  // 10: godotmcp.plugin.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil), // 11: godotmcp.plugin.v1.ReadResourceResponse
+	(*ResourceContents)(nil),     // 12: godotmcp.plugin.v1.ResourceContents
+	(*GetPromptRequest)(nil),     // 13: godotmcp.plugin.v1.GetPromptRequest
+	(*GetPromptResponse)(nil),    // 14: godotmcp.plugin.v1.GetPromptResponse
+	(*PromptMessage)(nil),        // 15: godotmcp.plugin.v1.PromptMessage
+	(*Tool)(nil),                 // 16: godotmcp.plugin.v1.Tool
+	(*CallRequest)(nil),          // 17: godotmcp.plugin.v1.CallRequest
+	(*CallResponse)(nil),         // 18: godotmcp.plugin.v1.CallResponse
+	(*Content)(nil),              // 19: godotmcp.plugin.v1.Content
+	(*Error)(nil),                // 20: godotmcp.plugin.v1.Error
+	(*SendStreamRequest)(nil),    // 21: godotmcp.plugin.v1.SendStreamRequest
+	(*SendStreamResponse)(nil),   // 22: godotmcp.plugin.v1.SendStreamResponse
+	(*SendRequest)(nil),          // 23: godotmcp.plugin.v1.SendRequest
+	(*SendResponse)(nil),         // 24: godotmcp.plugin.v1.SendResponse
+	(*ProgressRequest)(nil),      // 25: godotmcp.plugin.v1.ProgressRequest
+	(*ProgressResponse)(nil),     // 26: godotmcp.plugin.v1.ProgressResponse
+	(*LogRequest)(nil),           // 27: godotmcp.plugin.v1.LogRequest
+	(*LogAttr)(nil),              // 28: godotmcp.plugin.v1.LogAttr
+	(*LogResponse)(nil),          // 29: godotmcp.plugin.v1.LogResponse
+	nil,                          // 30: godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	nil,                          // 31: godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
 }
 var file_godotmcp_plugin_v1_toolset_proto_depIdxs = []int32{
-	14, // 0: godotmcp.plugin.v1.DescribeResponse.tools:type_name -> godotmcp.plugin.v1.Tool
-	4,  // 1: godotmcp.plugin.v1.DescribeResponse.resources:type_name -> godotmcp.plugin.v1.Resource
-	5,  // 2: godotmcp.plugin.v1.DescribeResponse.resource_templates:type_name -> godotmcp.plugin.v1.ResourceTemplate
-	6,  // 3: godotmcp.plugin.v1.DescribeResponse.prompts:type_name -> godotmcp.plugin.v1.Prompt
-	7,  // 4: godotmcp.plugin.v1.Prompt.arguments:type_name -> godotmcp.plugin.v1.PromptArgument
-	28, // 5: godotmcp.plugin.v1.ReadResourceRequest.params:type_name -> godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
-	10, // 6: godotmcp.plugin.v1.ReadResourceResponse.contents:type_name -> godotmcp.plugin.v1.ResourceContents
-	18, // 7: godotmcp.plugin.v1.ReadResourceResponse.error:type_name -> godotmcp.plugin.v1.Error
-	29, // 8: godotmcp.plugin.v1.GetPromptRequest.arguments:type_name -> godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
-	13, // 9: godotmcp.plugin.v1.GetPromptResponse.messages:type_name -> godotmcp.plugin.v1.PromptMessage
-	18, // 10: godotmcp.plugin.v1.GetPromptResponse.error:type_name -> godotmcp.plugin.v1.Error
-	17, // 11: godotmcp.plugin.v1.PromptMessage.content:type_name -> godotmcp.plugin.v1.Content
-	17, // 12: godotmcp.plugin.v1.CallResponse.content:type_name -> godotmcp.plugin.v1.Content
-	18, // 13: godotmcp.plugin.v1.CallResponse.error:type_name -> godotmcp.plugin.v1.Error
-	21, // 14: godotmcp.plugin.v1.SendStreamRequest.send:type_name -> godotmcp.plugin.v1.SendRequest
-	22, // 15: godotmcp.plugin.v1.SendStreamResponse.response:type_name -> godotmcp.plugin.v1.SendResponse
-	26, // 16: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
-	0,  // 17: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
-	2,  // 18: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
-	15, // 19: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
-	8,  // 20: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
-	11, // 21: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
-	21, // 22: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
-	23, // 23: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
-	25, // 24: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
-	19, // 25: godotmcp.plugin.v1.Host.SendStream:input_type -> godotmcp.plugin.v1.SendStreamRequest
-	1,  // 26: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
-	3,  // 27: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
-	16, // 28: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
-	9,  // 29: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
-	12, // 30: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
-	22, // 31: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
-	24, // 32: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
-	27, // 33: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
-	20, // 34: godotmcp.plugin.v1.Host.SendStream:output_type -> godotmcp.plugin.v1.SendStreamResponse
-	26, // [26:35] is the sub-list for method output_type
-	17, // [17:26] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	17, // 0: godotmcp.plugin.v1.CallStreamRequest.call:type_name -> godotmcp.plugin.v1.CallRequest
+	18, // 1: godotmcp.plugin.v1.CallStreamResponse.response:type_name -> godotmcp.plugin.v1.CallResponse
+	16, // 2: godotmcp.plugin.v1.DescribeResponse.tools:type_name -> godotmcp.plugin.v1.Tool
+	6,  // 3: godotmcp.plugin.v1.DescribeResponse.resources:type_name -> godotmcp.plugin.v1.Resource
+	7,  // 4: godotmcp.plugin.v1.DescribeResponse.resource_templates:type_name -> godotmcp.plugin.v1.ResourceTemplate
+	8,  // 5: godotmcp.plugin.v1.DescribeResponse.prompts:type_name -> godotmcp.plugin.v1.Prompt
+	9,  // 6: godotmcp.plugin.v1.Prompt.arguments:type_name -> godotmcp.plugin.v1.PromptArgument
+	30, // 7: godotmcp.plugin.v1.ReadResourceRequest.params:type_name -> godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	12, // 8: godotmcp.plugin.v1.ReadResourceResponse.contents:type_name -> godotmcp.plugin.v1.ResourceContents
+	20, // 9: godotmcp.plugin.v1.ReadResourceResponse.error:type_name -> godotmcp.plugin.v1.Error
+	31, // 10: godotmcp.plugin.v1.GetPromptRequest.arguments:type_name -> godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
+	15, // 11: godotmcp.plugin.v1.GetPromptResponse.messages:type_name -> godotmcp.plugin.v1.PromptMessage
+	20, // 12: godotmcp.plugin.v1.GetPromptResponse.error:type_name -> godotmcp.plugin.v1.Error
+	19, // 13: godotmcp.plugin.v1.PromptMessage.content:type_name -> godotmcp.plugin.v1.Content
+	19, // 14: godotmcp.plugin.v1.CallResponse.content:type_name -> godotmcp.plugin.v1.Content
+	20, // 15: godotmcp.plugin.v1.CallResponse.error:type_name -> godotmcp.plugin.v1.Error
+	23, // 16: godotmcp.plugin.v1.SendStreamRequest.send:type_name -> godotmcp.plugin.v1.SendRequest
+	24, // 17: godotmcp.plugin.v1.SendStreamResponse.response:type_name -> godotmcp.plugin.v1.SendResponse
+	28, // 18: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
+	2,  // 19: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
+	4,  // 20: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
+	17, // 21: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
+	10, // 22: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
+	13, // 23: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
+	0,  // 24: godotmcp.plugin.v1.Toolset.CallStream:input_type -> godotmcp.plugin.v1.CallStreamRequest
+	23, // 25: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
+	25, // 26: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
+	27, // 27: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
+	21, // 28: godotmcp.plugin.v1.Host.SendStream:input_type -> godotmcp.plugin.v1.SendStreamRequest
+	3,  // 29: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
+	5,  // 30: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
+	18, // 31: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
+	11, // 32: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
+	14, // 33: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
+	1,  // 34: godotmcp.plugin.v1.Toolset.CallStream:output_type -> godotmcp.plugin.v1.CallStreamResponse
+	24, // 35: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
+	26, // 36: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
+	29, // 37: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
+	22, // 38: godotmcp.plugin.v1.Host.SendStream:output_type -> godotmcp.plugin.v1.SendStreamResponse
+	29, // [29:39] is the sub-list for method output_type
+	19, // [19:29] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_godotmcp_plugin_v1_toolset_proto_init() }
@@ -2162,7 +2304,7 @@ func file_godotmcp_plugin_v1_toolset_proto_init() {
 	if File_godotmcp_plugin_v1_toolset_proto != nil {
 		return
 	}
-	file_godotmcp_plugin_v1_toolset_proto_msgTypes[10].OneofWrappers = []any{
+	file_godotmcp_plugin_v1_toolset_proto_msgTypes[12].OneofWrappers = []any{
 		(*ResourceContents_Text)(nil),
 		(*ResourceContents_Blob)(nil),
 	}
@@ -2172,7 +2314,7 @@ func file_godotmcp_plugin_v1_toolset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_godotmcp_plugin_v1_toolset_proto_rawDesc), len(file_godotmcp_plugin_v1_toolset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   30,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -36,6 +36,7 @@ const (
 	Toolset_Call_FullMethodName         = "/godotmcp.plugin.v1.Toolset/Call"
 	Toolset_ReadResource_FullMethodName = "/godotmcp.plugin.v1.Toolset/ReadResource"
 	Toolset_GetPrompt_FullMethodName    = "/godotmcp.plugin.v1.Toolset/GetPrompt"
+	Toolset_CallStream_FullMethodName   = "/godotmcp.plugin.v1.Toolset/CallStream"
 )
 
 // ToolsetClient is the client API for Toolset service.
@@ -59,6 +60,13 @@ type ToolsetClient interface {
 	// GetPrompt renders one of the prompts declared in Describe. Failures are
 	// answered in GetPromptResponse.error.
 	GetPrompt(ctx context.Context, in *GetPromptRequest, opts ...grpc.CallOption) (*GetPromptResponse, error)
+	// CallStream carries Calls as messages on one stream that the host opens
+	// once and keeps, as Host.SendStream carries Sends: each request carries a
+	// seq chosen by the host and is answered by one response with the same
+	// seq, in any order; a request with cancel set cancels the call with its
+	// seq. A plugin without CallStream answers Unimplemented, and the host
+	// uses Call.
+	CallStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[CallStreamRequest, CallStreamResponse], error)
 }
 
 type toolsetClient struct {
@@ -119,6 +127,19 @@ func (c *toolsetClient) GetPrompt(ctx context.Context, in *GetPromptRequest, opt
 	return out, nil
 }
 
+func (c *toolsetClient) CallStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[CallStreamRequest, CallStreamResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Toolset_ServiceDesc.Streams[0], Toolset_CallStream_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[CallStreamRequest, CallStreamResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Toolset_CallStreamClient = grpc.BidiStreamingClient[CallStreamRequest, CallStreamResponse]
+
 // ToolsetServer is the server API for Toolset service.
 // All implementations must embed UnimplementedToolsetServer
 // for forward compatibility.
@@ -140,6 +161,13 @@ type ToolsetServer interface {
 	// GetPrompt renders one of the prompts declared in Describe. Failures are
 	// answered in GetPromptResponse.error.
 	GetPrompt(context.Context, *GetPromptRequest) (*GetPromptResponse, error)
+	// CallStream carries Calls as messages on one stream that the host opens
+	// once and keeps, as Host.SendStream carries Sends: each request carries a
+	// seq chosen by the host and is answered by one response with the same
+	// seq, in any order; a request with cancel set cancels the call with its
+	// seq. A plugin without CallStream answers Unimplemented, and the host
+	// uses Call.
+	CallStream(grpc.BidiStreamingServer[CallStreamRequest, CallStreamResponse]) error
 	mustEmbedUnimplementedToolsetServer()
 }
 
@@ -164,6 +192,9 @@ func (UnimplementedToolsetServer) ReadResource(context.Context, *ReadResourceReq
 }
 func (UnimplementedToolsetServer) GetPrompt(context.Context, *GetPromptRequest) (*GetPromptResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetPrompt not implemented")
+}
+func (UnimplementedToolsetServer) CallStream(grpc.BidiStreamingServer[CallStreamRequest, CallStreamResponse]) error {
+	return status.Error(codes.Unimplemented, "method CallStream not implemented")
 }
 func (UnimplementedToolsetServer) mustEmbedUnimplementedToolsetServer() {}
 func (UnimplementedToolsetServer) testEmbeddedByValue()                 {}
@@ -276,6 +307,13 @@ func _Toolset_GetPrompt_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Toolset_CallStream_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(ToolsetServer).CallStream(&grpc.GenericServerStream[CallStreamRequest, CallStreamResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Toolset_CallStreamServer = grpc.BidiStreamingServer[CallStreamRequest, CallStreamResponse]
+
 // Toolset_ServiceDesc is the grpc.ServiceDesc for Toolset service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -304,7 +342,14 @@ var Toolset_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _Toolset_GetPrompt_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "CallStream",
+			Handler:       _Toolset_CallStream_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "godotmcp/plugin/v1/toolset.proto",
 }
 

@@ -13,6 +13,17 @@ const backoffCap = 5 * time.Second
 // editor (up to 100 ms when unfocused), the hello round trip, and the poll.
 const reconnectSlack = 3 * time.Second
 
+const connectedLine = "godot_mcp: connected to the godot-mcp server"
+
+// waitConnectedLines waits (bounded) until the editor has said n times that
+// it connected.
+func waitConnectedLines(t *testing.T, e *editor, n int) {
+	t.Helper()
+	for wait := time.Now().Add(15 * time.Second); len(grepLines(e.out.String(), connectedLine)) < n && time.Now().Before(wait); {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // The host goes away and comes back on the same port: the editor reconnects
 // by itself, after a short outage and after one long enough for its backoff
 // to reach the cap, and the tools work again.
@@ -22,8 +33,14 @@ func TestHostRestart(t *testing.T) {
 	url := h.url
 	e := startEditorT(t, project, url)
 	first := waitEditor(t, h, e)
+	// The host logs the editor as soon as it accepts the hello; stopping it
+	// before the addon has read the answer would make Godot drop that answer
+	// together with the close frame (it does so with frames that arrive with a
+	// close), and the addon would rightly never call itself connected. Wait
+	// for the addon's own word before each stop.
+	waitConnectedLines(t, e, 1)
 
-	for _, outage := range []time.Duration{0, 12 * time.Second} {
+	for i, outage := range []time.Duration{0, 12 * time.Second} {
 		h.stop()
 		// The editor notices and keeps dialing; leave the port closed for
 		// the outage (the backoff doubles from 500 ms to its 5 s cap).
@@ -47,12 +64,7 @@ func TestHostRestart(t *testing.T) {
 		if !sameDir(st.ProjectDir, project) {
 			t.Errorf("after reconnecting, editor state is for %q", st.ProjectDir)
 		}
-	}
-	// The editor's output may trail the host's log under load: wait for the
-	// third line before counting.
-	const connectedLine = "godot_mcp: connected to the godot-mcp server"
-	for wait := time.Now().Add(15 * time.Second); len(grepLines(e.out.String(), connectedLine)) < 3 && time.Now().Before(wait); {
-		time.Sleep(100 * time.Millisecond)
+		waitConnectedLines(t, e, i+2)
 	}
 	out := e.out.String()
 	if n := len(grepLines(out, connectedLine)); n != 3 {

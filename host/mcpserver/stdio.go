@@ -73,24 +73,37 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	defer cancelFast()
 	fast.ctx = fastCtx
 
+	// Read on a goroutine of its own: when ctx ends (SIGTERM) mcp-go's
+	// Listen returns while stdin may stay open, and ServeStdio must return
+	// then too. The reader ends with stdin, or at its next line.
 	reader := bufio.NewReaderSize(in, 64<<10)
-	var readErr error
-	for {
-		line, err := reader.ReadBytes('\n')
-		if len(line) > 0 && !fast.serve(line) {
-			if _, werr := pw.Write(line); werr != nil {
-				break // mcp-go stopped reading: the session is over
+	readDone := make(chan error, 1)
+	go func() {
+		for {
+			line, err := reader.ReadBytes('\n')
+			if len(line) > 0 && !fast.serve(line) {
+				if _, werr := pw.Write(line); werr != nil {
+					readDone <- nil // mcp-go stopped reading: the session is over
+					return
+				}
+			}
+			if err != nil {
+				if err == io.EOF {
+					err = nil
+				}
+				readDone <- err
+				return
 			}
 		}
-		if err != nil {
-			if err != io.EOF {
-				readErr = err
-			}
-			break
-		}
+	}()
+	var err, readErr error
+	select {
+	case readErr = <-readDone:
+		pw.Close()
+		err = <-listened
+	case err = <-listened:
 	}
-	pw.Close()
-	err := <-listened
+	fast.close()
 	cancelFast()
 	fast.wg.Wait()
 	fast.workers.stop()
@@ -120,7 +133,17 @@ type fastCalls struct {
 	ctx context.Context // the stdio session's, ended when ServeStdio ends
 	wg  sync.WaitGroup
 
+	mu     sync.Mutex // orders serve's wg.Add before close's wg.Wait
+	closed bool
+
 	workers workerPool
+}
+
+// close makes serve take no more calls.
+func (f *fastCalls) close() {
+	f.mu.Lock()
+	f.closed = true
+	f.mu.Unlock()
 }
 
 // workerPool runs calls on goroutines that outlive them: a fresh goroutine
@@ -211,8 +234,14 @@ func (f *fastCalls) serve(line []byte) bool {
 		slim = append(slim, line[start+len(args):]...)
 	}
 	call.token = f.s.spliceToken(call)
-	f.s.fastServed.Add(1)
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return false
+	}
 	f.wg.Add(1)
+	f.mu.Unlock()
+	f.s.fastServed.Add(1)
 	f.workers.run(func() {
 		defer f.wg.Done()
 		ctx := context.WithValue(f.ctx, stdioCallKey{}, call)

@@ -349,3 +349,23 @@ func TestStdioFastPathServesMCPGoClient(t *testing.T) {
 		t.Fatalf("mcp-go's client call was not served by the fast path (fast calls: %d)", s.fastServed.Load())
 	}
 }
+
+// When ctx ends (SIGTERM), ServeStdio returns even though stdin stays open.
+func TestStdioEndsWithContext(t *testing.T) {
+	s := newEchoServer(t)
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(ctx, inR, io.Discard, io.Discard) }()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"block":true}}}`+"\n")
+	for s.fastServed.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStdio did not return when its context ended")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,25 +101,12 @@ func checkFast(t reflect.Type, onStack map[reflect.Type]bool) bool {
 			if f.Anonymous {
 				return false // embedding's promotion rules: encoding/json's business
 			}
-			if !f.IsExported() {
+			name, opts, ok := jsonField(f)
+			if !ok {
 				continue
 			}
-			tag := f.Tag.Get("json")
-			if tag == "-" {
-				continue
-			}
-			name, opts := tag, ""
-			for j := 0; j < len(tag); j++ {
-				if tag[j] == ',' {
-					name, opts = tag[:j], tag[j:]
-					break
-				}
-			}
-			if containsOption(opts, "string") {
+			if slices.Contains(strings.Split(opts, ","), "string") {
 				return false
-			}
-			if name == "" {
-				name = f.Name
 			}
 			if !plainTagName.MatchString(name) || names[name] {
 				return false
@@ -134,13 +122,18 @@ func checkFast(t reflect.Type, onStack map[reflect.Type]bool) bool {
 	}
 }
 
-func containsOption(opts, want string) bool {
-	for _, o := range strings.Split(opts, ",") {
-		if o == want {
-			return true
-		}
+// jsonField is f's JSON name and tag options as encoding/json reads them;
+// ok is false for fields it skips (unexported, or tagged "-").
+func jsonField(f reflect.StructField) (name, opts string, ok bool) {
+	tag := f.Tag.Get("json")
+	if !f.IsExported() || tag == "-" {
+		return "", "", false
 	}
-	return false
+	name, opts, _ = strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name, opts, true
 }
 
 // fieldIndex maps a struct type's JSON names to field indexes.
@@ -152,22 +145,9 @@ func fieldIndex(t reflect.Type) map[string]int {
 	}
 	m := map[string]int{}
 	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if !f.IsExported() || tag == "-" {
-			continue
+		if name, _, ok := jsonField(t.Field(i)); ok {
+			m[name] = i
 		}
-		name := tag
-		for j := 0; j < len(tag); j++ {
-			if tag[j] == ',' {
-				name = tag[:j]
-				break
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		m[name] = i
 	}
 	fieldIndexes.Store(t, m)
 	return m

@@ -38,40 +38,21 @@ type streamHost struct {
 }
 
 func (h *streamHost) SendStream(stream pluginproto.Host_SendStreamServer) error {
-	var mu sync.Mutex
-	cancels := map[uint64]context.CancelFunc{}
-	for {
-		req, err := stream.Recv()
-		if err != nil {
-			return nil
-		}
-		if req.GetCancel() {
-			mu.Lock()
-			if c := cancels[req.GetSeq()]; c != nil {
-				c()
-			}
-			mu.Unlock()
-			continue
-		}
-		h.streamed.Add(1)
-		h.mu.Lock()
-		h.deadlines = append(h.deadlines, time.Duration(req.GetDeadlineMs())*time.Millisecond)
-		h.mu.Unlock()
-		ctx, cancel := context.WithCancel(stream.Context())
-		mu.Lock()
-		cancels[req.GetSeq()] = cancel
-		mu.Unlock()
-		go func() {
-			resp := &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"stream"}`)}
-			if req.GetSend().GetCommand() == "cmd_block" {
+	return pluginproto.ServeMux(stream,
+		func(r *pluginproto.SendStreamRequest) (uint64, bool, int64) {
+			return r.GetSeq(), r.GetCancel(), r.GetDeadlineMs()
+		},
+		func(ctx context.Context, seq uint64, r *pluginproto.SendStreamRequest) *pluginproto.SendStreamResponse {
+			h.streamed.Add(1)
+			h.mu.Lock()
+			h.deadlines = append(h.deadlines, time.Duration(r.GetDeadlineMs())*time.Millisecond)
+			h.mu.Unlock()
+			if r.GetSend().GetCommand() == "cmd_block" {
 				<-ctx.Done()
 				h.ended <- ctx.Err()
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			_ = stream.Send(&pluginproto.SendStreamResponse{Seq: req.GetSeq(), Response: resp})
-		}()
-	}
+			return &pluginproto.SendStreamResponse{Seq: seq, Response: &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"stream"}`)}}
+		})
 }
 
 func serveHost(t *testing.T, srv pluginproto.HostServer) *grpcBackend {

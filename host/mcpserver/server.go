@@ -200,7 +200,8 @@ func mcpTool(def ToolDef) mcp.Tool {
 
 // handler is the one pipeline every tool call goes through: validate,
 // safety class, preconditions, approval, execute, shape. mcp-go calls it for
-// every transport; ServeStdio's fast path (stdio.go) calls s.call directly.
+// every transport; on stdio the raw arguments and the raw structured result
+// travel beside mcp-go (stdio.go).
 func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		stdio := stdioCallFrom(ctx)
@@ -214,13 +215,16 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 				return shape(Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", reg.def.Name, err))), nil
 			}
 		}
-		var progressToken mcp.ProgressToken
-		if req.Params.Meta != nil {
-			progressToken = req.Params.Meta.ProgressToken
-		}
-		res, pending := s.call(ctx, reg, rawArgs, progressToken, &req)
+		start := time.Now()
+		res, pending := s.run(ctx, reg, rawArgs, req)
 		if pending != nil {
+			s.log.Debug("tool waits for approval", "tool", reg.def.Name)
 			return pending, nil // waiting for the user's approval (elicitation)
+		}
+		if res.Err != nil {
+			s.log.Debug("tool failed", "tool", reg.def.Name, "code", res.Err.Code, "took", time.Since(start))
+		} else {
+			s.log.Debug("tool ok", "tool", reg.def.Name, "took", time.Since(start))
 		}
 		out := shape(res)
 		if stdio != nil {
@@ -230,25 +234,9 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 	}
 }
 
-// call runs one tool call and logs its outcome. req is the mcp-go request
-// (elicited approval answers travel in it).
-func (s *Server) call(ctx context.Context, reg *registered, rawArgs json.RawMessage, progressToken mcp.ProgressToken, req *mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
-	start := time.Now()
-	res, pending := s.run(ctx, reg, rawArgs, progressToken, req)
-	switch {
-	case pending != nil:
-		s.log.Debug("tool waits for approval", "tool", reg.def.Name)
-	case res.Err != nil:
-		s.log.Debug("tool failed", "tool", reg.def.Name, "code", res.Err.Code, "took", time.Since(start))
-	default:
-		s.log.Debug("tool ok", "tool", reg.def.Name, "took", time.Since(start))
-	}
-	return res, pending
-}
-
 // run applies every host-side gate, then the executor. A non-nil
 // *mcp.CallToolResult is an input-required answer (approval pending).
-func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessage, progressToken mcp.ProgressToken, req *mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
+func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessage, req mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
 	def := reg.def
 	args, verr := validateArgs(def.Name, reg.input, rawArgs)
 	if verr != nil {
@@ -274,7 +262,7 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	}
 	if def.Class == safety.Destructive && !flags.DryRun {
 		if s.cfg.Approval == "elicit" {
-			pending, aerr := elicitApproval(ctx, *req, def.Name, rawArgs)
+			pending, aerr := elicitApproval(ctx, req, def.Name, rawArgs)
 			if aerr != nil {
 				return Fail(aerr), nil
 			}
@@ -300,6 +288,10 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 		}
 	}
 	call := Call{Tool: def.Name, Arguments: toolArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
+	var progressToken mcp.ProgressToken
+	if req.Params.Meta != nil {
+		progressToken = req.Params.Meta.ProgressToken
+	}
 	call.CallID = s.trackProgress(ctx, progressToken)
 	defer s.untrackProgress(call.CallID)
 	if progressToken != nil {

@@ -39,10 +39,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	w := &lineWriter{w: out}
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(newStdLogger(errLog))
-	// Tool calls wait on the editor, not the CPU: let many be in flight
-	// (mcp-go's default is 5 workers, which would queue a busy agent's calls).
-	server.WithWorkerPoolSize(100)(stdio)
-	server.WithQueueSize(10000)(stdio)
+	// mcp-go's own tool-call workers (5 by default) only see the odd
+	// tools/call serve leaves to it; every other call runs on fast.workers,
+	// as many at once as are in flight.
 	// The session's context (it carries the client session that progress,
 	// log and approval notifications are sent through) is what fast calls
 	// run under.
@@ -62,7 +61,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 		listened <- err
 	}()
 
-	fast := &fastCalls{s: s, w: w}
+	fast := &fastCalls{s: s, w: w, workers: newWorkerPool()}
 	var sessionCtx context.Context
 	select {
 	case sessionCtx = <-session:
@@ -153,27 +152,19 @@ func (f *fastCalls) close() {
 type workerPool struct {
 	work chan func()
 	done chan struct{}
-	once sync.Once
 }
 
-func (p *workerPool) init() {
-	p.once.Do(func() {
-		p.work = make(chan func())
-		p.done = make(chan struct{})
-	})
+func newWorkerPool() workerPool {
+	return workerPool{work: make(chan func()), done: make(chan struct{})}
 }
 
 // stop ends the idle workers; busy ones end after their call.
-func (p *workerPool) stop() {
-	p.init()
-	close(p.done)
-}
+func (p *workerPool) stop() { close(p.done) }
 
 // workerIdle is how long an idle worker waits for more work.
 const workerIdle = 10 * time.Second
 
 func (p *workerPool) run(fn func()) {
-	p.init()
 	select {
 	case p.work <- fn: // an idle worker takes it
 	default:
@@ -233,7 +224,7 @@ func (f *fastCalls) serve(line []byte) bool {
 		slim = append(slim, "{}"...)
 		slim = append(slim, line[start+len(args):]...)
 	}
-	call.token = f.s.spliceToken(call)
+	call.token = f.s.spliceToken()
 	f.mu.Lock()
 	if f.closed {
 		f.mu.Unlock()
@@ -295,7 +286,7 @@ func (c *stdioCall) deferStructured(r *mcp.CallToolResult) {
 }
 
 // spliceToken is a placeholder no result can contain by chance.
-func (s *Server) spliceToken(*stdioCall) string {
+func (s *Server) spliceToken() string {
 	s.spliceOnce.Do(func() {
 		var b [12]byte
 		_, _ = rand.Read(b[:])

@@ -28,9 +28,7 @@ type Client struct {
 func StartClient(tb testing.TB, bin string, env ...string) *Client {
 	tb.Helper()
 	c := &Client{tb: tb, stderr: &syncBuffer{}}
-	fullEnv := append(os.Environ(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:0", "GODOT_MCP_LOG_LEVEL=info",
-		"GODOT_MCP_PLUGIN_DIR="+tb.TempDir())
-	fullEnv = append(fullEnv, env...)
+	fullEnv := serverEnv(tb, "info", env)
 	cli, err := client.NewStdioMCPClientWithOptions(bin, fullEnv, nil,
 		transport.WithCommandStderrWriter(c.stderr),
 		transport.WithCommandFunc(func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
@@ -61,15 +59,7 @@ func (c *Client) Stderr() string { return c.stderr.String() }
 // BridgeURL reads the actual bridge URL from the server's log.
 func (c *Client) BridgeURL() string {
 	c.tb.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := bridgeRE.FindStringSubmatch(c.stderr.String()); m != nil {
-			return m[1]
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c.tb.Fatalf("no bridge URL in the log:\n%s", c.stderr.String())
-	return ""
+	return waitBridgeURL(c.tb, c.stderr)
 }
 
 // Call calls a tool; a transport or JSON-RPC error is returned as err.

@@ -84,9 +84,7 @@ func (s *syncBuffer) String() string {
 func Start(tb testing.TB, bin string, env ...string) *Proc {
 	tb.Helper()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:0", "GODOT_MCP_LOG_LEVEL=debug",
-		"GODOT_MCP_PLUGIN_DIR="+tb.TempDir())
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = serverEnv(tb, "debug", env)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		tb.Fatal(err)
@@ -237,15 +235,29 @@ var bridgeRE = regexp.MustCompile(`bridge listening.*url=(ws://[0-9.:]+)`)
 // BridgeURL reads the actual bridge URL from the server's log.
 func (p *Proc) BridgeURL() string {
 	p.tb.Helper()
+	return waitBridgeURL(p.tb, p.stderr)
+}
+
+// waitBridgeURL waits (bounded) for the server's log to name the bridge URL.
+func waitBridgeURL(tb testing.TB, log *syncBuffer) string {
+	tb.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if m := bridgeRE.FindStringSubmatch(p.stderr.String()); m != nil {
+		if m := bridgeRE.FindStringSubmatch(log.String()); m != nil {
 			return m[1]
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	p.tb.Fatalf("no bridge URL in the log:\n%s", p.stderr.String())
+	tb.Fatalf("no bridge URL in the log:\n%s", log.String())
 	return ""
+}
+
+// serverEnv is the environment of a started binary: an ephemeral bridge
+// port, the log level and an empty plugin dir, then env (later entries win).
+func serverEnv(tb testing.TB, logLevel string, env []string) []string {
+	out := append(os.Environ(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:0", "GODOT_MCP_LOG_LEVEL="+logLevel,
+		"GODOT_MCP_PLUGIN_DIR="+tb.TempDir())
+	return append(out, env...)
 }
 
 // AssertOnlyJSONRPC checks that every stdout line so far is a JSON-RPC 2.0 message.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -45,9 +44,7 @@ type LineResult struct {
 func StartLineClient(tb testing.TB, bin string, env ...string) *LineClient {
 	tb.Helper()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:0", "GODOT_MCP_LOG_LEVEL=info",
-		"GODOT_MCP_PLUGIN_DIR="+tb.TempDir())
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = serverEnv(tb, "info", env)
 	c := &LineClient{tb: tb, Cmd: cmd, stderr: &syncBuffer{}, pending: map[string]chan []byte{}}
 	cmd.Stderr = c.stderr
 	var err error
@@ -137,15 +134,7 @@ func (c *LineClient) Stderr() string { return c.stderr.String() }
 // BridgeURL reads the actual bridge URL from the server's log.
 func (c *LineClient) BridgeURL() string {
 	c.tb.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := bridgeRE.FindStringSubmatch(c.stderr.String()); m != nil {
-			return m[1]
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	c.tb.Fatalf("no bridge URL in the log:\n%s", c.stderr.String())
-	return ""
+	return waitBridgeURL(c.tb, c.stderr)
 }
 
 // Request sends a request and returns its raw result; a JSON-RPC error is

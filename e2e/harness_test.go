@@ -467,11 +467,11 @@ func (h *host) stop() {
 // toolResult is a tools/call answer.
 type toolResult struct {
 	IsError bool
-	Raw     json.RawMessage // structuredContent
+	Raw     json.RawMessage // structuredContent; for a failure, the error object of Text
 	Text    string
 }
 
-// toolError is the structured content of a failed tool call.
+// toolError is the error object of a failed tool call.
 type toolError struct {
 	Error    string `json:"error"`
 	Hint     string `json:"hint"`
@@ -485,9 +485,11 @@ func (r toolResult) decode(v any) error {
 	return nil
 }
 
+// failure reads the error object of a failed call: the JSON text content
+// (a failed call carries no structuredContent).
 func (r toolResult) failure() toolError {
 	var e toolError
-	json.Unmarshal(r.Raw, &e)
+	json.Unmarshal([]byte(r.Text), &e)
 	return e
 }
 
@@ -512,6 +514,9 @@ func (h *host) call(ctx context.Context, name string, args map[string]any) (tool
 		if tc, ok := c.(mcp.TextContent); ok {
 			r.Text += tc.Text
 		}
+	}
+	if r.IsError && len(r.Raw) == 0 && json.Valid([]byte(r.Text)) {
+		r.Raw = json.RawMessage(r.Text) // the error object, for messages
 	}
 	return r, nil
 }

@@ -135,8 +135,12 @@ func (h *host) call(ctx context.Context, name string, args map[string]any) resul
 	}
 	raw, _ := json.Marshal(res.StructuredContent)
 	r := result{isError: res.IsError, raw: raw}
-	if res.IsError {
-		json.Unmarshal(raw, &r.err)
+	if res.IsError && len(res.Content) > 0 {
+		// A failed call's error object is its JSON text content.
+		if tc, ok := res.Content[0].(mcp.TextContent); ok {
+			r.raw = json.RawMessage(tc.Text)
+			json.Unmarshal(r.raw, &r.err)
+		}
 	}
 	return r
 }

@@ -174,7 +174,7 @@ func TestToolsetResourcesAndPrompts(t *testing.T) {
 
 	// A second toolset cannot take a served URI; its tools are not left behind.
 	clash := call(t, c, "godot_enable_toolset", map[string]any{"name": "clash"})
-	if !clash.IsError || !strings.Contains(mcp.GetTextFromContent(clash.Content[0]), "docs://readme is already served by toolset \"docs\"") {
+	if e := wantError(t, clash, envelope.InternalError, ""); !strings.Contains(e.Hint, "docs://readme is already served by toolset \"docs\"") {
 		t.Errorf("clash = %#v", clash.Content)
 	}
 	ts.mu.Lock()

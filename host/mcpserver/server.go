@@ -343,18 +343,16 @@ func (s *Server) projectDir() string {
 }
 
 // shape turns a Result into an MCP tool result: structuredContent plus a
-// text fallback, or an isError result whose structured content is
-// {error, hint, required?}.
+// text fallback, or an isError result whose only content is the error
+// object {error, hint, required?} as JSON text (ErrorText). A failure
+// carries no structuredContent: it would not match the tool's outputSchema,
+// and clients that check it (the TypeScript SDK v1, so Claude Code and the
+// Inspector) would throw the answer away.
 func shape(r Result) *mcp.CallToolResult {
 	if r.Err != nil {
-		text := string(r.Err.Code) + ": " + r.Err.Hint
-		if r.Err.Required != "" {
-			text += " (required: " + r.Err.Required + ")"
-		}
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{mcp.NewTextContent(text)},
-			StructuredContent: r.Err,
-			IsError:           true,
+			Content: []mcp.Content{mcp.NewTextContent(ErrorText(r.Err))},
+			IsError: true,
 		}
 	}
 	structured := r.Structured
@@ -373,6 +371,18 @@ func shape(r Result) *mcp.CallToolResult {
 		out.Content = append(out.Content, mcpContent(c))
 	}
 	return out
+}
+
+// ErrorText is the text content of a failed call: the error object
+// {"error": CODE, "hint": ..., "required": ...} as one line of JSON.
+func ErrorText(e *envelope.Error) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		return `{"error":"INTERNAL_ERROR","hint":"the error could not be encoded"}`
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // maxTextFallback is the largest result repeated as text next to

@@ -122,8 +122,16 @@ func wantError(t *testing.T, res *mcp.CallToolResult, code envelope.ErrorCode, r
 	if !res.IsError {
 		t.Fatalf("want isError %s, got success %+v", code, res.StructuredContent)
 	}
+	if res.StructuredContent != nil {
+		t.Errorf("an error result carries structuredContent %+v: it would not match the tool's outputSchema", res.StructuredContent)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("want one content item (the error object), got %+v", res.Content)
+	}
 	var e envelope.Error
-	structured(t, res, &e)
+	if err := json.Unmarshal([]byte(mcp.GetTextFromContent(res.Content[0])), &e); err != nil {
+		t.Fatalf("the text content is not the error object: %v: %+v", err, res.Content)
+	}
 	if e.Code != code || e.Required != required {
 		t.Fatalf("want %s required=%q, got %+v", code, required, e)
 	}

@@ -288,7 +288,7 @@ func TestStdioFastPathCancelAndConcurrency(t *testing.T) {
 	ss.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"blocker","reason":"user"}}`)
 	resp, _ := ss.wait("blocker")
 	res := resp["result"].(map[string]any)
-	if res["isError"] != true || !strings.Contains(fmt.Sprint(res["structuredContent"]), "canceled") {
+	if res["isError"] != true || res["structuredContent"] != nil || !strings.Contains(fmt.Sprint(res["content"]), "canceled") {
 		t.Fatalf("cancelled call answered %v", res)
 	}
 }
@@ -367,5 +367,53 @@ func TestStdioEndsWithContext(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("ServeStdio did not return when its context ended")
+	}
+}
+
+// A failed call on the stdio fast path is an isError result with no
+// structuredContent (it would not match the outputSchema, which TypeScript
+// SDK v1 clients check) and the error object as its only, JSON, text.
+func TestStdioErrorResultWireShape(t *testing.T) {
+	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
+	if err := s.AddTools(echoTool(&s)); err != nil {
+		t.Fatal(err)
+	}
+	ss := startStdio(t, s)
+	for id, req := range map[string]string{
+		"1": `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_get_editor_state","arguments":{}}}`,
+		"2": `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"godot_t_echo","arguments":{"fail":true}}}`,
+		"3": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"godot_undo","arguments":{"count":"two"}}}`,
+	} {
+		ss.send(req)
+		resp, _ := ss.wait(id)
+		res, _ := resp["result"].(map[string]any)
+		if _, has := res["structuredContent"]; has || res["isError"] != true {
+			t.Errorf("call %s: want isError without structuredContent, got %v", id, resp)
+			continue
+		}
+		content, _ := res["content"].([]any)
+		if len(content) != 1 {
+			t.Errorf("call %s: want one content item, got %v", id, content)
+			continue
+		}
+		item, _ := content[0].(map[string]any)
+		var e envelope.Error
+		if item["type"] != "text" || json.Unmarshal([]byte(fmt.Sprint(item["text"])), &e) != nil || e.Code == "" || e.Hint == "" {
+			t.Errorf("call %s: the text is not the error object: %v", id, item)
+		}
+		switch id {
+		case "1":
+			if e.Code != envelope.BridgeDisconnected || e.Required != envelope.RequireBridgeConnected {
+				t.Errorf("no editor: %+v", e)
+			}
+		case "2":
+			if e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireActiveScene {
+				t.Errorf("precondition: %+v", e)
+			}
+		case "3":
+			if e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "count") {
+				t.Errorf("validation: %+v", e)
+			}
+		}
 	}
 }

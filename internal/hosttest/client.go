@@ -82,6 +82,9 @@ func (c *Client) Call(ctx context.Context, name string, args map[string]any) (To
 			}{Type: "text", Text: t.Text})
 		}
 	}
+	if out.IsError && len(out.Content) > 0 {
+		out.StructuredContent = ErrorObject(out.Content[0].Text)
+	}
 	return out, nil
 }
 

@@ -192,7 +192,9 @@ func (p *Proc) Initialize() {
 	p.Notify("notifications/initialized")
 }
 
-// ToolResult is a tools/call result.
+// ToolResult is a tools/call result. For a failed call (IsError) the wire
+// carries no structuredContent: StructuredContent then holds the error
+// object {error, hint, required} read from the text content (ErrorObject).
 type ToolResult struct {
 	IsError           bool            `json:"isError"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
@@ -209,6 +211,9 @@ func (p *Proc) CallTool(name string, args map[string]any) (ToolResult, []string)
 	var r ToolResult
 	if err := json.Unmarshal(raw, &r); err != nil {
 		p.tb.Fatal(err)
+	}
+	if r.IsError && len(r.Content) > 0 {
+		r.StructuredContent = ErrorObject(r.Content[0].Text)
 	}
 	return r, notes
 }
@@ -271,4 +276,13 @@ func (p *Proc) AssertOnlyJSONRPC() {
 			p.tb.Fatalf("stdout carried something other than JSON-RPC: %q", line)
 		}
 	}
+}
+
+// ErrorObject is the error object of a failed call's text content (the
+// JSON {error, hint, required}), or nil when the text is not JSON.
+func ErrorObject(text string) json.RawMessage {
+	if !json.Valid([]byte(text)) {
+		return nil
+	}
+	return json.RawMessage(text)
 }

@@ -34,7 +34,8 @@ type LineClient struct {
 	closed  bool
 }
 
-// LineResult is a tools/call result: the raw structuredContent and isError.
+// LineResult is a tools/call result: the raw structuredContent and isError;
+// for a failed call, Structured is the error object of its text content.
 type LineResult struct {
 	Structured json.RawMessage
 	IsError    bool
@@ -205,5 +206,15 @@ func (c *LineClient) Call(ctx context.Context, name string, args map[string]any)
 	out.Structured, _ = rawjson.Get(res, "structuredContent")
 	isErr, _ := rawjson.Get(res, "isError")
 	out.IsError = string(isErr) == "true"
+	if out.IsError {
+		var r struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		if json.Unmarshal(raw, &r) == nil && len(r.Content) > 0 {
+			out.Structured = ErrorObject(r.Content[0].Text)
+		}
+	}
 	return out, nil
 }

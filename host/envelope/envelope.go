@@ -60,6 +60,9 @@ const (
 	RequireGameNotBreaked  = "game_not_breaked"
 	RequireGodotVersion    = "godot_version"
 	RequireProjectDir      = "project_dir"
+	// RequireToolsetEnabled: the called tool's toolset is not enabled
+	// (godot_enable_toolset; the hint names the toolset).
+	RequireToolsetEnabled = "toolset_enabled"
 )
 
 // Commands the host itself speaks on the bridge.

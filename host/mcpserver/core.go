@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -70,11 +71,22 @@ type ToolsetName struct {
 	Name string `json:"name" jsonschema:"toolset name, as listed by godot_list_toolsets"`
 }
 
+// AllToolsets stands for every known toolset in godot_enable_toolset (and
+// GODOT_MCP_DEFAULT_TOOLSETS).
+const AllToolsets = "all"
+
+// EnableArgs is the input of godot_enable_toolset: name or names.
+type EnableArgs struct {
+	Name  string   `json:"name,omitempty" jsonschema:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
+	Names []string `json:"names,omitempty" jsonschema:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
+}
+
 // EnableResult is the result of godot_enable_toolset.
 type EnableResult struct {
-	Toolset        ToolsetStatus `json:"toolset"`
-	Tools          []string      `json:"tools" jsonschema:"tool names now available"`
-	AlreadyEnabled bool          `json:"already_enabled"`
+	Toolset        *ToolsetStatus  `json:"toolset,omitempty" jsonschema:"the toolset, when one was named"`
+	Toolsets       []ToolsetStatus `json:"toolsets" jsonschema:"every toolset enabled by the call, in the order named"`
+	Tools          []string        `json:"tools" jsonschema:"tool names now available from them"`
+	AlreadyEnabled bool            `json:"already_enabled" jsonschema:"true when every one was enabled already (nothing changed)"`
 }
 
 // DisableResult is the result of godot_disable_toolset.
@@ -214,8 +226,9 @@ func coreTools(s *Server) []Tool {
 			false, func(ctx context.Context, _ Call, _ NoArgs) Result {
 				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
 			}),
-		coreTool[ToolsetName, EnableResult]("godot_enable_toolset", "Enable a toolset", safety.ReadOnly, nil,
-			"Start a toolset's plugin so its tools appear (clients get notifications/tools/list_changed). The editor is told. "+
+		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", safety.ReadOnly, nil,
+			"Start toolsets' plugins so their tools appear: name (one toolset, or all) or names (several; all or nothing). "+
+				"Clients get one notifications/tools/list_changed; the editor is told. "+
 				"Toolsets that need a newer Godot than the connected editor are refused.",
 			false, s.enableToolset),
 		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", safety.ReadOnly, nil,
@@ -347,18 +360,59 @@ func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, b
 	return ToolsetStatus{}, false
 }
 
-func (s *Server) enableToolset(ctx context.Context, _ Call, in ToolsetName) Result {
-	out, err := s.enable(ctx, in.Name)
+func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Result {
+	var names []string
+	switch {
+	case in.Name != "" && len(in.Names) > 0:
+		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (one toolset) or names (several), not both."))
+	case in.Name != "":
+		names = []string{in.Name}
+	case len(in.Names) > 0:
+		names = in.Names
+	default:
+		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all) or names (several toolsets); godot_list_toolsets lists them."))
+	}
+	names = s.expandToolsets(ctx, names)
+	outs, err := s.enable(ctx, names...)
 	if err != nil {
 		return Fail(err)
 	}
-	names := make([]string, 0, len(out.Tools))
-	for _, t := range out.Tools {
-		names = append(names, t.Def.Name)
+	res := EnableResult{Toolsets: []ToolsetStatus{}, Tools: []string{}, AlreadyEnabled: true}
+	for i, out := range outs {
+		for _, t := range out.Tools {
+			res.Tools = append(res.Tools, t.Def.Name)
+		}
+		st, _ := s.findToolset(ctx, names[i])
+		res.Toolsets = append(res.Toolsets, st)
+		res.AlreadyEnabled = res.AlreadyEnabled && out.AlreadyEnabled
 	}
-	sort.Strings(names)
-	st, _ := s.findToolset(ctx, in.Name)
-	return OK(EnableResult{Toolset: st, Tools: names, AlreadyEnabled: out.AlreadyEnabled})
+	sort.Strings(res.Tools)
+	if len(names) == 1 && in.Name != AllToolsets && (len(in.Names) == 0 || in.Names[0] != AllToolsets) {
+		res.Toolset = &res.Toolsets[0]
+	}
+	return OK(res)
+}
+
+// expandToolsets replaces "all" by every known toolset and drops repeats.
+func (s *Server) expandToolsets(ctx context.Context, names []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range names {
+		if n != AllToolsets {
+			add(n)
+			continue
+		}
+		for _, st := range s.listToolsets(ctx) {
+			add(st.Name)
+		}
+	}
+	return out
 }
 
 // EnableToolset enables a toolset as godot_enable_toolset does (used for
@@ -368,31 +422,70 @@ func (s *Server) EnableToolset(ctx context.Context, name string) *envelope.Error
 	return err
 }
 
-func (s *Server) enable(ctx context.Context, name string) (EnableOutcome, *envelope.Error) {
-	if _, ok := s.findToolset(ctx, name); !ok || s.toolsets == nil {
-		return EnableOutcome{}, s.unknownToolset(ctx, name)
+// enable enables the named toolsets, all or nothing, and serves their tools,
+// resources and prompts with one change each (one tools/list_changed).
+func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, *envelope.Error) {
+	for _, name := range names {
+		if _, ok := s.findToolset(ctx, name); !ok || s.toolsets == nil {
+			return nil, s.unknownToolset(ctx, name)
+		}
 	}
 	godot := ""
 	if st := s.bridge.Status(); st.Peer != nil {
 		godot = st.Peer.GodotVersion
 	}
-	out, err := s.toolsets.Enable(ctx, name, godot)
-	if err != nil {
-		return EnableOutcome{}, err
-	}
-	if !out.AlreadyEnabled {
-		if aerr := s.AddTools(out.Tools...); aerr != nil {
-			_, _ = s.toolsets.Disable(ctx, name)
-			return EnableOutcome{}, envelope.Errorf(envelope.InternalError, "toolset %q declared a tool the host cannot serve: %v. Report this to the toolset's author.", name, aerr)
+	outs := make([]EnableOutcome, 0, len(names))
+	var started []string // enabled by this call, disabled again on failure
+	rollback := func() {
+		for _, n := range started {
+			_, _ = s.toolsets.Disable(ctx, n)
 		}
-		if cerr := s.addContent(out); cerr != nil {
-			s.RemoveTools(servedToolNames(out.Tools)...)
-			_, _ = s.toolsets.Disable(ctx, name)
-			return EnableOutcome{}, envelope.Errorf(envelope.InternalError, "toolset %q cannot be served: %v. Disable the other toolset first, or report this to the toolset's author.", name, cerr)
-		}
-		s.bridge.PushToolsets(s.toolsets.Enabled())
 	}
-	return out, nil
+	var tools []Tool
+	var content EnableOutcome
+	for _, name := range names {
+		out, err := s.toolsets.Enable(ctx, name, godot)
+		if err != nil {
+			rollback()
+			if len(names) > 1 {
+				err = &envelope.Error{Code: err.Code, Required: err.Required,
+					Hint: fmt.Sprintf("Toolset %q cannot be enabled: %s Nothing was enabled; enable the others by name (%s).", name, strings.TrimSpace(err.Hint), strings.Join(without(names, name), ", "))}
+			}
+			return nil, err
+		}
+		outs = append(outs, out)
+		if !out.AlreadyEnabled {
+			started = append(started, name)
+			tools = append(tools, out.Tools...)
+			content.Resources = append(content.Resources, out.Resources...)
+			content.Prompts = append(content.Prompts, out.Prompts...)
+		}
+	}
+	if len(started) == 0 {
+		return outs, nil
+	}
+	which := strings.Join(started, ", ")
+	if aerr := s.AddTools(tools...); aerr != nil {
+		rollback()
+		return nil, envelope.Errorf(envelope.InternalError, "toolset %s declared a tool the host cannot serve: %v. Report this to the toolset's author.", which, aerr)
+	}
+	if cerr := s.addContent(content); cerr != nil {
+		s.RemoveTools(servedToolNames(tools)...)
+		rollback()
+		return nil, envelope.Errorf(envelope.InternalError, "toolset %s cannot be served: %v. Disable the other toolset first, or report this to the toolset's author.", which, cerr)
+	}
+	s.bridge.PushToolsets(s.toolsets.Enabled())
+	return outs, nil
+}
+
+func without(names []string, drop string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if n != drop {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Result {

@@ -96,7 +96,11 @@ func New(opts Options) *Server {
 		content:  newContentRegistry(),
 		progress: map[string]progressTarget{},
 	}
+	hooks := &server.Hooks{}
+	hooks.AddBeforeCallTool(s.redirectDisabledTool)
 	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
+		server.WithHooks(hooks),
+		server.WithToolFilter(hideUnavailableTool),
 		server.WithToolCapabilities(true),
 		// Toolsets may serve resources and prompts (content.go); both lists
 		// change as toolsets are enabled. No resources/subscribe: toolsets
@@ -113,7 +117,69 @@ func New(opts Options) *Server {
 	if err := s.AddTools(coreTools(s)...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test
 	}
+	s.mcp.AddTool(mcp.Tool{Name: unavailableTool, InputSchema: mcp.ToolInputSchema{Type: "object"}}, s.answerDisabledTool)
 	return s
+}
+
+// ToolOwners is implemented by Toolsets that can name the toolset of a tool
+// that is not served (its toolset is not enabled).
+type ToolOwners interface {
+	ToolOwner(ctx context.Context, tool string) (toolset string, ok bool)
+}
+
+// unavailableTool is the hidden tool that answers calls of a tool whose
+// toolset is not enabled. mcp-go answers an unknown name with a JSON-RPC
+// "tool not found" before any handler runs; the before-call hook (which
+// every transport goes through) renames such a call to this tool, which
+// tells the agent which toolset to enable. A name no tool can have (tool
+// names are godot_*); never listed.
+const unavailableTool = "godot-mcp/toolset-not-enabled"
+
+// hideUnavailableTool keeps unavailableTool out of tools/list. mcp-go also
+// filters the one tool a call resolves to; that check must let it through.
+func hideUnavailableTool(_ context.Context, tools []mcp.Tool) []mcp.Tool {
+	if len(tools) == 1 {
+		return tools // a call's check (tools/list always holds the core tools too)
+	}
+	out := tools[:0:0]
+	for _, t := range tools {
+		if t.Name != unavailableTool {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// redirectDisabledTool sends a call of a tool that is not served, but that
+// a known toolset would serve once enabled, to unavailableTool.
+func (s *Server) redirectDisabledTool(ctx context.Context, _ any, req *mcp.CallToolRequest) {
+	name := req.Params.Name
+	if name == unavailableTool {
+		req.Params.Name = "" // only reachable by redirection
+		return
+	}
+	s.mu.RLock()
+	_, served := s.tools[name]
+	s.mu.RUnlock()
+	owners, ok := s.toolsets.(ToolOwners)
+	if served || !ok {
+		return
+	}
+	toolset, ok := owners.ToolOwner(ctx, name)
+	if !ok {
+		return
+	}
+	req.Params.Name = unavailableTool
+	req.Params.Arguments = map[string]any{"tool": name, "toolset": toolset}
+}
+
+func (s *Server) answerDisabledTool(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := req.GetArguments()
+	tool, _ := args["tool"].(string)
+	toolset, _ := args["toolset"].(string)
+	return shape(Fail(envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf(
+		"%s belongs to the toolset %q, which is not enabled. Call godot_enable_toolset with {\"names\":[%q]} (or {\"name\":\"all\"}), then call %s again.",
+		tool, toolset, toolset, tool)))), nil
 }
 
 // MCP exposes the underlying mcp-go server (for transports and tests).

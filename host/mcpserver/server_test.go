@@ -275,10 +275,11 @@ func TestUnknownToolsetRefusedWithKnownNames(t *testing.T) {
 
 // fakeToolsets serves one destructive and one mutating tool per toolset.
 type fakeToolsets struct {
-	mu      sync.Mutex
-	names   []string
-	enabled map[string]bool
-	calls   []Call
+	mu         sync.Mutex
+	names      []string
+	enabled    map[string]bool
+	calls      []Call
+	failEnable map[string]*envelope.Error // toolsets whose Enable fails so
 }
 
 func newFakeToolsets(names ...string) *fakeToolsets {
@@ -316,6 +317,9 @@ func (f *fakeToolsets) tools(name string) []Tool {
 func (f *fakeToolsets) Enable(_ context.Context, name, _ string) (EnableOutcome, *envelope.Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.failEnable[name]; err != nil {
+		return EnableOutcome{}, err
+	}
 	already := f.enabled[name]
 	f.enabled[name] = true
 	return EnableOutcome{Tools: f.tools(name), AlreadyEnabled: already}, nil

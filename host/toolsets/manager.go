@@ -188,6 +188,31 @@ func (m *Manager) Enabled() []string {
 	return out
 }
 
+// ToolOwner names the toolset that serves tool (the name agents see),
+// enabled or not (mcpserver.ToolOwners). Toolsets never described yet are
+// described first, as godot_list_toolsets does.
+func (m *Manager) ToolOwner(ctx context.Context, tool string) (string, bool) {
+	m.List(ctx)
+	for _, name := range m.order {
+		e := m.entries[name]
+		e.mu.Lock()
+		found := false
+		if e.info != nil {
+			for _, t := range e.info.Tools {
+				if m.servedName(e, t.Name) == tool {
+					found = true
+					break
+				}
+			}
+		}
+		e.mu.Unlock()
+		if found {
+			return name, true
+		}
+	}
+	return "", false
+}
+
 // Enable starts the toolset's plugin and returns its tools.
 func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *envelope.Error) {
 	e, ok := m.entries[name]

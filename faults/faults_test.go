@@ -61,7 +61,7 @@ func cfgFor(t *testing.T, url string, env map[string]string) config.Config {
 	for k, v := range env {
 		vals[k] = v
 	}
-	cfg, _, err := config.Load(func(k string) (string, bool) { v, ok := vals[k]; return v, ok }, nil, nil)
+	cfg, _, err := config.Load(func(k string) (string, bool) { v, ok := vals[k]; return v, ok }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

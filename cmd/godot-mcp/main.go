@@ -14,8 +14,13 @@ import (
 )
 
 func main() {
-	cfg, rest, err := config.Load(os.LookupEnv, os.Args[1:], os.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
+	cfg, rest, err := config.Load(os.LookupEnv, os.Args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		config.WriteUsage(os.Stdout)
+		os.Exit(0)
+	case errors.Is(err, config.ErrVersion):
+		fmt.Fprintln(os.Stdout, versionLine())
 		os.Exit(0)
 	}
 	if err != nil {

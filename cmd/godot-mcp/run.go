@@ -36,7 +36,7 @@ func run(ctx context.Context, inv invocation, stdin io.Reader, stdout, stderr io
 	case "serve":
 		return serve(ctx, inv.Config, stdin, stdout, stderr)
 	case "version":
-		_, err := fmt.Fprintf(stdout, "godot-mcp %s (contract %d, min compatible %d)\n", contract.Version, contract.ContractVersion, contract.MinCompatibleContract)
+		_, err := fmt.Fprintln(stdout, versionLine())
 		return err
 	case "contract":
 		return printContract(ctx, inv.Config, stdout)
@@ -60,6 +60,11 @@ func run(ctx context.Context, inv invocation, stdin io.Reader, stdout, stderr io
 	}
 }
 
+// versionLine is what `godot-mcp version` and --version print.
+func versionLine() string {
+	return fmt.Sprintf("godot-mcp %s (contract %d, min compatible %d)", contract.Version, contract.ContractVersion, contract.MinCompatibleContract)
+}
+
 func newLogger(w io.Writer, level string) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level))
@@ -78,9 +83,13 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
+	// Toolset plugins inherit the environment: let them see --project and
+	// --godot-bin too.
 	if cfg.ProjectDir != "" {
-		// Toolset plugins inherit the environment: let them see --project too.
 		os.Setenv("GODOT_MCP_PROJECT_DIR", cfg.ProjectDir)
+	}
+	if cfg.GodotBin != "" {
+		os.Setenv("GODOT_BIN", cfg.GodotBin)
 	}
 	a, err := app.Start(ctx, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()})
 	if err != nil {

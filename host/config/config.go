@@ -42,6 +42,7 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves destructive calls (GODOT_MCP_APPROVAL=webhook)"},
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
 	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
+	{Env: "GODOT_BIN", Flag: "godot-bin", Default: "", Usage: "Godot 4 binary for headless runs (godot_runtime_run_headless) and the e2e suite (default: godot on PATH)"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
 	{Env: "GODOT_MCP_CONFORMANCE_FIXTURE", Flag: "", Default: "false", Usage: "test-only: true lets the toolset named 'conformance' (the MCP conformance suite's fixture) serve its tools and prompts under their bare names instead of godot_conformance_*; never set it in normal use"},
 }
@@ -63,6 +64,7 @@ type Config struct {
 	ApprovalTimeout      time.Duration
 	CallTimeout          time.Duration
 	LogLevel             string
+	GodotBin             string // GODOT_BIN; "" = godot on PATH
 	// ConformanceFixture is test-only: the toolset named "conformance"
 	// serves unqualified names (GODOT_MCP_CONFORMANCE_FIXTURE).
 	ConformanceFixture bool
@@ -73,9 +75,15 @@ func (c Config) HTTPAddr() string {
 	return net.JoinHostPort(c.HTTPHost, strconv.Itoa(c.HTTPPort))
 }
 
+// ErrVersion is returned by Load for --version (nothing is written).
+var ErrVersion = errors.New("version requested")
+
 // Load builds a Config from environment lookups, overridden by flags in args.
-// It returns flag.ErrHelp when -h/--help was given (usage already written to usage).
-func Load(lookup func(string) (string, bool), args []string, usage io.Writer) (Config, []string, error) {
+// Flags may come before the command and, for `serve`, after it too; serve
+// takes no other arguments. It returns flag.ErrHelp for -h/--help and
+// ErrVersion for --version, having printed nothing: the caller prints the
+// usage or the version on stdout. Load never writes anywhere.
+func Load(lookup func(string) (string, bool), args []string) (Config, []string, error) {
 	values := map[string]string{}
 	for _, v := range Vars {
 		val := v.Default
@@ -85,7 +93,8 @@ func Load(lookup func(string) (string, bool), args []string, usage io.Writer) (C
 		values[v.Env] = val
 	}
 	fs := flag.NewFlagSet("godot-mcp", flag.ContinueOnError)
-	fs.SetOutput(usage)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	flagVals := map[string]*string{}
 	for _, v := range Vars {
 		if v.Flag == "" {
@@ -93,15 +102,35 @@ func Load(lookup func(string) (string, bool), args []string, usage io.Writer) (C
 		}
 		flagVals[v.Env] = fs.String(v.Flag, values[v.Env], v.Usage+" (env "+v.Env+")")
 	}
-	fs.Usage = func() { WriteUsage(usage) }
-	if err := fs.Parse(args); err != nil {
+	version := fs.Bool("version", false, "print the version and exit")
+	parse := func(args []string) error {
+		err := fs.Parse(args)
+		if err != nil && !errors.Is(err, flag.ErrHelp) {
+			err = fmt.Errorf("%w (run godot-mcp --help)", err)
+		}
+		return err
+	}
+	if err := parse(args); err != nil {
 		return Config{}, nil, err
+	}
+	rest := fs.Args()
+	if len(rest) > 0 && rest[0] == "serve" {
+		if err := parse(rest[1:]); err != nil {
+			return Config{}, nil, err
+		}
+		if fs.NArg() > 0 {
+			return Config{}, nil, fmt.Errorf("serve takes flags only, not %q (run godot-mcp --help)", strings.Join(fs.Args(), " "))
+		}
+		rest = []string{"serve"}
+	}
+	if *version {
+		return Config{}, nil, ErrVersion
 	}
 	for env, p := range flagVals {
 		values[env] = *p
 	}
 	cfg, err := fromValues(values)
-	return cfg, fs.Args(), err
+	return cfg, rest, err
 }
 
 func fromValues(v map[string]string) (Config, error) {
@@ -117,6 +146,7 @@ func fromValues(v map[string]string) (Config, error) {
 		Approval:             strings.ToLower(v["GODOT_MCP_APPROVAL"]),
 		ApprovalURL:          v["GODOT_MCP_APPROVAL_URL"],
 		LogLevel:             strings.ToLower(v["GODOT_MCP_LOG_LEVEL"]),
+		GodotBin:             v["GODOT_BIN"],
 	}
 	var errs []error
 	port, err := strconv.Atoi(v["GODOT_MCP_HTTP_PORT"])
@@ -211,12 +241,14 @@ func WriteUsage(w io.Writer) {
 	fmt.Fprint(w, `godot-mcp — an MCP server that drives a live Godot 4 editor.
 
 Usage:
-  godot-mcp [flags] [serve]               run the MCP server (stdio by default)
+  godot-mcp [flags]                       run the MCP server (stdio by default)
+  godot-mcp serve [flags]                 the same
+  godot-mcp --help, godot-mcp help        print this on stdout
+  godot-mcp --version, godot-mcp version  print the version
   godot-mcp addon install --project DIR [--enable] [--dry-run] [--force]
                                           install the matching editor addon into a project
   godot-mcp toolset serve NAME            (internal) run a built-in toolset plugin
   godot-mcp contract                      print the tool surface as JSON
-  godot-mcp version                       print the version
 
 Settings (flag, environment variable, default):
 `)

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -16,7 +15,7 @@ func env(m map[string]string) func(string) (string, bool) {
 }
 
 func TestDefaults(t *testing.T) {
-	c, rest, err := Load(env(nil), nil, &bytes.Buffer{})
+	c, rest, err := Load(env(nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +29,7 @@ func TestEnvAndFlags(t *testing.T) {
 	c, rest, err := Load(env(map[string]string{
 		"GODOT_MCP_BRIDGE_URL": "ws://127.0.0.1:7000", "GODOT_MCP_DEFAULT_TOOLSETS": "scene, scripts",
 		"GODOT_MCP_TRANSPORT": "HTTP", "GODOT_MCP_CONFORMANCE_FIXTURE": "true",
-	}), []string{"--bridge-url", "ws://127.0.0.1:7001", "contract"}, &bytes.Buffer{})
+	}), []string{"--bridge-url", "ws://127.0.0.1:7001", "contract"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +47,11 @@ func TestBadValuesRefused(t *testing.T) {
 		"GODOT_MCP_APPROVAL": "maybe", "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION": "sometimes", "GODOT_MCP_LOG_LEVEL": "loud",
 		"GODOT_MCP_CONFORMANCE_FIXTURE": "yes",
 	} {
-		if _, _, err := Load(env(map[string]string{k: v}), nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), k) {
+		if _, _, err := Load(env(map[string]string{k: v}), nil); err == nil || !strings.Contains(err.Error(), k) {
 			t.Errorf("%s=%s: want an error naming the variable, got %v", k, v, err)
 		}
 	}
-	if _, _, err := Load(env(map[string]string{"GODOT_MCP_APPROVAL": "webhook"}), nil, &bytes.Buffer{}); err == nil {
+	if _, _, err := Load(env(map[string]string{"GODOT_MCP_APPROVAL": "webhook"}), nil); err == nil {
 		t.Error("webhook approval without a URL accepted")
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/addonversion"
 	"github.com/godot-mcp/godot-mcp/host/contract"
@@ -53,7 +53,7 @@ type ServerInfo struct {
 	Version               string          `json:"version" jsonschema:"CalVer build version YYYY.MM.DD[.N]"`
 	ContractVersion       int             `json:"contract_version" jsonschema:"newest client contract served"`
 	MinCompatibleContract int             `json:"min_compatible_contract" jsonschema:"oldest client contract still served"`
-	MCPProtocolVersion    string          `json:"mcp_protocol_version"`
+	MCPProtocolVersion    string          `json:"mcp_protocol_version" jsonschema:"the MCP revision negotiated with this client"`
 	Transport             string          `json:"transport"`
 	ProjectDir            string          `json:"project_dir"`
 	Bridge                BridgeInfo      `json:"bridge"`
@@ -314,7 +314,7 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		Version:               contract.Version,
 		ContractVersion:       contract.ContractVersion,
 		MinCompatibleContract: contract.MinCompatibleContract,
-		MCPProtocolVersion:    mcp.LATEST_PROTOCOL_VERSION,
+		MCPProtocolVersion:    negotiatedProtocol(ctx),
 		Transport:             s.cfg.Transport,
 		ProjectDir:            s.projectDir(),
 		Bridge:                BridgeInfo{URL: st.URL, Listening: st.Listening, Connected: st.Connected},
@@ -328,6 +328,16 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		info.VersionNotice = addonversion.Notice(contract.Version, st.Peer.AddonVersion)
 	}
 	return OK(info)
+}
+
+// negotiatedProtocol is the MCP revision in effect for the calling client:
+// the one negotiated at initialize, or the one a 2026-07-28 (or later)
+// request declares; the preferred revision when neither is known.
+func negotiatedProtocol(ctx context.Context) string {
+	if v := server.RequestProtocolVersion(ctx); v != "" {
+		return v
+	}
+	return contract.MCPProtocolVersion
 }
 
 func (s *Server) listToolsets(ctx context.Context) []ToolsetStatus {

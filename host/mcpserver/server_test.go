@@ -66,7 +66,7 @@ func (b *stubBridge) commands() []envelope.Command {
 }
 
 func testConfig() config.Config {
-	cfg, _, err := config.Load(func(string) (string, bool) { return "", false }, nil, nil)
+	cfg, _, err := config.Load(func(string) (string, bool) { return "", false }, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
@@ -178,5 +180,40 @@ func TestToolOfDisabledToolsetNamesTheToolset(t *testing.T) {
 	json.Unmarshal([]byte(fmt.Sprint(content[0].(map[string]any)["text"])), &se)
 	if se.Code != envelope.PreconditionFailed || se.Required != envelope.RequireToolsetEnabled || !strings.Contains(se.Hint, `"scripts"`) {
 		t.Errorf("stdio: %+v", se)
+	}
+}
+
+// Over streamable HTTP too: a disabled toolset's tool names its toolset,
+// and a failure carries its error object as text, no structuredContent.
+func TestHTTPDisabledToolsetToolAndErrorShape(t *testing.T) {
+	ts := newFakeToolsets("scene")
+	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}, Toolsets: ts})
+	srv := httptest.NewServer(s.HTTPHandler())
+	defer srv.Close()
+	tr, err := transport.NewStreamableHTTP(srv.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-11-25"
+	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	e := wantError(t, call(t, c, "godot_scene_edit", map[string]any{"path": "a"}), envelope.PreconditionFailed, envelope.RequireToolsetEnabled)
+	if !strings.Contains(e.Hint, `"scene"`) {
+		t.Errorf("hint: %q", e.Hint)
+	}
+	wantError(t, call(t, c, "godot_get_editor_state", nil), envelope.BridgeDisconnected, envelope.RequireBridgeConnected)
+	var info ServerInfo
+	structured(t, call(t, c, "godot_get_server_info", nil), &info)
+	if info.MCPProtocolVersion != "2025-11-25" {
+		t.Errorf("over HTTP: mcp_protocol_version = %q", info.MCPProtocolVersion)
 	}
 }

@@ -111,7 +111,7 @@ func New(opts Options) *Server {
 		server.WithLogging(),
 		server.WithRecovery(),
 		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
-			"enable toolsets (godot_list_toolsets, godot_enable_toolset) to get scene, script, resource, project and runtime tools. "+
+			"enable toolsets (godot_list_toolsets; godot_enable_toolset with names, or all) to get scene, script, resource, project and runtime tools. "+
 			"Mutating tools take dry_run; destructive tools need confirm: true."),
 	)
 	if err := s.AddTools(coreTools(s)...); err != nil {

@@ -102,7 +102,8 @@ func (s *summary) event(e event) {
 	if e.Test == "" {
 		switch e.Action {
 		case "output":
-			if e.Output == "PASS\n" {
+			// Lines plain go test does not print (it says "[no tests to run]").
+			if e.Output == "PASS\n" || e.Output == "testing: warning: no tests to run\n" {
 				return
 			}
 			if m := suiteSkipRE.FindStringSubmatch(strings.TrimSpace(e.Output)); m != nil {

@@ -21,6 +21,7 @@ func TestSummaryLine(t *testing.T) {
 		`{"Action":"output","Package":"` + m + `a","Test":"TestNoNPM2","Output":"    a_test.go:9: npm not found\n"}`,
 		`{"Action":"skip","Package":"` + m + `a","Test":"TestNoNPM2"}`,
 		`{"Action":"output","Package":"` + m + `a","Output":"PASS\n"}`,
+		`{"Action":"output","Package":"` + m + `a","Output":"testing: warning: no tests to run\n"}`,
 		`{"Action":"output","Package":"` + m + `a","Output":"ok  \t` + m + `a\t0.1s\n"}`,
 		`{"Action":"pass","Package":"` + m + `a"}`,
 		`{"Action":"output","Package":"` + m + `e2e","Output":"e2e: skipped: no Godot 4 binary found\n"}`,
@@ -41,7 +42,7 @@ func TestSummaryLine(t *testing.T) {
 		t.Errorf("line:\n got %s\nwant %s", got, want)
 	}
 	printed := out.String()
-	if !strings.Contains(printed, "want 1, got 2") || strings.Contains(printed, "quiet log") || strings.Contains(printed, "PASS\n") ||
+	if !strings.Contains(printed, "want 1, got 2") || strings.Contains(printed, "quiet log") || strings.Contains(printed, "PASS\n") || strings.Contains(printed, "warning") ||
 		!strings.Contains(printed, "ok  \t"+m+"a") || !strings.Contains(printed, "e2e: skipped") {
 		t.Errorf("printed:\n%s", printed)
 	}

@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -203,7 +204,7 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 	}()
 	rpc, err := p.client.Client()
 	if err != nil {
-		return p, fmt.Errorf("start: %w", err)
+		return p, startFailure(err, startTimeout)
 	}
 	raw, err := rpc.Dispense(pluginproto.PluginName)
 	if err != nil {
@@ -414,6 +415,18 @@ func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *envel
 	p.logger.Error("toolset plugin failed during a call", "tool", tool, "error", err, "exited", p.client.Exited())
 	return envelope.Errorf(envelope.InternalError,
 		"toolset '%s' crashed during the call; it will be restarted on the next call. Retry once; if it crashes again, check the server log (stderr).", name)
+}
+
+// startFailure explains a plugin that did not complete go-plugin's handshake.
+func startFailure(err error, timeout time.Duration) error {
+	const hint = "a toolset must be built with the godot-mcp SDK (sdk.Serve) for this OS and architecture, and print nothing to stdout before sdk.Serve"
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "timeout while waiting for plugin to start"):
+		return fmt.Errorf("start: it did not complete the godot-mcp plugin handshake within %s (%s)", timeout, hint)
+	case strings.Contains(msg, "plugin exited before we could connect"):
+		return fmt.Errorf("start: it exited before completing the godot-mcp plugin handshake (%s)", hint)
+	}
+	return fmt.Errorf("start: %w", err)
 }
 
 // toolNameRE is the name rule the SDK enforces, checked again here for

@@ -60,11 +60,13 @@ func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn fun
 	defer cancel()
 	fn(ctx, cp)
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	var dead Plugin
 	if e.plugin == p && p.Exited() {
 		m.crashed(e, "the plugin process exited during "+what)
-		m.stop(e)
+		dead = m.detach(e)
 	}
+	e.mu.Unlock()
+	m.release(dead)
 	return nil
 }
 

@@ -147,7 +147,7 @@ type Plugin struct {
 	spec    Spec
 	logger  *slog.Logger
 	client  *plugin.Client
-	proc    *procRunner
+	proc    atomic.Pointer[procRunner] // set once go-plugin runs it
 	toolset pluginproto.ToolsetClient
 	calls   *pluginproto.Mux[pluginproto.CallStreamRequest, pluginproto.CallStreamResponse]
 	info    ToolsetInfo
@@ -182,7 +182,9 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			r, err := newProcRunner(spec, cmd.Env)
-			p.proc = r
+			if err == nil {
+				p.proc.Store(r)
+			}
 			return r, err
 		},
 		Logger:          newHCLogger(plog),
@@ -202,8 +204,23 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 			p = nil
 		}
 	}()
+	// go-plugin's handshake wait knows only its StartTimeout: a ctx that
+	// ends first kills the plugin, which ends the wait.
+	self := p
+	stopKill := context.AfterFunc(ctx, func() {
+		if r := self.proc.Load(); r != nil {
+			_ = r.Kill(context.Background())
+		}
+	})
+	defer stopKill()
 	rpc, err := p.client.Client()
 	if err != nil {
+		switch ctx.Err() {
+		case context.Canceled:
+			return p, errors.New("start: cancelled")
+		case context.DeadlineExceeded: // killed by stopKill rather than timed out by go-plugin
+			err = errors.New("timeout while waiting for plugin to start")
+		}
 		return p, startFailure(err, startTimeout)
 	}
 	raw, err := rpc.Dispense(pluginproto.PluginName)
@@ -258,10 +275,10 @@ func (p *Plugin) Info() ToolsetInfo { return p.info }
 
 // Pid is the plugin's process id (0 if it never started).
 func (p *Plugin) Pid() int {
-	if p.proc == nil {
-		return 0
+	if r := p.proc.Load(); r != nil {
+		return r.Pid()
 	}
-	return p.proc.Pid()
+	return 0
 }
 
 // Exited reports whether the plugin can serve no more calls: its process
@@ -274,8 +291,8 @@ func (p *Plugin) Kill() {
 	if p.calls != nil {
 		p.calls.Close()
 	}
-	if p.proc != nil {
-		_ = p.proc.Kill(context.Background())
+	if r := p.proc.Load(); r != nil {
+		_ = r.Kill(context.Background())
 	}
 	p.client.Kill()
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -291,6 +292,9 @@ func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
 	}
 	return out
 }
+
+// Names lists every known toolset, built-ins first.
+func (m *Manager) Names() []string { return slices.Clone(m.order) }
 
 // Enabled lists the enabled toolsets, sorted.
 func (m *Manager) Enabled() []string {

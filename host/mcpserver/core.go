@@ -346,6 +346,9 @@ func (s *Server) unknownToolset(ctx context.Context, name string) *envelope.Erro
 }
 
 func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, bool) {
+	if one, ok := s.toolsets.(toolsetStatuser); ok {
+		return one.Status(name) // without waiting on the other toolsets' descriptions
+	}
 	for _, t := range s.listToolsets(ctx) {
 		if t.Name == name {
 			return t, true

@@ -38,6 +38,12 @@ type DisableOutcome struct {
 	AlreadyDisabled  bool
 }
 
+// toolsetStatuser is optionally implemented by Toolsets: one toolset's
+// status, without describing (or waiting on) the others as List does.
+type toolsetStatuser interface {
+	Status(name string) (ToolsetStatus, bool)
+}
+
 // Toolsets is the registry and gate of toolset plugins (host/toolsets).
 type Toolsets interface {
 	List(ctx context.Context) []ToolsetStatus

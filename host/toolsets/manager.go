@@ -293,6 +293,17 @@ func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
 	return out
 }
 
+// Status reports one toolset as List does, without describing anything.
+func (m *Manager) Status(name string) (mcpserver.ToolsetStatus, bool) {
+	e, ok := m.entries[name]
+	if !ok {
+		return mcpserver.ToolsetStatus{}, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return m.status(e), true
+}
+
 // Names lists every known toolset, built-ins first.
 func (m *Manager) Names() []string { return slices.Clone(m.order) }
 
@@ -454,7 +465,14 @@ func (m *Manager) EditorConnected(godotVersion string) mcpserver.DisableOutcome 
 			}
 		}
 		e.mu.Unlock()
-		m.release(p)
+		if p != nil {
+			// Stopped in the background: the caller removes the tools now.
+			m.bg.Add(1)
+			go func() {
+				defer m.bg.Done()
+				m.release(p)
+			}()
+		}
 		e.op.Unlock()
 	}
 	return all

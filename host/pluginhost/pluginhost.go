@@ -440,7 +440,8 @@ func startFailure(err error, timeout time.Duration) error {
 	switch msg := err.Error(); {
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):
 		return fmt.Errorf("start: it did not complete the godot-mcp plugin handshake within %s (%s)", timeout, hint)
-	case strings.Contains(msg, "plugin exited before we could connect"):
+	case strings.Contains(msg, "plugin exited before we could connect"),
+		strings.Contains(msg, "Unrecognized remote plugin message: \nFailed to read any lines"):
 		return fmt.Errorf("start: it exited before completing the godot-mcp plugin handshake (%s)", hint)
 	}
 	return fmt.Errorf("start: %w", err)

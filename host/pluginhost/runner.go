@@ -35,9 +35,11 @@ type procRunner struct {
 	outW, errW     *os.File
 	pid            atomic.Int64
 
-	exited  chan struct{} // closed once the plugin is reaped and its group killed
-	waitErr error         // the plugin's exit, valid after exited
+	process atomic.Pointer[os.Process] // set once started
+	exited  chan struct{}              // closed once the plugin is reaped and its group killed
+	waitErr error                      // the plugin's exit, valid after exited
 	reaped  atomic.Bool
+	killed  atomic.Bool // Kill was called: a Start still under way kills what it started
 }
 
 var _ runner.Runner = (*procRunner)(nil)
@@ -81,7 +83,11 @@ func (r *procRunner) Start(context.Context) error {
 		return err
 	}
 	r.pid.Store(int64(r.cmd.Process.Pid))
+	r.process.Store(r.cmd.Process)
 	go r.reap()
+	if r.killed.Load() {
+		_ = r.Kill(context.Background())
+	}
 	return nil
 }
 
@@ -122,11 +128,13 @@ func (r *procRunner) Wait(context.Context) error {
 
 // Kill SIGKILLs the plugin and its process group. It does not wait.
 func (r *procRunner) Kill(context.Context) error {
-	if r.cmd.Process == nil || r.reaped.Load() {
-		return nil // never started, or gone with its group (see reap)
+	r.killed.Store(true)
+	proc := r.process.Load()
+	if proc == nil || r.reaped.Load() {
+		return nil // not started (yet: Start checks killed), or gone with its group (see reap)
 	}
 	killGroup(r.Pid())
-	if err := r.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	if err := proc.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
 	return nil

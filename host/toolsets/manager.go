@@ -230,7 +230,7 @@ func (m *Manager) describe(e *entry, stamp fileStamp, done chan struct{}) {
 	var info pluginhost.ToolsetInfo
 	if err == nil {
 		info = p.Info()
-		m.release(p)
+		defer m.release(p) // after the description is recorded: List need not wait for the stop
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -251,3 +251,38 @@ func TestBinaryMinGodotCheckedWhenEditorConnects(t *testing.T) {
 		t.Fatalf("enabling scene again: want PRECONDITION_FAILED godot_version, got %s", r.StructuredContent)
 	}
 }
+
+// A default toolset that never completes the handshake delays neither the
+// MCP handshake nor the core tools; the first tools/list waits for it at
+// most 5 s, and it is then listed as failed.
+func TestBinaryHangingDefaultToolsetDoesNotDelayTheHandshake(t *testing.T) {
+	dir, marker := brokenPluginDir(t)
+	start := time.Now()
+	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir, "GODOT_MCP_DEFAULT_TOOLSETS=hang")
+	p.Initialize()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("initialize answered after %v", d)
+	}
+	timed(t, "godot_get_server_info while a default toolset starts", func() { call(p, "godot_get_server_info", nil) })
+	timed(t, "godot_list_toolsets while a default toolset starts", func() {
+		if st := listToolsets(t, p)["hang"]; st.State != "starting" {
+			t.Errorf("hang listed as %+v while it is being enabled", st)
+		}
+	})
+	listStart := time.Now()
+	tools := p.ToolNames() // waits for the default toolsets, at most 5 s
+	if d := time.Since(listStart); d > 6*time.Second || !tools["godot_list_toolsets"] {
+		t.Fatalf("tools/list after %v: %v", d, tools)
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		st := listToolsets(t, p)["hang"]
+		if st.State == "failed" && !st.Enabled && strings.Contains(st.LastError, "handshake") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hang listed as %+v, want failed with its reason", st)
+		}
+	}
+	waitNoLeftovers(t, dir, marker)
+	p.AssertOnlyJSONRPC()
+}

@@ -128,8 +128,10 @@ func New(opts Options) *Server {
 	return s
 }
 
-// startWait bounds how long a request waits for the toolsets enabled at start.
-const startWait = 30 * time.Second
+// startWait bounds how long a request waits for the toolsets enabled at
+// start; a toolset that comes up later is announced with
+// notifications/tools/list_changed as usual.
+const startWait = 5 * time.Second
 
 // HoldUntil makes the requests whose answer depends on the toolsets enabled
 // at start (GODOT_MCP_DEFAULT_TOOLSETS) wait until ready closes: the lists

@@ -168,11 +168,6 @@ func (a *App) enableDefaults(ctx context.Context, names []string) error {
 				a.log.Error("GODOT_MCP_DEFAULT_TOOLSETS: a toolset could not be enabled", "toolset", name, "err", err.Hint)
 			}
 		}
-		// An editor that connected while they were being enabled may have
-		// been checked before they were.
-		if st := a.Bridge.Status(); st.Peer != nil {
-			a.peerChanged(true, st.Peer)
-		}
 	}()
 	return nil
 }
@@ -181,10 +176,14 @@ func (a *App) enableDefaults(ctx context.Context, names []string) error {
 // before (GODOT_MCP_DEFAULT_TOOLSETS, or with no editor) that need a newer
 // Godot are disabled, their tools removed, and the editor told.
 func (a *App) peerChanged(connected bool, peer *bridge.PeerInfo) {
-	if !connected || peer == nil || a.Toolsets == nil || a.Server == nil {
+	if a.Toolsets == nil || a.Server == nil {
 		return
 	}
-	out := a.Toolsets.EditorConnected(peer.GodotVersion)
+	godot := ""
+	if connected && peer != nil {
+		godot = peer.GodotVersion
+	}
+	out := a.Toolsets.EditorChanged(godot)
 	if len(out.RemovedTools)+len(out.RemovedResources)+len(out.RemovedPrompts) == 0 {
 		return
 	}

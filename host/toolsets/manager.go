@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
@@ -141,6 +142,11 @@ type Manager struct {
 	order           []string
 	entries         map[string]*entry
 
+	// godot is the connected editor's Godot version ("" when none), as
+	// last told by EditorChanged. Read and written under an entry's mu
+	// too, see Enable.
+	godot atomic.Pointer[string]
+
 	ctx    context.Context // ends with Close: cancels starts and describes
 	cancel context.CancelFunc
 	bg     sync.WaitGroup // background describes and plugin stops
@@ -250,10 +256,11 @@ func (m *Manager) describe(e *entry, stamp fileStamp, done chan struct{}) {
 	if e.plugin == nil { // an enabled plugin's own description wins
 		e.info, e.infoStamp = &info, stamp
 	}
-	if e.failed {
+	wasFailed := e.failed
+	if wasFailed {
 		e.failed, e.lastErr = false, ""
 	}
-	if e.state == StateDescribing {
+	if e.state == StateDescribing || (wasFailed && e.state == StateFailed) {
 		e.state = StateStopped
 	}
 }
@@ -360,14 +367,6 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "Toolset %q failed to start: %v. %s.", name, err, upperFirst(where))
 	}
 	info := p.Info()
-	if reason := incompatible(name, info.MinGodot, godotVersion); reason != "" {
-		m.release(p)
-		e.mu.Lock()
-		e.info, e.infoStamp, e.failed = &info, stamp, false
-		e.state, e.lastErr = StateIncompatible, reason
-		e.mu.Unlock()
-		return mcpserver.EnableOutcome{}, envelope.Precondition(envelope.RequireGodotVersion, reason+" Open the project in a newer Godot.")
-	}
 	if m.ctx.Err() != nil {
 		m.release(p)
 		e.mu.Lock()
@@ -376,6 +375,19 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "The server is shutting down; toolset %q was not enabled.", name)
 	}
 	e.mu.Lock()
+	// Checked under e.mu against the editor connected now: an editor that
+	// connected during the start is either seen here or sees this toolset
+	// enabled (EditorChanged).
+	if v := m.godot.Load(); v != nil && *v != "" {
+		godotVersion = *v
+	}
+	if reason := incompatible(name, info.MinGodot, godotVersion); reason != "" {
+		e.info, e.infoStamp, e.failed = &info, stamp, false
+		e.state, e.lastErr = StateIncompatible, reason
+		e.mu.Unlock()
+		m.release(p)
+		return mcpserver.EnableOutcome{}, envelope.Precondition(envelope.RequireGodotVersion, reason+" Open the project in a newer Godot.")
+	}
 	defer e.mu.Unlock()
 	e.plugin, e.info, e.infoStamp = p, &info, stamp
 	e.enabled, e.state, e.lastErr, e.backoff, e.failed = true, StateRunning, "", 0, false
@@ -436,17 +448,21 @@ func (m *Manager) removed(e *entry) mcpserver.DisableOutcome {
 	return out
 }
 
-// EditorConnected applies min_godot to an editor that just connected:
-// every enabled toolset that needs a newer Godot is disabled (state
-// incompatible, with the reason in last_error), and what they served is
-// returned for the caller to remove. Toolsets refused for an older editor
-// before are cleared for a new enough one. A toolset enabled while no
-// editor was connected (GODOT_MCP_DEFAULT_TOOLSETS) was not checked.
-func (m *Manager) EditorConnected(godotVersion string) mcpserver.DisableOutcome {
+// EditorChanged applies min_godot to the editor that just connected
+// (godotVersion; "" when it disconnected): every enabled toolset that
+// needs a newer Godot is disabled (state incompatible, with the reason in
+// last_error), and what they served is returned for the caller to remove.
+// Toolsets refused for an older editor before are cleared for a new enough
+// one. It waits on no plugin start: a toolset being enabled meanwhile is
+// checked by Enable itself.
+func (m *Manager) EditorChanged(godotVersion string) mcpserver.DisableOutcome {
+	m.godot.Store(&godotVersion)
 	var all mcpserver.DisableOutcome
+	if godotVersion == "" {
+		return all
+	}
 	for _, name := range m.order {
 		e := m.entries[name]
-		e.op.Lock()
 		e.mu.Lock()
 		var p Plugin
 		if e.info != nil {
@@ -473,7 +489,6 @@ func (m *Manager) EditorConnected(godotVersion string) mcpserver.DisableOutcome 
 				m.release(p)
 			}()
 		}
-		e.op.Unlock()
 	}
 	return all
 }

@@ -350,10 +350,10 @@ func TestMinGodotCheckedWhenAnEditorConnects(t *testing.T) {
 	if _, err := m.Enable(context.Background(), "scene", ""); err != nil { // no editor yet
 		t.Fatal(err)
 	}
-	if out := m.EditorConnected("4.4.1.stable"); len(out.RemovedTools) != 0 {
+	if out := m.EditorChanged("4.4.1.stable"); len(out.RemovedTools) != 0 {
 		t.Fatalf("a new enough editor disabled %v", out.RemovedTools)
 	}
-	out := m.EditorConnected("4.3.stable")
+	out := m.EditorChanged("4.3.stable")
 	if len(out.RemovedTools) != 1 || out.RemovedTools[0] != "godot_scene_do" {
 		t.Fatalf("removed %+v", out)
 	}
@@ -369,8 +369,41 @@ func TestMinGodotCheckedWhenAnEditorConnects(t *testing.T) {
 	if st.State != StateIncompatible || !strings.Contains(st.LastError, "needs Godot 4.4 or newer; the connected editor is 4.3.stable") {
 		t.Fatalf("scene listed as %+v", st)
 	}
-	m.EditorConnected("4.5")
+	m.EditorChanged("4.5")
 	if st := m.List(context.Background())[0]; st.State != StateStopped || st.LastError != "" {
 		t.Fatalf("after a newer editor: %+v", st)
+	}
+}
+
+// An editor that connects while a toolset is being enabled (with no editor
+// known when the enable began) is checked all the same.
+func TestMinGodotForAnEditorConnectingDuringEnable(t *testing.T) {
+	l := &fakeLauncher{minGodot: "4.4"}
+	gate := make(chan struct{})
+	m := New(Options{Specs: []pluginhost.Spec{{Name: "scene", BuiltIn: true}}, Launch: func(ctx context.Context, spec pluginhost.Spec) (Plugin, error) {
+		<-gate
+		return l.launch(ctx, spec)
+	}})
+	defer m.Close()
+	done := make(chan *envelope.Error, 1)
+	go func() { _, err := m.Enable(context.Background(), "scene", ""); done <- err }()
+	time.Sleep(20 * time.Millisecond)
+	start := time.Now()
+	if out := m.EditorChanged("4.3.stable"); len(out.RemovedTools) != 0 {
+		t.Fatalf("removed %v", out.RemovedTools)
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Fatalf("EditorChanged waited %v on a plugin start", d)
+	}
+	close(gate)
+	if err := <-done; err == nil || err.Required != envelope.RequireGodotVersion {
+		t.Fatalf("enable finished after a 4.3 editor connected: %v", err)
+	}
+	if len(m.Enabled()) != 0 {
+		t.Fatal("enabled anyway")
+	}
+	m.EditorChanged("") // disconnected: unknown versions never block
+	if _, err := m.Enable(context.Background(), "scene", ""); err != nil {
+		t.Fatalf("with no editor: %v", err)
 	}
 }

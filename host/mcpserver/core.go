@@ -227,8 +227,8 @@ func coreTools(s *Server) []Tool {
 			false, passThrough[NoArgs, EditorState](s, "cmd_get_editor_state", editorStateTimeout)),
 		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", safety.Mutating, []string{envelope.RequireBridgeConnected},
 			"Undo the last editor action(s) (the active scene's history, else the global one). Each godot-mcp edit is one action. "+
-				"dry_run lists what would be undone.",
-			true, s.undoRedo("cmd_undo")),
+				"dry_run lists what would be undone. Undoing more than one action (count > 1) can discard work of the user's too, so it needs confirm: true.",
+			true, s.undoRedo("cmd_undo")).destructiveWhen("count>1"),
 		coreTool[UndoArgs, UndoResult]("godot_redo", "Redo", safety.Mutating, []string{envelope.RequireBridgeConnected},
 			"Redo the last undone editor action(s). dry_run lists what would be redone.",
 			true, s.undoRedo("cmd_redo")),
@@ -257,6 +257,12 @@ func coreTool[In, Out any](name, title string, class safety.Class, pre []string,
 			return fn(ctx, call, in)
 		},
 	}
+}
+
+// destructiveWhen marks calls that meet one of conds as destructive (see safety.Condition).
+func (t Tool) destructiveWhen(conds ...string) Tool {
+	t.Def.DestructiveWhen = conds
+	return t
 }
 
 // passThrough sends the arguments (minus host-owned flags) as one bridge

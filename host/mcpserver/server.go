@@ -135,7 +135,11 @@ func (s *Server) AddTools(tools ...Tool) error {
 		if !def.Class.Valid() {
 			return fmt.Errorf("tool %s: unknown safety class %q", def.Name, def.Class)
 		}
-		input, err := safety.InjectFlags(def.InputSchema, def.Class)
+		decl, err := safetyTool(def)
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", def.Name, err)
+		}
+		input, err := safety.InjectFlagsFor(def.InputSchema, decl)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
@@ -144,7 +148,7 @@ func (s *Server) AddTools(tools ...Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
-		reg := &registered{def: def, input: resolved, exec: t.Exec}
+		reg := &registered{def: def, decl: decl, input: resolved, exec: t.Exec}
 		staged = append(staged, reg)
 		served = append(served, server.ServerTool{Tool: mcpTool(def), Handler: s.handler(reg)})
 	}
@@ -181,6 +185,9 @@ func boolPtr(b bool) *bool { return &b }
 
 func mcpTool(def ToolDef) mcp.Tool {
 	a := def.Class.Annotations()
+	if len(def.DestructiveWhen) > 0 {
+		a.Destructive = true // some calls destroy or overwrite
+	}
 	t := mcp.Tool{
 		Name:            def.Name,
 		Title:           def.Title,
@@ -246,7 +253,7 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	if verr != nil {
 		return Fail(verr), nil
 	}
-	if verr := safety.Check(def.Name, def.Class, flags); verr != nil {
+	if verr := safety.CheckCall(reg.decl, args, flags); verr != nil {
 		return Fail(verr), nil
 	}
 	if verr := s.checkPreconditions(ctx, def); verr != nil {
@@ -260,7 +267,10 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 			"note":      "This tool has no preview of its own: nothing was changed. Call it without dry_run to apply.",
 		}), nil
 	}
-	if def.Class == safety.Destructive && !flags.DryRun {
+	// Approval: every call that destroys or overwrites, and what the
+	// operator's GODOT_MCP_APPROVAL_SCOPE adds (writes, code).
+	if reason := safety.ApprovalReason(reg.decl, args, flags, s.cfg.ApprovalScope); reason != "" {
+		s.log.Debug("tool call needs approval", "tool", def.Name, "reason", reason)
 		if s.cfg.Approval == "elicit" {
 			pending, aerr := elicitApproval(ctx, req, def.Name, rawArgs)
 			if aerr != nil {

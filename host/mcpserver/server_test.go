@@ -229,7 +229,9 @@ func TestUndoRedoArguments(t *testing.T) {
 	if cmds[1].Command != "cmd_redo" || string(cmds[1].Params) != `{"count":1,"dry_run":false,"history":"auto"}` {
 		t.Fatalf("redo sent %s %s", cmds[1].Command, cmds[1].Params)
 	}
-	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 1000}), envelope.ValidationError, "")
+	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 1000, "confirm": true}), envelope.ValidationError, "")
+	// Undoing more than one action discards work: it needs confirm, like a destructive tool.
+	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 2}), envelope.PreconditionFailed, envelope.RequireConfirm)
 	wantError(t, call(t, c, "godot_undo", map[string]any{"count": "two"}), envelope.ValidationError, "")
 	wantError(t, call(t, c, "godot_undo", map[string]any{"bogus": 1}), envelope.ValidationError, "")
 	wantError(t, call(t, c, "godot_undo", map[string]any{"history": "everything"}), envelope.ValidationError, "")
@@ -453,8 +455,8 @@ func TestAnnotationsFromClass(t *testing.T) {
 		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
 			t.Fatalf("%s: an annotation is left to the library default: %+v", name, a)
 		}
-		if *a.DestructiveHint || *a.OpenWorldHint {
-			t.Fatalf("%s: core tools are neither destructive nor open-world", name)
+		if (*a.DestructiveHint != (name == "godot_undo")) || *a.OpenWorldHint {
+			t.Fatalf("%s: core tools are neither destructive (but godot_undo with count > 1) nor open-world", name)
 		}
 	}
 	tools := toolNames(t, c)

@@ -82,6 +82,10 @@ type ToolInfo struct {
 	// DryRun: the tool takes dry_run. Confirm: it refuses without confirm.
 	DryRun, Confirm bool
 	Preconditions   []string
+	// DestructiveWhen: conditions on the arguments that make one call
+	// destructive (see safety.Condition). RunsCode: the tool can make code run.
+	DestructiveWhen []string
+	RunsCode        bool
 }
 
 // ResourceInfo is one declared resource; for a resource template, URI is

@@ -279,7 +279,7 @@ func (m *Manager) tools(e *entry) []mcpserver.Tool {
 			Name: m.servedName(e, t.Name), Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
 			Class: safety.Class(t.Safety), Preconditions: t.Preconditions,
 			InputSchema: t.InputSchema, OutputSchema: mcpserver.OpenSchema(t.OutputSchema),
-			Preview: t.DryRun,
+			Preview: t.DryRun, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
 		}
 		out = append(out, mcpserver.Tool{Def: def, Exec: m.executor(e, t.Name)})
 	}

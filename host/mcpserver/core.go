@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 	"time"
@@ -239,6 +240,17 @@ func coreTools(s *Server) []Tool {
 	}
 }
 
+// CoreToolNames are the names of the tools the host itself serves; no
+// toolset may serve a tool under one of them.
+func CoreToolNames() []string {
+	tools := coreTools(nil) // the executors are never called
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Def.Name
+	}
+	return names
+}
+
 // coreTool builds a host-served tool from typed input and output structs.
 func coreTool[In, Out any](name, title string, class safety.Class, pre []string, desc string, preview bool,
 	fn func(ctx context.Context, call Call, in In) Result) Tool {
@@ -389,6 +401,12 @@ func (s *Server) enable(ctx context.Context, name string) (EnableOutcome, *envel
 	if !out.AlreadyEnabled {
 		if aerr := s.AddTools(out.Tools...); aerr != nil {
 			_, _ = s.toolsets.Disable(ctx, name)
+			var taken *NameTakenError
+			if errors.As(aerr, &taken) {
+				return EnableOutcome{}, envelope.Errorf(envelope.ValidationError,
+					"Toolset %q cannot be enabled: %v. Tool names are godot_<toolset>_<tool> and are never taken over; "+
+						"disable the other toolset first, or ask the toolset's author to rename it (its executable's name).", name, aerr)
+			}
 			return EnableOutcome{}, envelope.Errorf(envelope.InternalError, "toolset %q declared a tool the host cannot serve: %v. Report this to the toolset's author.", name, aerr)
 		}
 		if cerr := s.addContent(out); cerr != nil {
@@ -409,9 +427,10 @@ func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Res
 	if err != nil {
 		return Fail(err)
 	}
+	out.RemovedTools = s.toolsOf(in.Name, out.RemovedTools)
 	s.RemoveTools(out.RemovedTools...)
-	s.RemoveResources(out.RemovedResources...)
-	s.RemovePrompts(out.RemovedPrompts...)
+	s.RemoveResources(s.resourcesOf(in.Name, out.RemovedResources)...)
+	s.RemovePrompts(s.promptsOf(in.Name, out.RemovedPrompts)...)
 	if !out.AlreadyDisabled {
 		s.bridge.PushToolsets(s.toolsets.Enabled())
 	}

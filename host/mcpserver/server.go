@@ -125,13 +125,34 @@ type Tool struct {
 	Exec Executor
 }
 
-// AddTools registers tools (replacing same-named ones) and notifies clients
-// with notifications/tools/list_changed.
+// NameTakenError is AddTools' refusal of a tool name that another toolset
+// (or the core) already serves: names are never taken over.
+type NameTakenError struct {
+	Tool, Toolset, Owner string
+}
+
+func (e *NameTakenError) Error() string {
+	owner := "toolset " + strconv.Quote(e.Owner)
+	if e.Owner == CoreToolset {
+		owner = "the core"
+	}
+	return fmt.Sprintf("tool %s of toolset %q is already served by %s", e.Tool, e.Toolset, owner)
+}
+
+// AddTools registers tools (replacing same-named ones of the same toolset)
+// and notifies clients with notifications/tools/list_changed. A name that
+// another toolset or the core serves is refused with *NameTakenError, and
+// nothing is added.
 func (s *Server) AddTools(tools ...Tool) error {
 	staged := make([]*registered, 0, len(tools))
 	served := make([]server.ServerTool, 0, len(tools))
+	seen := make(map[string]bool, len(tools))
 	for _, t := range tools {
 		def := t.Def
+		if seen[def.Name] {
+			return fmt.Errorf("tool %s is declared twice", def.Name)
+		}
+		seen[def.Name] = true
 		if !def.Class.Valid() {
 			return fmt.Errorf("tool %s: unknown safety class %q", def.Name, def.Class)
 		}
@@ -154,11 +175,31 @@ func (s *Server) AddTools(tools ...Tool) error {
 	}
 	s.mu.Lock()
 	for _, r := range staged {
+		if old, taken := s.tools[r.def.Name]; taken && old.def.Toolset != r.def.Toolset {
+			s.mu.Unlock()
+			return &NameTakenError{Tool: r.def.Name, Toolset: r.def.Toolset, Owner: old.def.Toolset}
+		}
+	}
+	for _, r := range staged {
 		s.tools[r.def.Name] = r
 	}
 	s.mu.Unlock()
 	s.mcp.AddTools(served...)
 	return nil
+}
+
+// toolsOf keeps the names that toolset serves (disabling one toolset never
+// removes another's tool, nor a core tool).
+func (s *Server) toolsOf(toolset string, names []string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []string
+	for _, n := range names {
+		if r, ok := s.tools[n]; ok && r.def.Toolset == toolset {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // RemoveTools unregisters tools by name and notifies clients.

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -553,5 +554,35 @@ func TestLargeResultsAreNotRepeatedAsText(t *testing.T) {
 	text := res.Content[0].(mcp.TextContent).Text
 	if len(text) > 1000 || !strings.Contains(text, "structuredContent") {
 		t.Fatalf("text fallback of a large result: %d bytes", len(text))
+	}
+}
+
+// A tool name served by the core or another toolset is never taken over.
+func TestAddToolsRefusesATakenName(t *testing.T) {
+	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
+	tool := func(name, toolset string) Tool {
+		return Tool{Def: ToolDef{Name: name, Toolset: toolset, Class: safety.ReadOnly, Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			Exec: func(context.Context, Call) Result { return OK(map[string]any{"toolset": toolset}) }}
+	}
+	var taken *NameTakenError
+	if err := s.AddTools(tool("godot_get_server_info", "get")); !errors.As(err, &taken) || taken.Owner != CoreToolset {
+		t.Fatalf("core name: %v", err)
+	}
+	if err := s.AddTools(tool("godot_a_b_c", "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddTools(tool("godot_a_b_d", "a_b"), tool("godot_a_b_c", "a_b")); !errors.As(err, &taken) || taken.Owner != "a" {
+		t.Fatalf("another toolset's name: %v", err)
+	}
+	for _, d := range s.Surface() {
+		if d.Name == "godot_a_b_d" {
+			t.Fatal("a refused batch was partly added")
+		}
+		if d.Name == "godot_a_b_c" && d.Toolset != "a" {
+			t.Fatal("godot_a_b_c changed hands")
+		}
+	}
+	if err := s.AddTools(tool("godot_a_b_c", "a")); err != nil {
+		t.Fatalf("re-adding its own name: %v", err)
 	}
 }

@@ -85,6 +85,8 @@ type Manager struct {
 	unqualified string
 	order       []string
 	entries     map[string]*entry
+	builtins    []string        // names of the built-in toolsets
+	core        map[string]bool // names of the core tools
 }
 
 // New builds a Manager. Specs with duplicate names keep the first (built-ins win).
@@ -96,6 +98,10 @@ func New(opts Options) *Manager {
 	if m.callTimeout == 0 {
 		m.callTimeout = 2 * time.Minute
 	}
+	m.core = map[string]bool{}
+	for _, n := range mcpserver.CoreToolNames() {
+		m.core[n] = true
+	}
 	for _, s := range opts.Specs {
 		if _, dup := m.entries[s.Name]; dup {
 			m.log.Warn("toolset name taken; ignoring", "name", s.Name, "path", s.Path)
@@ -103,8 +109,36 @@ func New(opts Options) *Manager {
 		}
 		m.entries[s.Name] = &entry{spec: s, state: StateStopped}
 		m.order = append(m.order, s.Name)
+		if s.BuiltIn {
+			m.builtins = append(m.builtins, s.Name)
+		}
 	}
 	return m
+}
+
+// nameConflict says why e's names would take names that are not its own,
+// or "": a third-party toolset named <builtin>_… (its tool x would be served
+// as godot_<builtin>_…_x, a name of the built-in's), or a tool or prompt
+// whose served name is a core tool's. Other toolsets' names are refused when
+// served (mcpserver.AddTools, AddPrompts), so the first one enabled keeps
+// them. Caller holds e.mu.
+func (m *Manager) nameConflict(e *entry) string {
+	if !e.spec.BuiltIn {
+		for _, b := range m.builtins {
+			if strings.HasPrefix(e.spec.Name, b+"_") {
+				return fmt.Sprintf("toolset name %q starts with %q, the built-in toolset's name: its tools' names (godot_%s_<tool>) would take the built-in's. Rename the executable", e.spec.Name, b+"_", e.spec.Name)
+			}
+		}
+	}
+	if e.info == nil {
+		return ""
+	}
+	for _, t := range e.info.Tools {
+		if n := m.servedName(e, t.Name); m.core[n] {
+			return fmt.Sprintf("tool %q would be served as %s, a core tool's name. Rename the toolset or the tool", t.Name, n)
+		}
+	}
+	return ""
 }
 
 func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
@@ -114,6 +148,9 @@ func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
 	}
 	if e.info != nil {
 		st.Description, st.Version, st.MinGodot, st.ToolCount = e.info.Description, e.info.Version, e.info.MinGodot, len(e.info.Tools)
+	}
+	if c := m.nameConflict(e); c != "" {
+		st.LastError = "cannot be enabled: " + c
 	}
 	return st
 }
@@ -199,6 +236,9 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 	if e.enabled {
 		return mcpserver.EnableOutcome{Tools: m.tools(e), Resources: m.resources(e), Prompts: m.prompts(e), AlreadyEnabled: true}, nil
 	}
+	if c := m.nameConflict(e); c != "" {
+		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
+	}
 	if e.plugin == nil || e.plugin.Exited() {
 		p, err := m.launch(ctx, e.spec)
 		if err != nil {
@@ -209,6 +249,10 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 		e.plugin = p
 		info := p.Info()
 		e.info = &info
+	}
+	if c := m.nameConflict(e); c != "" {
+		m.stop(e)
+		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
 	}
 	if e.info.MinGodot != "" && godotVersion != "" && versionBelow(godotVersion, e.info.MinGodot) {
 		m.stop(e)

@@ -32,6 +32,26 @@ func BuildEchoToolset(dir string) (string, error) {
 	return bin, BuildPackage("./internal/echotoolset", bin, false)
 }
 
+// BuildProbeToolset compiles the test toolset internal/probetoolset once
+// and copies it into dir under each of names: each copy is a third-party
+// toolset of that name (tools server_info, node, x_env, env, spawn).
+func BuildProbeToolset(dir string, names ...string) error {
+	bin := filepath.Join(dir, ".probetoolset")
+	if err := BuildPackage("./internal/probetoolset", bin, false); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), data, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.Remove(bin)
+}
+
 // BuildPackage builds a package of this module (path relative to its root) into out.
 func BuildPackage(pkg, out string, race bool) error {
 	_, file, _, _ := runtime.Caller(0)

@@ -203,6 +203,35 @@ func DefaultPluginDir() string {
 	return filepath.Join(dir, "godot-mcp", "plugins")
 }
 
+// SecretEnv lists the variables marked Secret: they are never logged, and
+// never passed to a child process (toolset plugins, games).
+func SecretEnv() []string {
+	var out []string
+	for _, v := range Vars {
+		if v.Secret {
+			out = append(out, v.Env)
+		}
+	}
+	return out
+}
+
+// ScrubEnv returns env (KEY=value entries) without the secret variables.
+func ScrubEnv(env []string) []string {
+	secret := map[string]bool{}
+	for _, k := range SecretEnv() {
+		secret[k] = true
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if secret[k] {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 // IsLoopbackHost reports whether host (no port) names the loopback interface.
 func IsLoopbackHost(host string) bool {
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/go-plugin/runner"
+
+	"github.com/godot-mcp/godot-mcp/host/config"
 )
 
 // procRunner starts a plugin process for go-plugin. go-plugin's own runner
@@ -30,7 +32,9 @@ func newProcRunner(spec Spec, env []string) (*procRunner, error) {
 		return nil, errors.New("no executable path")
 	}
 	cmd := exec.Command(spec.Path, spec.Args...)
-	cmd.Env = env
+	// The host's secrets (the HTTP and bridge tokens, the approval URL) stay
+	// in the host: a plugin, and any game it starts, never sees them.
+	cmd.Env = config.ScrubEnv(env)
 	cmd.Stdin = nil // /dev/null: the host's stdin belongs to MCP
 	setDeathSignal(cmd)
 	stdout, err := cmd.StdoutPipe()

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -128,6 +129,25 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 	return execGodot(ctx, godot, dir, args, time.Duration(in.TimeoutMs)*time.Millisecond, in.MaxOutputBytes)
 }
 
+// secretEnv are the server's secret variables (host/config marks them; a
+// test checks the two lists agree). The host already keeps them from its
+// plugins; a game, which runs the project's code, never gets them either.
+var secretEnv = []string{"GODOT_MCP_BRIDGE_TOKEN", "GODOT_MCP_AUTH_TOKEN", "GODOT_MCP_APPROVAL_URL"}
+
+// gameEnv is env without the server's secrets and the plugin handshake's
+// variables (the game is no plugin).
+func gameEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(secretEnv, k) || strings.HasPrefix(k, "PLUGIN_") || k == "GODOT_MCP_PLUGIN" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 // findGodot finds Godot the way the e2e suite does: GODOT_BIN, else godot on PATH.
 func findGodot() (string, error) {
 	if bin := os.Getenv(godotBinEnv); bin != "" {
@@ -219,6 +239,7 @@ func execGodot(ctx context.Context, godot, dir string, args []string, timeout ti
 	capt := newCapture(maxOutput)
 	cmd := exec.Command(godot, args...)
 	cmd.Dir = dir
+	cmd.Env = gameEnv(os.Environ())
 	cmd.Stdout = capt
 	cmd.Stderr = capt
 	cmd.WaitDelay = 2 * time.Second

@@ -7,6 +7,8 @@
 //   - nothing from the plugin reaches the host's stdout (the MCP channel): the
 //     plugin's stdout and stderr, and go-plugin's own logs, go to the slog
 //     logger; the plugin's stdin is /dev/null, never the host's;
+//   - the plugin runs in a process group of its own, and stopping or killing
+//     it kills the group: children it left behind do not outlive it;
 //   - the plugin dies with the host (Pdeathsig on Linux; the SDK also polls
 //     its parent pid);
 //   - gRPC messages of up to 64 MiB (plus framing) pass both ways;
@@ -271,7 +273,8 @@ func (p *Plugin) Pid() int {
 // exited, or its connection broke (then the process is being killed).
 func (p *Plugin) Exited() bool { return p.broken.Load() || p.client.Exited() }
 
-// Kill ends the plugin at once (SIGKILL) and waits for it to be reaped.
+// Kill ends the plugin at once (SIGKILL), and the children it left in its
+// process group, and waits for it to be reaped.
 func (p *Plugin) Kill() {
 	p.broken.Store(true)
 	if p.calls != nil {
@@ -281,6 +284,9 @@ func (p *Plugin) Kill() {
 		_ = p.proc.Kill(context.Background())
 	}
 	p.client.Kill()
+	if p.proc != nil {
+		p.proc.KillGroup()
+	}
 }
 
 // Stop asks the plugin to exit and waits for it; when ctx ends first the
@@ -297,6 +303,9 @@ func (p *Plugin) Stop(ctx context.Context) error {
 	select {
 	case <-done:
 		p.broken.Store(true)
+		if p.proc != nil {
+			p.proc.KillGroup() // what the plugin started and left running
+		}
 		return nil
 	case <-ctx.Done():
 		p.Kill()

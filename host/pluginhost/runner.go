@@ -17,7 +17,8 @@ import (
 
 // procRunner starts a plugin process for go-plugin. go-plugin's own runner
 // hands the plugin the host's stdin (the MCP channel); this one gives it
-// /dev/null and asks the kernel to kill it with the host (see setDeathSignal).
+// /dev/null, a process group of its own, and asks the kernel to kill it
+// with the host (see setProcAttr).
 type procRunner struct {
 	cmd    *exec.Cmd
 	stdout io.ReadCloser
@@ -36,7 +37,7 @@ func newProcRunner(spec Spec, env []string) (*procRunner, error) {
 	// in the host: a plugin, and any game it starts, never sees them.
 	cmd.Env = config.ScrubEnv(env)
 	cmd.Stdin = nil // /dev/null: the host's stdin belongs to MCP
-	setDeathSignal(cmd)
+	setProcAttr(cmd)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -68,14 +69,25 @@ func (r *procRunner) Pid() int              { return int(r.pid.Load()) }
 
 func (r *procRunner) Wait(context.Context) error { return r.cmd.Wait() }
 
+// Kill ends the plugin and everything left in its process group.
 func (r *procRunner) Kill(context.Context) error {
 	if r.cmd.Process == nil {
 		return nil
 	}
+	r.KillGroup()
 	if err := r.cmd.Process.Kill(); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return err
 	}
 	return nil
+}
+
+// KillGroup SIGKILLs the processes of the plugin's process group: the
+// children it started and left behind (a child that made a group or session
+// of its own is out of reach).
+func (r *procRunner) KillGroup() {
+	if pid := r.Pid(); pid > 0 {
+		killGroup(pid)
+	}
 }
 
 func (r *procRunner) PluginToHost(network, addr string) (string, string, error) {

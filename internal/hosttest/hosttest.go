@@ -195,6 +195,31 @@ func (p *Proc) Request(method string, params any) (json.RawMessage, []string) {
 	}
 }
 
+// Post sends a JSON-RPC request and does not wait for its answer (a later
+// Request skips it).
+func (p *Proc) Post(method string, params any) {
+	p.tb.Helper()
+	p.nextID++
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": p.nextID, "method": method, "params": params})
+	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
+		p.tb.Fatal(err)
+	}
+}
+
+// Stop closes the server's stdin (end of the MCP session) and waits up to
+// 10 s for it to exit.
+func (p *Proc) Stop() {
+	p.tb.Helper()
+	p.stdin.Close()
+	done := make(chan struct{})
+	go func() { p.Cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		p.tb.Fatal("godot-mcp did not exit after stdin closed")
+	}
+}
+
 // Notify sends a JSON-RPC notification.
 func (p *Proc) Notify(method string) {
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method})

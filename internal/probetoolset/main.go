@@ -26,13 +26,6 @@ type EnvOut struct {
 	Env []string `json:"env"`
 }
 
-// SpawnIn says how to start a child.
-type SpawnIn struct {
-	// Detach starts the child in a process group of its own (setsid), as a
-	// daemonizing tool would.
-	Detach bool `json:"detach,omitempty"`
-}
-
 // SpawnOut is the started child.
 type SpawnOut struct {
 	PID int `json:"pid"`
@@ -45,11 +38,8 @@ func named(tool string) func(context.Context, *sdk.Call, None) (Named, error) {
 func env(context.Context, *sdk.Call, None) (EnvOut, error) { return EnvOut{Env: os.Environ()}, nil }
 
 // spawn starts `sleep 300` and leaves it running.
-func spawn(_ context.Context, _ *sdk.Call, in SpawnIn) (SpawnOut, error) {
+func spawn(context.Context, *sdk.Call, None) (SpawnOut, error) {
 	cmd := exec.Command("sleep", "300")
-	if in.Detach {
-		detach(cmd)
-	}
 	if err := cmd.Start(); err != nil {
 		return SpawnOut{}, sdk.Internal(err.Error())
 	}

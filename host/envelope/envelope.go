@@ -60,6 +60,8 @@ const (
 	RequireGameNotBreaked  = "game_not_breaked"
 	RequireGodotVersion    = "godot_version"
 	RequireProjectDir      = "project_dir"
+	// RequireToolsetEnabled: the tool's toolset was disabled (enable it again).
+	RequireToolsetEnabled = "toolset_enabled"
 )
 
 // Commands the host itself speaks on the bridge.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -394,6 +395,10 @@ func (s *Server) enable(ctx context.Context, name string) (EnableOutcome, *envel
 	if st := s.bridge.Status(); st.Peer != nil {
 		godot = st.Peer.GodotVersion
 	}
+	// The toolset's state and the served tools change together: a disable
+	// racing this enable waits, so it never runs between the two.
+	unlock := s.lockToolset(name)
+	defer unlock()
 	out, err := s.toolsets.Enable(ctx, name, godot)
 	if err != nil {
 		return EnableOutcome{}, err
@@ -419,18 +424,29 @@ func (s *Server) enable(ctx context.Context, name string) (EnableOutcome, *envel
 	return out, nil
 }
 
+// lockToolset serializes enabling and disabling one toolset (the plugin's
+// state and the served tools); other toolsets are not held up.
+func (s *Server) lockToolset(name string) (unlock func()) {
+	mu, _ := s.toolsetLocks.LoadOrStore(name, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	return mu.(*sync.Mutex).Unlock
+}
+
 func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Result {
 	if _, ok := s.findToolset(ctx, in.Name); !ok || s.toolsets == nil {
 		return Fail(s.unknownToolset(ctx, in.Name))
 	}
+	unlock := s.lockToolset(in.Name)
 	out, err := s.toolsets.Disable(ctx, in.Name)
 	if err != nil {
+		unlock()
 		return Fail(err)
 	}
 	out.RemovedTools = s.toolsOf(in.Name, out.RemovedTools)
 	s.RemoveTools(out.RemovedTools...)
 	s.RemoveResources(s.resourcesOf(in.Name, out.RemovedResources)...)
 	s.RemovePrompts(s.promptsOf(in.Name, out.RemovedPrompts)...)
+	unlock()
 	if !out.AlreadyDisabled {
 		s.bridge.PushToolsets(s.toolsets.Enabled())
 	}

@@ -59,6 +59,8 @@ type Server struct {
 	mu    sync.RWMutex
 	tools map[string]*registered
 
+	toolsetLocks sync.Map // toolset name → *sync.Mutex (lockToolset)
+
 	contentMu sync.Mutex // guards content (toolsets' resources and prompts)
 	content   contentRegistry
 

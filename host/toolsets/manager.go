@@ -335,7 +335,7 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.enabled {
-		return nil, envelope.Precondition("", fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
+		return nil, envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
 	}
 	if e.plugin != nil && !e.plugin.Exited() {
 		return e.plugin, nil
@@ -400,7 +400,7 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		}
 		e.mu.Unlock()
 		if !ours && res.Err != nil {
-			res.Err = envelope.Precondition("", fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
+			res.Err = envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
 		} else if crashed {
 			if res.Err == nil || res.Err.Code != envelope.InternalError {
 				res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; it restarts on the next call. Retry once.", e.spec.Name, call.Tool)

@@ -44,7 +44,8 @@ func spawnedChild(t *testing.T, p *hosttest.Proc) int {
 }
 
 // What a plugin starts and leaves running ends with the plugin: when the
-// toolset is disabled, and when the host exits.
+// toolset is disabled, when the host exits, and when the host is killed (the
+// plugin gets SIGTERM from the kernel and the SDK ends its process group).
 func TestBinaryPluginChildrenDieWithThePlugin(t *testing.T) {
 	dir := t.TempDir()
 	if err := hosttest.BuildProbeToolset(dir, "probe"); err != nil {
@@ -65,6 +66,13 @@ func TestBinaryPluginChildrenDieWithThePlugin(t *testing.T) {
 		child := spawnedChild(t, p)
 		p.Stop()
 		gone(t, child, "a child of a toolset of the exited host")
+	})
+	t.Run("host killed", func(t *testing.T) {
+		p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir, "GODOT_MCP_DEFAULT_TOOLSETS=probe")
+		p.Initialize()
+		child := spawnedChild(t, p)
+		p.Cmd.Process.Kill() // SIGKILL: the host cleans nothing up
+		gone(t, child, "a child of a toolset of the killed host")
 	})
 }
 

@@ -9,8 +9,8 @@
 //     logger; the plugin's stdin is /dev/null, never the host's;
 //   - the plugin runs in a process group of its own, and stopping or killing
 //     it kills the group: children it left behind do not outlive it;
-//   - the plugin dies with the host (Pdeathsig on Linux; the SDK also polls
-//     its parent pid);
+//   - the plugin dies with the host (Pdeathsig SIGTERM on Linux, on which
+//     the SDK kills its process group; the SDK also polls its parent pid);
 //   - gRPC messages of up to 64 MiB (plus framing) pass both ways;
 //   - Call never returns a Go error: a crash, a hang or a cancelled context
 //     becomes an INTERNAL_ERROR or TIMEOUT result with a hint, and Exited

@@ -6,10 +6,12 @@ import (
 )
 
 // setProcAttr starts the plugin in a process group of its own (so that
-// stopping it ends the children it left in the group) and makes the kernel
-// SIGKILL it when the host dies.
+// stopping it ends the children it left in the group) and has the kernel
+// send it SIGTERM when the host dies: a plugin built with the SDK then ends
+// its whole group, children included, and one without it dies of the
+// signal.
 func setProcAttr(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 }
 
 // killGroup SIGKILLs every process left in the plugin's process group.

@@ -16,20 +16,23 @@ import (
 
 // denyAll is an approval webhook that refuses everything and records what it was asked.
 type denyAll struct {
-	srv   *httptest.Server
-	mu    sync.Mutex
-	tools []string
+	srv     *httptest.Server
+	mu      sync.Mutex
+	tools   []string
+	reasons []string // the "reason" of each request, in order
 }
 
 func newDenyAll(t *testing.T) *denyAll {
 	d := &denyAll{}
 	d.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
-			Tool string `json:"tool"`
+			Tool   string `json:"tool"`
+			Reason string `json:"reason"`
 		}
 		json.NewDecoder(r.Body).Decode(&body)
 		d.mu.Lock()
 		d.tools = append(d.tools, body.Tool)
+		d.reasons = append(d.reasons, body.Reason)
 		d.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"approved": false, "reason": "deny-all test webhook"}`))
@@ -109,6 +112,8 @@ func TestBinaryApprovalCoversEveryDestructiveCall(t *testing.T) {
 			}
 			if asked := hook.asked(); len(asked) != before+1 || asked[len(asked)-1] != tc.tool {
 				t.Errorf("webhook asked %v, want one more call for %s", asked, tc.tool)
+			} else if hook.reasons[before] != "destructive" {
+				t.Errorf("webhook asked about %s for the reason %q", tc.tool, hook.reasons[before])
 			}
 			if sentToEditor(addon, tc.command) {
 				t.Errorf("%s reached the editor although the webhook refused", tc.command)
@@ -167,6 +172,20 @@ func TestBinaryApprovalScope(t *testing.T) {
 			if denied != code {
 				t.Errorf("run_headless: %s (approval asked: %v, want %v)", r.StructuredContent, denied, code)
 			}
+			hook.mu.Lock()
+			for i, tool := range hook.tools {
+				want := "code"
+				if !code {
+					want = "write"
+				}
+				if tool == "godot_runtime_run_headless" {
+					want = "code"
+				}
+				if hook.reasons[i] != want {
+					t.Errorf("the webhook was asked about %s for the reason %q, want %q", tool, hook.reasons[i], want)
+				}
+			}
+			hook.mu.Unlock()
 			if !denied && r.IsError {
 				t.Errorf("run_headless of the project failed: %s", r.StructuredContent)
 			}

@@ -314,6 +314,7 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	// operator's GODOT_MCP_APPROVAL_SCOPE adds (writes, code).
 	if reason := safety.ApprovalReason(reg.decl, args, flags, s.cfg.ApprovalScope); reason != "" {
 		s.log.Debug("tool call needs approval", "tool", def.Name, "reason", reason)
+		ctx := withApprovalReason(ctx, reason)
 		if s.cfg.Approval == "elicit" {
 			pending, aerr := elicitApproval(ctx, req, def.Name, rawArgs)
 			if aerr != nil {

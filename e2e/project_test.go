@@ -574,13 +574,13 @@ func TestProjectToolset(t *testing.T) {
 		wantFailure(t, s, ps+"add_autoload", map[string]any{"name": "NotNode", "path": "res://autoloads/not_node.gd"}, "VALIDATION_ERROR", "extend Node")
 		wantFailure(t, s, ps+"add_autoload", map[string]any{"name": "Missing", "path": "res://autoloads/alpah.gd"}, "RESOURCE_NOT_FOUND", "res://autoloads/alpha.gd")
 		wantFailure(t, s, ps+"add_autoload", map[string]any{"name": "Far", "path": "res://autoloads/beta.gd", "index": 7}, "VALIDATION_ERROR", "index")
-		wantFailure(t, s, ps+"remove_autoload", map[string]any{"name": "Aplha"}, "RESOURCE_NOT_FOUND", "'Alpha'")
+		wantFailure(t, s, ps+"remove_autoload", map[string]any{"name": "Aplha", "confirm": true}, "RESOURCE_NOT_FOUND", "'Alpha'")
 
 		s.host.mustCall(t, ps+"remove_autoload", map[string]any{"name": "Alpha", "dry_run": true}, &al)
 		if !al.DryRun || !slices.Equal(autoloadNames(al.Autoloads), []string{"Gamma", "Beta"}) {
 			t.Fatalf("%+v", al)
 		}
-		s.host.mustCall(t, ps+"remove_autoload", map[string]any{"name": "Alpha"}, &al)
+		s.host.mustCall(t, ps+"remove_autoload", map[string]any{"name": "Alpha", "confirm": true}, &al)
 		if !al.Persisted || !slices.Equal(autoloadNames(al.Autoloads), []string{"Gamma", "Beta"}) {
 			t.Fatalf("%+v", al)
 		}

@@ -703,10 +703,11 @@ func TestRuntimeGame(t *testing.T) {
 	}
 }
 
-// run_headless needs no editor at all.
+// run_headless needs no editor at all. With no project known, a
+// project_dir runs only where the user allows it (GODOT_MCP_HEADLESS_DIRS).
 func TestRuntimeRunHeadlessWithoutEditor(t *testing.T) {
 	project := rtNewGame(t)
-	h := startHostT(t, "ws://127.0.0.1:0")
+	h := startHostT(t, "ws://127.0.0.1:0", "GODOT_MCP_HEADLESS_DIRS="+project)
 	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "runtime"}, nil)
 	var r struct {
 		ExitCode *int   `json:"exit_code"`

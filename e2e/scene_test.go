@@ -824,7 +824,7 @@ func TestSceneAuthoring(t *testing.T) {
 	var ow struct {
 		OverwroteNewer bool `json:"overwrote_newer"`
 	}
-	h.mustCall(t, "godot_scene_save", map[string]any{"overwrite": true}, &ow)
+	h.mustCall(t, "godot_scene_save", map[string]any{"overwrite": true, "confirm": true}, &ow)
 	if !ow.OverwroteNewer {
 		t.Errorf("save overwrite = %+v", ow)
 	}

@@ -59,7 +59,7 @@ func TestUndoRedo(t *testing.T) {
 		if !st.Undo.HasUndo {
 			break
 		}
-		s.host.mustCall(t, "godot_undo", map[string]any{"count": 100}, nil)
+		s.host.mustCall(t, "godot_undo", map[string]any{"count": 100, "confirm": true}, nil)
 	}
 
 	t.Run("nothing to undo", func(t *testing.T) {
@@ -130,7 +130,7 @@ func TestUndoRedo(t *testing.T) {
 	t.Run("count", func(t *testing.T) {
 		s.host.mustCall(t, "godot_e2e_move_node", map[string]any{"node": "Player", "position": map[string]any{"x": 1, "y": 2}}, nil)
 		var r undoResult
-		s.host.mustCall(t, "godot_undo", map[string]any{"count": 2}, &r)
+		s.host.mustCall(t, "godot_undo", map[string]any{"count": 2, "confirm": true}, &r)
 		if r.Requested != 2 || r.Performed != 2 || len(r.Actions) != 2 {
 			t.Errorf("undo count 2 = %+v, want two actions undone", r)
 		}

@@ -3,7 +3,10 @@ package faults
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
@@ -47,4 +50,43 @@ func wipeResult(r result, wiped, dryRun bool) bool {
 		DryRun bool `json:"dry_run"`
 	}
 	return json.Unmarshal(r.raw, &out) == nil && out.Wiped == wiped && out.DryRun == dryRun
+}
+
+// An enable racing a disable of the same toolset leaves the tool list in
+// step with the toolset's state: never a disabled toolset's tools listed (or
+// an enabled one's missing). Under the race detector this failed about one
+// run in three before enable and disable of a toolset took one lock.
+func TestEnableDisableRaceKeepsTheListTrue(t *testing.T) {
+	h := startHost(t, cfgFor(t, "ws://127.0.0.1:0", nil))
+	dial(t, h.app.Bridge.URL())
+	listed := func() bool {
+		for _, d := range h.app.Server.Surface() {
+			if d.Name == "godot_echo_echo" {
+				return true
+			}
+		}
+		return false
+	}
+	wrong := 0
+	for round := range 60 {
+		var wg sync.WaitGroup
+		for _, tool := range []string{"godot_enable_toolset", "godot_disable_toolset"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				h.call(ctx, tool, map[string]any{"name": "echo"})
+			}()
+		}
+		wg.Wait()
+		enabled := slices.Contains(h.app.Toolsets.Enabled(), "echo")
+		if listed() != enabled {
+			wrong++
+			t.Errorf("round %d: echo enabled %v, its tools listed %v", round, enabled, listed())
+		}
+	}
+	if wrong > 0 {
+		t.Fatalf("%d of 60 rounds left the list out of step", wrong)
+	}
 }

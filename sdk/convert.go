@@ -27,7 +27,7 @@ func describeToProto(d sdkhook.Description) *pluginproto.DescribeResponse {
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: string(t.InputSchema), OutputSchema: string(t.OutputSchema),
 			Safety: t.Safety, DryRun: t.DryRun, Confirm: t.Confirm,
-			Preconditions: t.Preconditions,
+			Preconditions: t.Preconditions, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
 		})
 	}
 	for _, r := range d.Resources {

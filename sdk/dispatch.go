@@ -84,7 +84,7 @@ func (r *registry) Describe() sdkhook.Description {
 			Name: t.name, Title: t.opts.Title, Description: t.opts.Description,
 			InputSchema: t.inSchemaJSON, OutputSchema: t.outSchemaJSON,
 			Safety: string(t.opts.Safety), DryRun: t.dryRun(), Confirm: t.confirm(),
-			Preconditions: t.opts.Preconditions,
+			Preconditions: t.opts.Preconditions, DestructiveWhen: t.opts.DestructiveWhen, RunsCode: t.opts.RunsCode,
 		})
 	}
 	for _, res := range r.ts.Resources {
@@ -123,6 +123,9 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 	args, tree, verr := validateArgumentsTree(t.inSchema, req.Arguments)
 	if verr != nil {
 		return failure(verr)
+	}
+	if cond, ok := t.destructiveCall(args); ok && !req.Confirm && !req.DryRun {
+		return failure(PreconditionFailed(RequireConfirm, fmt.Sprintf("tool %q with %s destroys or overwrites: call it again with confirm: true (preview first with dry_run: true)", t.name, cond)))
 	}
 	host := newCallHostForCall(backend, req.ProgressToken, req.CallID, r.ts.Name, t.name)
 	call := &Call{Tool: t.name, DryRun: req.DryRun, Confirm: req.Confirm, Host: host}

@@ -441,3 +441,52 @@ func TestHugeIntegralNumbersAreRefusedCheaply(t *testing.T) {
 		t.Errorf("took %s", d)
 	}
 }
+
+// A DestructiveWhen condition makes a call need confirm, in the SDK as in the
+// host, and is declared in the description.
+func TestDestructiveWhen(t *testing.T) {
+	type SaveIn struct {
+		Overwrite bool `json:"overwrite,omitempty"`
+		Count     int  `json:"count,omitempty"`
+	}
+	type SaveOut struct {
+		Saved bool `json:"saved"`
+	}
+	tool := NewTool("save", ToolOptions{Safety: Mutating, DestructiveWhen: []string{"overwrite", "count>1"}, RunsCode: true},
+		func(_ context.Context, _ *Call, _ SaveIn) (SaveOut, error) { return SaveOut{Saved: true}, nil })
+	r, err := newRegistry(Toolset{Name: "t", Version: "1", Tools: []Tool{tool}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.Describe().Tools[0]
+	if len(d.DestructiveWhen) != 2 || !d.RunsCode {
+		t.Fatalf("described as %+v", d)
+	}
+	for _, tc := range []struct {
+		args    string
+		confirm bool
+		refused bool
+	}{
+		{`{"overwrite":true}`, false, true},
+		{`{"count":2}`, false, true},
+		{`{"overwrite":true}`, true, false},
+		{`{"count":1}`, false, false},
+		{`{}`, false, false},
+	} {
+		res := call(t, r, &fakeBackend{}, sdkhook.Request{Tool: "save", Arguments: json.RawMessage(tc.args), Confirm: tc.confirm})
+		e := errorFromResult(res)
+		if refused := e != nil && e.Required == RequireConfirm; refused != tc.refused {
+			t.Errorf("%s confirm=%v: %v", tc.args, tc.confirm, e)
+		}
+	}
+	for _, bad := range []ToolOptions{{Safety: Mutating, DestructiveWhen: []string{"count>=1"}}, {Safety: ReadOnly, DestructiveWhen: []string{"overwrite"}}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("NewTool accepted %+v", bad)
+				}
+			}()
+			NewTool("x", bad, func(_ context.Context, _ *Call, _ SaveIn) (SaveOut, error) { return SaveOut{}, nil })
+		}()
+	}
+}

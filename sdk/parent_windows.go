@@ -2,7 +2,10 @@
 
 package sdk
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // parentGone reports whether the parent that started us has exited: Windows
 // does not re-parent, so ask whether the process still runs.
@@ -19,3 +22,9 @@ func parentGone(ppid int) bool {
 	}
 	return code != stillActive
 }
+
+// exitWithGroup ends the toolset (Windows has no process groups to end).
+func exitWithGroup(code int) { os.Exit(code) }
+
+// exitOnTerm: Windows sends no SIGTERM.
+func exitOnTerm(string) {}

@@ -25,17 +25,20 @@ import (
 // The executable is started by the host (never by hand: run by hand, it says
 // so and exits). Serve exits the process if ts is invalid, and when the host
 // process goes away. Anything the toolset prints to stdout or stderr ends up
-// in the host's log; use Call.Host.Logger() for real logging.
+// in the host's log; use Call.Host.Logger() for real logging. When it
+// exits because the host is gone or on SIGTERM, it ends the processes it
+// started in its process group too.
 func Serve(ts Toolset) {
 	reg, err := newRegistry(ts)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "godot-mcp toolset: %v\n", err)
 		os.Exit(1)
 	}
+	exitOnTerm(ts.Name)
 	if ppid := os.Getppid(); ppid > 1 { // 1: started by init, nothing to watch
 		watchParent(500*time.Millisecond, func() bool { return parentGone(ppid) }, func() {
 			fmt.Fprintf(os.Stderr, "godot-mcp toolset %s: the host process is gone; exiting\n", ts.Name)
-			os.Exit(0)
+			exitWithGroup(0)
 		})
 	}
 	plugin.Serve(&plugin.ServeConfig{

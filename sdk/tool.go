@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"sync"
 )
 
@@ -75,6 +76,17 @@ type ToolOptions struct {
 	// Preconditions the host checks before calling, e.g. RequireActiveScene.
 	// Confirmation for Destructive tools is implied and need not be listed.
 	Preconditions []string
+	// DestructiveWhen lists conditions on the arguments under which one call
+	// of a Mutating (or Runtime) tool destroys or overwrites: "overwrite" (a
+	// boolean argument that is true) or "count>1" (a number argument above a
+	// bound). Such a call needs confirm: true (the host adds it to the input
+	// schema) and goes through the user's approver, as a Destructive tool's
+	// calls do.
+	DestructiveWhen []string
+	// RunsCode declares that the tool can make code run: it writes scripts,
+	// registers autoloads, plays or runs the game. Users who set the approval
+	// scope "code" approve each call.
+	RunsCode bool
 }
 
 // Tool is one tool of a Toolset. Build it with NewTool.
@@ -88,6 +100,7 @@ type Tool interface {
 type toolDef struct {
 	name                        string
 	opts                        ToolOptions
+	conds                       []condition // opts.DestructiveWhen, parsed
 	inSchema, outSchema         *schema
 	inSchemaJSON, outSchemaJSON json.RawMessage
 	invoke                      func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
@@ -100,6 +113,59 @@ func (d *toolDef) confirm() bool  { return d.opts.Safety == Destructive }
 func (d *toolDef) String() string { return d.name }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// condition is one DestructiveWhen entry (the host reads the same syntax).
+type condition struct {
+	arg   string
+	above *float64
+}
+
+var conditionRE = regexp.MustCompile(`^([a-z][a-z0-9_]{0,63})(?:>(-?[0-9]+(?:\.[0-9]+)?))?$`)
+
+func parseCondition(s string) (condition, bool) {
+	m := conditionRE.FindStringSubmatch(s)
+	if m == nil {
+		return condition{}, false
+	}
+	c := condition{arg: m[1]}
+	if m[2] != "" {
+		n, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			return condition{}, false
+		}
+		c.above = &n
+	}
+	return c, true
+}
+
+// destructiveCall reports whether the arguments meet a DestructiveWhen condition.
+func (d *toolDef) destructiveCall(args json.RawMessage) (string, bool) {
+	if len(d.conds) == 0 {
+		return "", false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return "", false
+	}
+	for i, c := range d.conds {
+		raw, ok := m[c.arg]
+		if !ok {
+			continue
+		}
+		if c.above == nil {
+			var b bool
+			if json.Unmarshal(raw, &b) == nil && b {
+				return d.opts.DestructiveWhen[i], true
+			}
+			continue
+		}
+		var n float64
+		if json.Unmarshal(raw, &n) == nil && n > *c.above {
+			return d.opts.DestructiveWhen[i], true
+		}
+	}
+	return "", false
+}
 
 // NewTool defines a tool whose arguments decode into In and whose structured
 // result is Out. Both must be structs (or maps with string keys): their JSON
@@ -120,6 +186,17 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 	if fn == nil {
 		panic(fmt.Sprintf("sdk.NewTool(%q): nil function", name))
 	}
+	conds := make([]condition, 0, len(opts.DestructiveWhen))
+	for _, w := range opts.DestructiveWhen {
+		c, ok := parseCondition(w)
+		if !ok {
+			panic(fmt.Sprintf("sdk.NewTool(%q): DestructiveWhen %q must be an argument name (a boolean that is true) or name>N (a number above N)", name, w))
+		}
+		if opts.Safety == ReadOnly {
+			panic(fmt.Sprintf("sdk.NewTool(%q): a ReadOnly tool cannot be DestructiveWhen %q", name, w))
+		}
+		conds = append(conds, c)
+	}
 	in, err := generateSchema(reflect.TypeFor[In]())
 	if err != nil {
 		panic(fmt.Sprintf("sdk.NewTool(%q): input type: %v", name, err))
@@ -131,8 +208,9 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 	inJSON, _ := json.Marshal(in)
 	outJSON, _ := json.Marshal(out)
 	opts.Preconditions = append([]string(nil), opts.Preconditions...)
+	opts.DestructiveWhen = append([]string(nil), opts.DestructiveWhen...)
 	return &toolDef{
-		name: name, opts: opts,
+		name: name, opts: opts, conds: conds,
 		inSchema: in, outSchema: out,
 		inSchemaJSON: inJSON, outSchemaJSON: outJSON,
 		// tree is args as validated (nil when the caller has only args):

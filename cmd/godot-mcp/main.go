@@ -23,7 +23,11 @@ func main() {
 		fmt.Fprintln(os.Stdout, versionLine())
 		os.Exit(0)
 	}
-	if err != nil {
+	// A built-in toolset (`toolset serve NAME`) reads no server setting, and
+	// its environment lacks the server's secrets (GODOT_MCP_APPROVAL=webhook
+	// without its URL is fine there).
+	toolset := len(rest) > 0 && rest[0] == "toolset"
+	if err != nil && !toolset {
 		fmt.Fprintln(os.Stderr, "godot-mcp:", err)
 		os.Exit(2)
 	}
@@ -32,7 +36,7 @@ func main() {
 	// A built-in toolset (`toolset serve`) keeps its stdout: go-plugin's
 	// handshake is written there.
 	stdin, stdout := os.Stdin, os.Stdout
-	if len(rest) == 0 || rest[0] != "toolset" {
+	if !toolset {
 		if devnull, err := os.Open(os.DevNull); err == nil {
 			os.Stdin = devnull
 		}

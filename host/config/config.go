@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/safety"
 )
 
 // Var describes one setting.
@@ -38,11 +40,13 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_PROJECT_DIR", Flag: "project", Default: "", Usage: "explicit Godot project dir (else the connected editor's)"},
 	{Env: "GODOT_MCP_PLUGIN_DIR", Flag: "plugin-dir", Default: "", Usage: "directory of third-party toolset executables (default: <user config dir>/godot-mcp/plugins)"},
 	{Env: "GODOT_MCP_DEFAULT_TOOLSETS", Flag: "toolsets", Default: "", Usage: "toolsets enabled at start: 'all' or a comma-separated list (default: none besides core)"},
-	{Env: "GODOT_MCP_APPROVAL", Flag: "approval", Default: "auto", Usage: "approval of confirmed destructive calls: auto, elicit (ask the user via MCP elicitation) or webhook"},
-	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves destructive calls (GODOT_MCP_APPROVAL=webhook)"},
+	{Env: "GODOT_MCP_APPROVAL", Flag: "approval", Default: "auto", Usage: "who approves the calls of GODOT_MCP_APPROVAL_SCOPE: auto (no one: they run once confirmed), elicit (ask the user via MCP elicitation) or webhook"},
+	{Env: "GODOT_MCP_APPROVAL_SCOPE", Flag: "approval-scope", Default: "destructive", Usage: "which calls need approval, comma-separated: destructive (always: every call that destroys or overwrites, i.e. a destructive tool, a call with confirm: true, or one that meets its tool's destructive_when), writes (also every other mutating call), code (also every tool that can make code run: writing scripts, adding autoloads, playing or running the game), or all"},
+	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves calls (GODOT_MCP_APPROVAL=webhook); it may carry credentials, so it is never logged nor passed to toolsets or games", Secret: true},
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
 	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
 	{Env: "GODOT_BIN", Flag: "godot-bin", Default: "", Usage: "Godot 4 binary for headless runs (godot_runtime_run_headless) and the e2e suite (default: godot on PATH)"},
+	{Env: "GODOT_MCP_HEADLESS_DIRS", Flag: "", Default: "", Usage: "directories besides the project where the runtime toolset's run_headless may run a Godot project (separated by the OS path-list separator, : on Unix); by default it runs only the project (GODOT_MCP_PROJECT_DIR or the connected editor's)"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
 	{Env: "GODOT_MCP_CONFORMANCE_FIXTURE", Flag: "", Default: "false", Usage: "test-only: true lets the toolset named 'conformance' (the MCP conformance suite's fixture) serve its tools and prompts under their bare names instead of godot_conformance_*; never set it in normal use"},
 }
@@ -60,6 +64,7 @@ type Config struct {
 	PluginDir            string
 	DefaultToolsets      []string // nil = none; ["all"] = all
 	Approval             string
+	ApprovalScope        safety.Scope
 	ApprovalURL          string
 	ApprovalTimeout      time.Duration
 	CallTimeout          time.Duration
@@ -171,6 +176,16 @@ func fromValues(v map[string]string) (Config, error) {
 	default:
 		errs = append(errs, fmt.Errorf("GODOT_MCP_APPROVAL=%q: want auto, elicit or webhook", c.Approval))
 	}
+	scope, err := safety.ParseScope(v["GODOT_MCP_APPROVAL_SCOPE"])
+	if err != nil {
+		errs = append(errs, fmt.Errorf("GODOT_MCP_APPROVAL_SCOPE: %w", err))
+	}
+	c.ApprovalScope = scope
+	for _, d := range filepath.SplitList(v["GODOT_MCP_HEADLESS_DIRS"]) {
+		if d != "" && !filepath.IsAbs(d) {
+			errs = append(errs, fmt.Errorf("GODOT_MCP_HEADLESS_DIRS: %q is not an absolute path", d))
+		}
+	}
 	d, err := time.ParseDuration(v["GODOT_MCP_APPROVAL_TIMEOUT"])
 	if err != nil || d <= 0 {
 		errs = append(errs, fmt.Errorf("GODOT_MCP_APPROVAL_TIMEOUT=%q is not a positive duration like 30s", v["GODOT_MCP_APPROVAL_TIMEOUT"]))
@@ -216,6 +231,35 @@ func DefaultPluginDir() string {
 		return ""
 	}
 	return filepath.Join(dir, "godot-mcp", "plugins")
+}
+
+// SecretEnv lists the variables marked Secret: they are never logged, and
+// never passed to a child process (toolset plugins, games).
+func SecretEnv() []string {
+	var out []string
+	for _, v := range Vars {
+		if v.Secret {
+			out = append(out, v.Env)
+		}
+	}
+	return out
+}
+
+// ScrubEnv returns env (KEY=value entries) without the secret variables.
+func ScrubEnv(env []string) []string {
+	secret := map[string]bool{}
+	for _, k := range SecretEnv() {
+		secret[k] = true
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if secret[k] {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // IsLoopbackHost reports whether host (no port) names the loopback interface.

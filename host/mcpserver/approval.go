@@ -13,9 +13,37 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
 )
 
 const approvalInputID = "godot_mcp_approval"
+
+type approvalReasonKey struct{}
+
+// withApprovalReason tells the approver why the call is asked about:
+// safety.ReasonDestructive, ReasonWrite or ReasonCode.
+func withApprovalReason(ctx context.Context, reason string) context.Context {
+	return context.WithValue(ctx, approvalReasonKey{}, reason)
+}
+
+// approvalReason is the reason given with withApprovalReason ("destructive" without one).
+func approvalReason(ctx context.Context) string {
+	if r, ok := ctx.Value(approvalReasonKey{}).(string); ok && r != "" {
+		return r
+	}
+	return safety.ReasonDestructive
+}
+
+// reasonText says in words why a call needs approval.
+func reasonText(reason string) string {
+	switch reason {
+	case safety.ReasonWrite:
+		return "it changes the project"
+	case safety.ReasonCode:
+		return "it can make code run"
+	}
+	return "it destroys or overwrites"
+}
 
 // clientCanElicit reports whether the client declared elicitation support,
 // for this request (protocol 2026-07-28+) or for its session (earlier).
@@ -52,7 +80,7 @@ func elicitApproval(ctx context.Context, req mcp.CallToolRequest, tool string, a
 				"Use a client with elicitation, or ask the operator to change GODOT_MCP_APPROVAL.", tool)
 	}
 	params := mcp.ElicitationParams{
-		Message: fmt.Sprintf("An agent wants to run the destructive tool %s with arguments %s. Approve?", tool, truncate(string(args), 2000)),
+		Message: fmt.Sprintf("An agent wants to run %s (%s) with arguments %s. Approve?", tool, reasonText(approvalReason(ctx)), truncate(string(args), 2000)),
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -78,7 +106,7 @@ func truncate(s string, n int) string {
 func WebhookApprover(url string, timeout time.Duration) Approver {
 	client := &http.Client{Timeout: timeout}
 	return func(ctx context.Context, tool string, args json.RawMessage) *envelope.Error {
-		body, _ := json.Marshal(map[string]any{"tool": tool, "arguments": args, "requested_at": time.Now().UTC().Format(time.RFC3339)})
+		body, _ := json.Marshal(map[string]any{"tool": tool, "arguments": args, "reason": approvalReason(ctx), "requested_at": time.Now().UTC().Format(time.RFC3339)})
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))

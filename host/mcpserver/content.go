@@ -184,6 +184,32 @@ func (s *Server) RemovePrompts(names ...string) {
 	s.mcp.DeletePrompts(names...)
 }
 
+// resourcesOf keeps the URIs that toolset serves.
+func (s *Server) resourcesOf(toolset string, uris []string) []string {
+	s.contentMu.Lock()
+	defer s.contentMu.Unlock()
+	var out []string
+	for _, u := range uris {
+		if s.content.resources[u] == toolset {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// promptsOf keeps the prompt names that toolset serves.
+func (s *Server) promptsOf(toolset string, names []string) []string {
+	s.contentMu.Lock()
+	defer s.contentMu.Unlock()
+	var out []string
+	for _, n := range names {
+		if s.content.prompts[n] == toolset {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // addContent serves an enabled toolset's resources and prompts, all or nothing.
 func (s *Server) addContent(out EnableOutcome) error {
 	if err := s.AddResources(out.Resources...); err != nil {

@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -243,8 +245,8 @@ func coreTools(s *Server) []Tool {
 			false, passThrough[NoArgs, EditorState](s, "cmd_get_editor_state", editorStateTimeout)),
 		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", safety.Mutating, []string{envelope.RequireBridgeConnected},
 			"Undo the last editor action(s) (the active scene's history, else the global one). Each godot-mcp edit is one action. "+
-				"dry_run lists what would be undone.",
-			true, s.undoRedo("cmd_undo")),
+				"dry_run lists what would be undone. Undoing more than one action (count > 1) can discard work of the user's too, so it needs confirm: true.",
+			true, s.undoRedo("cmd_undo")).destructiveWhen("count>1"),
 		coreTool[UndoArgs, UndoResult]("godot_redo", "Redo", safety.Mutating, []string{envelope.RequireBridgeConnected},
 			"Redo the last undone editor action(s). dry_run lists what would be redone.",
 			true, s.undoRedo("cmd_redo")),
@@ -253,6 +255,17 @@ func coreTools(s *Server) []Tool {
 				"optionally filtered by a member-name substring. Unknown classes get a did-you-mean.",
 			false, passThrough[DescribeClassArgs, ClassDescription](s, "cmd_describe_class", describeClassTimeout)),
 	}
+}
+
+// CoreToolNames are the names of the tools the host itself serves; no
+// toolset may serve a tool under one of them.
+func CoreToolNames() []string {
+	tools := coreTools(nil) // the executors are never called
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Def.Name
+	}
+	return names
 }
 
 // coreTool builds a host-served tool from typed input and output structs.
@@ -273,6 +286,12 @@ func coreTool[In, Out any](name, title string, class safety.Class, pre []string,
 			return fn(ctx, call, in)
 		},
 	}
+}
+
+// destructiveWhen marks calls that meet one of conds as destructive (see safety.Condition).
+func (t Tool) destructiveWhen(conds ...string) Tool {
+	t.Def.DestructiveWhen = conds
+	return t
 }
 
 // passThrough sends the arguments (minus host-owned flags) as one bridge
@@ -454,6 +473,15 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 	if st := s.bridge.Status(); st.Peer != nil {
 		godot = st.Peer.GodotVersion
 	}
+	// The toolsets' state and the served tools change together: a disable
+	// racing this enable waits, so it never runs between the two. Locks
+	// are taken in name order, so two multi-toolset enables never deadlock.
+	locked := append([]string(nil), names...)
+	sort.Strings(locked)
+	for _, name := range locked {
+		unlock := s.lockToolset(name)
+		defer unlock()
+	}
 	outs := make([]EnableOutcome, 0, len(names))
 	var started []string // enabled by this call, disabled again on failure
 	rollback := func() {
@@ -487,6 +515,12 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 	which := strings.Join(started, ", ")
 	if aerr := s.AddTools(tools...); aerr != nil {
 		rollback()
+		var taken *NameTakenError
+		if errors.As(aerr, &taken) {
+			return nil, envelope.Errorf(envelope.ValidationError,
+				"Toolset %s cannot be enabled: %v. Tool names are godot_<toolset>_<tool> and are never taken over; "+
+					"disable the other toolset first, or ask the toolset's author to rename it (its executable's name).", which, aerr)
+		}
 		return nil, envelope.Errorf(envelope.InternalError, "toolset %s declared a tool the host cannot serve: %v. Report this to the toolset's author.", which, aerr)
 	}
 	if cerr := s.addContent(content); cerr != nil {
@@ -508,17 +542,29 @@ func without(names []string, drop string) []string {
 	return out
 }
 
+// lockToolset serializes enabling and disabling one toolset (the plugin's
+// state and the served tools); other toolsets are not held up.
+func (s *Server) lockToolset(name string) (unlock func()) {
+	mu, _ := s.toolsetLocks.LoadOrStore(name, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	return mu.(*sync.Mutex).Unlock
+}
+
 func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Result {
 	if _, ok := s.findToolset(ctx, in.Name); !ok || s.toolsets == nil {
 		return Fail(s.unknownToolset(ctx, in.Name))
 	}
+	unlock := s.lockToolset(in.Name)
 	out, err := s.toolsets.Disable(ctx, in.Name)
 	if err != nil {
+		unlock()
 		return Fail(err)
 	}
+	out.RemovedTools = s.toolsOf(in.Name, out.RemovedTools)
 	s.RemoveTools(out.RemovedTools...)
-	s.RemoveResources(out.RemovedResources...)
-	s.RemovePrompts(out.RemovedPrompts...)
+	s.RemoveResources(s.resourcesOf(in.Name, out.RemovedResources)...)
+	s.RemovePrompts(s.promptsOf(in.Name, out.RemovedPrompts)...)
+	unlock()
 	if !out.AlreadyDisabled {
 		s.bridge.PushToolsets(s.toolsets.Enabled())
 	}

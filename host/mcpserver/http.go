@@ -2,12 +2,16 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -17,7 +21,8 @@ import (
 
 // HTTPGuard wraps an MCP HTTP handler with the spec's defences:
 // DNS-rebinding protection (foreign Host → 421, foreign Origin → 403) and
-// bearer authentication (missing or wrong → 401).
+// bearer authentication (missing or wrong → 401; too many wrong ones from
+// one address → 429 for a while).
 type HTTPGuard struct {
 	// Protect turns on the Host/Origin checks.
 	Protect bool
@@ -25,6 +30,98 @@ type HTTPGuard struct {
 	AllowedHosts []string
 	// Token, when non-empty, is the required bearer token.
 	Token string
+	// Logger gets a warning for refused tokens (at most one per client
+	// address and authWindow); nil: none.
+	Logger *slog.Logger
+
+	now func() time.Time // the clock of the wrong-token limiter (tests)
+}
+
+// Wrong bearer tokens are limited per client address: maxAuthFailures
+// within authWindow block the address for authBlock (429, every request).
+const (
+	maxAuthFailures = 10
+	authWindow      = time.Minute
+	authBlock       = time.Minute
+	maxAuthClients  = 4096 // addresses tracked at most; beyond, the oldest window is dropped
+)
+
+// authLimiter counts wrong tokens per client address.
+type authLimiter struct {
+	mu      sync.Mutex
+	now     func() time.Time
+	clients map[string]*authClient
+}
+
+type authClient struct {
+	failures     int
+	windowStart  time.Time
+	blockedUntil time.Time
+	logged       bool // a warning was logged in this window
+}
+
+// blocked reports how long addr stays blocked (0: not blocked).
+func (l *authLimiter) blocked(addr string) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c := l.clients[addr]; c != nil {
+		if d := c.blockedUntil.Sub(l.now()); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// fail records a wrong token from addr; it reports whether to log it and
+// whether addr is now blocked.
+func (l *authLimiter) fail(addr string) (log, blocked bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	c := l.clients[addr]
+	if c == nil || now.Sub(c.windowStart) > authWindow {
+		if c == nil && len(l.clients) >= maxAuthClients {
+			l.evictOldest()
+		}
+		c = &authClient{windowStart: now}
+		l.clients[addr] = c
+	}
+	c.failures++
+	log = !c.logged
+	c.logged = true
+	if c.failures >= maxAuthFailures {
+		c.blockedUntil = now.Add(authBlock)
+		c.failures, c.windowStart, c.logged = 0, now, false
+		return true, true
+	}
+	return log, false
+}
+
+func (l *authLimiter) evictOldest() {
+	var oldest string
+	var at time.Time
+	for a, c := range l.clients {
+		if oldest == "" || c.windowStart.Before(at) {
+			oldest, at = a, c.windowStart
+		}
+	}
+	delete(l.clients, oldest)
+}
+
+// clientAddr is the request's remote IP (without the port).
+func clientAddr(r *http.Request) string {
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return h
+	}
+	return r.RemoteAddr
+}
+
+// tokenOK compares SHA-256 digests in constant time, so neither the
+// content nor the length of the token leaks through timing.
+func (g HTTPGuard) tokenOK(presented string) bool {
+	want := sha256.Sum256([]byte(g.Token))
+	got := sha256.Sum256([]byte(presented))
+	return g.Token != "" && subtle.ConstantTimeCompare(want[:], got[:]) == 1
 }
 
 // NewHTTPGuard derives the guard from the configuration:
@@ -62,6 +159,10 @@ func (g HTTPGuard) hostAllowed(host string) bool {
 
 // Wrap applies the guard to next.
 func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
+	limiter := &authLimiter{now: g.now, clients: map[string]*authClient{}}
+	if limiter.now == nil {
+		limiter.now = time.Now
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.Protect {
 			if !g.hostAllowed(r.Host) {
@@ -77,10 +178,22 @@ func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 			}
 		}
 		if g.Token != "" {
+			addr := clientAddr(r)
+			if d := limiter.blocked(addr); d > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(int(d.Round(time.Second)/time.Second)+1))
+				http.Error(w, "too many requests: too many wrong bearer tokens from this address; retry later", http.StatusTooManyRequests)
+				return
+			}
 			auth := r.Header.Get("Authorization")
 			const prefix = "Bearer "
-			if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) ||
-				subtle.ConstantTimeCompare([]byte(auth[len(prefix):]), []byte(g.Token)) != 1 {
+			if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) || !g.tokenOK(auth[len(prefix):]) {
+				if log, blocked := limiter.fail(addr); log && g.Logger != nil {
+					if blocked {
+						g.Logger.Warn("refused an HTTP request with a missing or wrong bearer token; address blocked", "remote", addr, "for", authBlock)
+					} else {
+						g.Logger.Warn("refused an HTTP request with a missing or wrong bearer token", "remote", addr)
+					}
+				}
 				w.Header().Set("WWW-Authenticate", `Bearer realm="godot-mcp"`)
 				http.Error(w, "unauthorized: send Authorization: Bearer <GODOT_MCP_AUTH_TOKEN>", http.StatusUnauthorized)
 				return
@@ -100,7 +213,9 @@ func (s *Server) HTTPHandler() http.Handler {
 	)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	return NewHTTPGuard(s.cfg).Wrap(mux)
+	g := NewHTTPGuard(s.cfg)
+	g.Logger = s.log
+	return g.Wrap(mux)
 }
 
 // ServeHTTP listens on ln and serves the guarded MCP endpoint until ctx ends.

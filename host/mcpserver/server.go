@@ -67,6 +67,8 @@ type Server struct {
 	mu    sync.RWMutex
 	tools map[string]*registered
 
+	toolsetLocks sync.Map // toolset name → *sync.Mutex (lockToolset)
+
 	contentMu sync.Mutex // guards content (toolsets' resources and prompts)
 	content   contentRegistry
 
@@ -244,17 +246,42 @@ type Tool struct {
 	Exec Executor
 }
 
-// AddTools registers tools (replacing same-named ones) and notifies clients
-// with notifications/tools/list_changed.
+// NameTakenError is AddTools' refusal of a tool name that another toolset
+// (or the core) already serves: names are never taken over.
+type NameTakenError struct {
+	Tool, Toolset, Owner string
+}
+
+func (e *NameTakenError) Error() string {
+	owner := "toolset " + strconv.Quote(e.Owner)
+	if e.Owner == CoreToolset {
+		owner = "the core"
+	}
+	return fmt.Sprintf("tool %s of toolset %q is already served by %s", e.Tool, e.Toolset, owner)
+}
+
+// AddTools registers tools (replacing same-named ones of the same toolset)
+// and notifies clients with notifications/tools/list_changed. A name that
+// another toolset or the core serves is refused with *NameTakenError, and
+// nothing is added.
 func (s *Server) AddTools(tools ...Tool) error {
 	staged := make([]*registered, 0, len(tools))
 	served := make([]server.ServerTool, 0, len(tools))
+	seen := make(map[string]bool, len(tools))
 	for _, t := range tools {
 		def := t.Def
+		if seen[def.Name] {
+			return fmt.Errorf("tool %s is declared twice", def.Name)
+		}
+		seen[def.Name] = true
 		if !def.Class.Valid() {
 			return fmt.Errorf("tool %s: unknown safety class %q", def.Name, def.Class)
 		}
-		input, err := safety.InjectFlags(def.InputSchema, def.Class)
+		decl, err := safetyTool(def)
+		if err != nil {
+			return fmt.Errorf("tool %s: %w", def.Name, err)
+		}
+		input, err := safety.InjectFlagsFor(def.InputSchema, decl)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
@@ -263,17 +290,37 @@ func (s *Server) AddTools(tools ...Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
-		reg := &registered{def: def, input: resolved, exec: t.Exec}
+		reg := &registered{def: def, decl: decl, input: resolved, exec: t.Exec}
 		staged = append(staged, reg)
 		served = append(served, server.ServerTool{Tool: mcpTool(def), Handler: s.handler(reg)})
 	}
 	s.mu.Lock()
+	for _, r := range staged {
+		if old, taken := s.tools[r.def.Name]; taken && old.def.Toolset != r.def.Toolset {
+			s.mu.Unlock()
+			return &NameTakenError{Tool: r.def.Name, Toolset: r.def.Toolset, Owner: old.def.Toolset}
+		}
+	}
 	for _, r := range staged {
 		s.tools[r.def.Name] = r
 	}
 	s.mu.Unlock()
 	s.mcp.AddTools(served...)
 	return nil
+}
+
+// toolsOf keeps the names that toolset serves (disabling one toolset never
+// removes another's tool, nor a core tool).
+func (s *Server) toolsOf(toolset string, names []string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []string
+	for _, n := range names {
+		if r, ok := s.tools[n]; ok && r.def.Toolset == toolset {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // RemoveTools unregisters tools by name and notifies clients.
@@ -300,6 +347,9 @@ func boolPtr(b bool) *bool { return &b }
 
 func mcpTool(def ToolDef) mcp.Tool {
 	a := def.Class.Annotations()
+	if len(def.DestructiveWhen) > 0 {
+		a.Destructive = true // some calls destroy or overwrite
+	}
 	t := mcp.Tool{
 		Name:            def.Name,
 		Title:           def.Title,
@@ -365,7 +415,7 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	if verr != nil {
 		return Fail(verr), nil
 	}
-	if verr := safety.Check(def.Name, def.Class, flags); verr != nil {
+	if verr := safety.CheckCall(reg.decl, args, flags); verr != nil {
 		return Fail(verr), nil
 	}
 	if verr := s.checkPreconditions(ctx, def); verr != nil {
@@ -379,7 +429,11 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 			"note":      "This tool has no preview of its own: nothing was changed. Call it without dry_run to apply.",
 		}), nil
 	}
-	if def.Class == safety.Destructive && !flags.DryRun {
+	// Approval: every call that destroys or overwrites, and what the
+	// operator's GODOT_MCP_APPROVAL_SCOPE adds (writes, code).
+	if reason := safety.ApprovalReason(reg.decl, args, flags, s.cfg.ApprovalScope); reason != "" {
+		s.log.Debug("tool call needs approval", "tool", def.Name, "reason", reason)
+		ctx := withApprovalReason(ctx, reason)
 		if s.cfg.Approval == "elicit" {
 			pending, aerr := elicitApproval(ctx, req, def.Name, rawArgs)
 			if aerr != nil {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -237,7 +238,9 @@ func TestUndoRedoArguments(t *testing.T) {
 	if cmds[1].Command != "cmd_redo" || string(cmds[1].Params) != `{"count":1,"dry_run":false,"history":"auto"}` {
 		t.Fatalf("redo sent %s %s", cmds[1].Command, cmds[1].Params)
 	}
-	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 1000}), envelope.ValidationError, "")
+	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 1000, "confirm": true}), envelope.ValidationError, "")
+	// Undoing more than one action discards work: it needs confirm, like a destructive tool.
+	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 2}), envelope.PreconditionFailed, envelope.RequireConfirm)
 	wantError(t, call(t, c, "godot_undo", map[string]any{"count": "two"}), envelope.ValidationError, "")
 	wantError(t, call(t, c, "godot_undo", map[string]any{"bogus": 1}), envelope.ValidationError, "")
 	wantError(t, call(t, c, "godot_undo", map[string]any{"history": "everything"}), envelope.ValidationError, "")
@@ -465,8 +468,8 @@ func TestAnnotationsFromClass(t *testing.T) {
 		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
 			t.Fatalf("%s: an annotation is left to the library default: %+v", name, a)
 		}
-		if *a.DestructiveHint || *a.OpenWorldHint {
-			t.Fatalf("%s: core tools are neither destructive nor open-world", name)
+		if (*a.DestructiveHint != (name == "godot_undo")) || *a.OpenWorldHint {
+			t.Fatalf("%s: core tools are neither destructive (but godot_undo with count > 1) nor open-world", name)
 		}
 	}
 	tools := toolNames(t, c)
@@ -563,5 +566,35 @@ func TestLargeResultsAreNotRepeatedAsText(t *testing.T) {
 	text := res.Content[0].(mcp.TextContent).Text
 	if len(text) > 1000 || !strings.Contains(text, "structuredContent") {
 		t.Fatalf("text fallback of a large result: %d bytes", len(text))
+	}
+}
+
+// A tool name served by the core or another toolset is never taken over.
+func TestAddToolsRefusesATakenName(t *testing.T) {
+	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
+	tool := func(name, toolset string) Tool {
+		return Tool{Def: ToolDef{Name: name, Toolset: toolset, Class: safety.ReadOnly, Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			Exec: func(context.Context, Call) Result { return OK(map[string]any{"toolset": toolset}) }}
+	}
+	var taken *NameTakenError
+	if err := s.AddTools(tool("godot_get_server_info", "get")); !errors.As(err, &taken) || taken.Owner != CoreToolset {
+		t.Fatalf("core name: %v", err)
+	}
+	if err := s.AddTools(tool("godot_a_b_c", "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddTools(tool("godot_a_b_d", "a_b"), tool("godot_a_b_c", "a_b")); !errors.As(err, &taken) || taken.Owner != "a" {
+		t.Fatalf("another toolset's name: %v", err)
+	}
+	for _, d := range s.Surface() {
+		if d.Name == "godot_a_b_d" {
+			t.Fatal("a refused batch was partly added")
+		}
+		if d.Name == "godot_a_b_c" && d.Toolset != "a" {
+			t.Fatal("godot_a_b_c changed hands")
+		}
+	}
+	if err := s.AddTools(tool("godot_a_b_c", "a")); err != nil {
+		t.Fatalf("re-adding its own name: %v", err)
 	}
 }

@@ -42,8 +42,10 @@ func NewSurface(toolsets ...SurfaceToolset) Surface {
 	for i := range all {
 		for j := range all[i].Tools {
 			t := &all[i].Tools[j]
-			if in, err := safety.InjectFlags(t.InputSchema, t.Class); err == nil {
-				t.InputSchema = in
+			if decl, err := safetyTool(*t); err == nil {
+				if in, err := safety.InjectFlagsFor(t.InputSchema, decl); err == nil {
+					t.InputSchema = in
+				}
 			}
 		}
 		sort.Slice(all[i].Tools, func(a, b int) bool { return all[i].Tools[a].Name < all[i].Tools[b].Name })

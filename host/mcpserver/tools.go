@@ -25,6 +25,12 @@ type ToolDef struct {
 	Preconditions []string        `json:"preconditions,omitempty"`
 	InputSchema   json.RawMessage `json:"input_schema"`
 	OutputSchema  json.RawMessage `json:"output_schema,omitempty"`
+	// DestructiveWhen lists conditions on the arguments that make one call
+	// destructive ("overwrite", "count>1"): it then needs confirm: true and
+	// goes through the approver. See safety.Condition.
+	DestructiveWhen []string `json:"destructive_when,omitempty"`
+	// RunsCode: the tool can make code run (approval scope "code").
+	RunsCode bool `json:"runs_code,omitempty"`
 	// Preview is true when the implementation performs dry_run itself; when
 	// false the host answers dry_run calls with its own preview and never
 	// calls the implementation.
@@ -75,6 +81,7 @@ func Fail(err *envelope.Error) Result { return Result{Err: err} }
 // registered is a ToolDef plus its compiled input schema and executor.
 type registered struct {
 	def   ToolDef
+	decl  safety.Tool // what the safety pipeline checks
 	input *jsonschema.Resolved
 	exec  Executor
 }
@@ -131,6 +138,18 @@ func validateArgs(tool string, r *jsonschema.Resolved, raw json.RawMessage) (map
 		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s do not match its input schema: %v. Check tools/list for the expected shape.", tool, err)
 	}
 	return args, nil
+}
+
+// safetyTool reads what host/safety needs of a definition.
+func safetyTool(def ToolDef) (safety.Tool, error) {
+	conds, err := safety.ParseConditions(def.DestructiveWhen)
+	if err != nil {
+		return safety.Tool{}, err
+	}
+	if len(conds) > 0 && def.Class == safety.ReadOnly {
+		return safety.Tool{}, fmt.Errorf("a read_only tool cannot be destructive_when %v", def.DestructiveWhen)
+	}
+	return safety.Tool{Name: def.Name, Class: def.Class, DestructiveWhen: conds, RunsCode: def.RunsCode}, nil
 }
 
 func sortedDefs(m map[string]*registered) []ToolDef {

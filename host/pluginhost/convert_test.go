@@ -28,6 +28,7 @@ func TestInfoFromProto(t *testing.T) {
 		Tools: []*pluginproto.Tool{{
 			Name: "create_node", Title: "Create", Description: "Creates.", InputSchema: objSchema, OutputSchema: objSchema,
 			Safety: "destructive", DryRun: true, Confirm: true, Preconditions: []string{"active_scene"},
+			DestructiveWhen: []string{"overwrite", "count>1"}, RunsCode: true,
 		}},
 	}
 	info, err := infoFromProto(good)
@@ -40,6 +41,7 @@ func TestInfoFromProto(t *testing.T) {
 			Name: "create_node", Title: "Create", Description: "Creates.",
 			InputSchema: json.RawMessage(objSchema), OutputSchema: json.RawMessage(objSchema),
 			Safety: "destructive", DryRun: true, Confirm: true, Preconditions: []string{"active_scene"},
+			DestructiveWhen: []string{"overwrite", "count>1"}, RunsCode: true,
 		}},
 	}
 	if !reflect.DeepEqual(info, want) {
@@ -56,6 +58,7 @@ func TestInfoFromProto(t *testing.T) {
 		{"bad tool name", &pluginproto.DescribeResponse{Name: "s", Tools: []*pluginproto.Tool{protoTool(func(t *pluginproto.Tool) { t.Name = "do-it" })}}, `tool name "do-it"`},
 		{"duplicate", &pluginproto.DescribeResponse{Name: "s", Tools: []*pluginproto.Tool{protoTool(nil), protoTool(nil)}}, `two tools are named "t"`},
 		{"bad safety", &pluginproto.DescribeResponse{Name: "s", Tools: []*pluginproto.Tool{protoTool(func(t *pluginproto.Tool) { t.Safety = "harmless" })}}, `unknown safety class "harmless"`},
+		{"bad destructive_when", &pluginproto.DescribeResponse{Name: "s", Tools: []*pluginproto.Tool{protoTool(func(t *pluginproto.Tool) { t.DestructiveWhen = []string{"count >= 2"} })}}, `destructive_when "count >= 2"`},
 		{"input not JSON", &pluginproto.DescribeResponse{Name: "s", Tools: []*pluginproto.Tool{protoTool(func(t *pluginproto.Tool) { t.InputSchema = "" })}}, "input schema: not a JSON object"},
 		{"output not an object", &pluginproto.DescribeResponse{Name: "s", Tools: []*pluginproto.Tool{protoTool(func(t *pluginproto.Tool) { t.OutputSchema = `{"type":"string"}` })}}, `output schema: root "type" must be "object"`},
 	}

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
@@ -127,7 +128,7 @@ func infoFromProto(d *pluginproto.DescribeResponse) (ToolsetInfo, error) {
 			Name: t.GetName(), Title: t.GetTitle(), Description: t.GetDescription(),
 			InputSchema: json.RawMessage(t.GetInputSchema()), OutputSchema: json.RawMessage(t.GetOutputSchema()),
 			Safety: t.GetSafety(), DryRun: t.GetDryRun(), Confirm: t.GetConfirm(),
-			Preconditions: t.GetPreconditions(),
+			Preconditions: t.GetPreconditions(), DestructiveWhen: t.GetDestructiveWhen(), RunsCode: t.GetRunsCode(),
 		}
 		if !toolNameRE.MatchString(ti.Name) {
 			return info, fmt.Errorf("tool name %q is not lower case letters, digits and '_'", ti.Name)
@@ -138,6 +139,9 @@ func infoFromProto(d *pluginproto.DescribeResponse) (ToolsetInfo, error) {
 		seen[ti.Name] = true
 		if !safetyClasses[ti.Safety] {
 			return info, fmt.Errorf("tool %q: unknown safety class %q", ti.Name, ti.Safety)
+		}
+		if _, err := safety.ParseConditions(ti.DestructiveWhen); err != nil {
+			return info, fmt.Errorf("tool %q: %w", ti.Name, err)
 		}
 		if err := checkObjectSchema(ti.InputSchema); err != nil {
 			return info, fmt.Errorf("tool %q: input schema: %w", ti.Name, err)

@@ -7,8 +7,10 @@
 //   - nothing from the plugin reaches the host's stdout (the MCP channel): the
 //     plugin's stdout and stderr, and go-plugin's own logs, go to the slog
 //     logger; the plugin's stdin is /dev/null, never the host's;
-//   - the plugin dies with the host (Pdeathsig on Linux; the SDK also polls
-//     its parent pid);
+//   - the plugin runs in a process group of its own, and stopping or killing
+//     it kills the group: children it left behind do not outlive it;
+//   - the plugin dies with the host (Pdeathsig SIGTERM on Linux, on which
+//     the SDK kills its process group; the SDK also polls its parent pid);
 //   - gRPC messages of up to 64 MiB (plus framing) pass both ways;
 //   - Call never returns a Go error: a crash, a hang or a cancelled context
 //     becomes an INTERNAL_ERROR or TIMEOUT result with a hint, and Exited
@@ -83,6 +85,10 @@ type ToolInfo struct {
 	// DryRun: the tool takes dry_run. Confirm: it refuses without confirm.
 	DryRun, Confirm bool
 	Preconditions   []string
+	// DestructiveWhen: conditions on the arguments that make one call
+	// destructive (see safety.Condition). RunsCode: the tool can make code run.
+	DestructiveWhen []string
+	RunsCode        bool
 }
 
 // ResourceInfo is one declared resource; for a resource template, URI is
@@ -285,7 +291,8 @@ func (p *Plugin) Pid() int {
 // exited, or its connection broke (then the process is being killed).
 func (p *Plugin) Exited() bool { return p.broken.Load() || p.client.Exited() }
 
-// Kill ends the plugin at once (SIGKILL) and waits for it to be reaped.
+// Kill ends the plugin at once (SIGKILL), and the children it left in its
+// process group, and waits for it to be reaped.
 func (p *Plugin) Kill() {
 	p.broken.Store(true)
 	if p.calls != nil {
@@ -295,6 +302,9 @@ func (p *Plugin) Kill() {
 		_ = r.Kill(context.Background())
 	}
 	p.client.Kill()
+	if r := p.proc.Load(); r != nil {
+		r.KillGroup()
+	}
 }
 
 // Stop asks the plugin to exit and waits for it; when ctx ends first the
@@ -311,6 +321,9 @@ func (p *Plugin) Stop(ctx context.Context) error {
 	select {
 	case <-done:
 		p.broken.Store(true)
+		if r := p.proc.Load(); r != nil {
+			r.KillGroup() // what the plugin started and left running
+		}
 		return nil
 	case <-ctx.Done():
 		p.Kill()

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-plugin/runner"
+
+	"github.com/godot-mcp/godot-mcp/host/config"
 )
 
 // pipeGrace is how long the plugin's stdout and stderr stay open after the
@@ -21,7 +23,7 @@ const pipeGrace = time.Second
 
 // procRunner starts a plugin process for go-plugin. go-plugin's own runner
 // hands the plugin the host's stdin (the MCP channel); this one gives it
-// /dev/null and asks the kernel to kill it with the host (see setDeathSignal).
+// /dev/null and asks the kernel to kill it with the host (see setProcAttr).
 //
 // The plugin leads a process group of its own: whatever it starts (a shell
 // script's commands, a forked helper) is killed with it. Its stdout and
@@ -49,10 +51,11 @@ func newProcRunner(spec Spec, env []string) (*procRunner, error) {
 		return nil, errors.New("no executable path")
 	}
 	cmd := exec.Command(spec.Path, spec.Args...)
-	cmd.Env = env
+	// The host's secrets (the HTTP and bridge tokens, the approval URL) stay
+	// in the host: a plugin, and any game it starts, never sees them.
+	cmd.Env = config.ScrubEnv(env)
 	cmd.Stdin = nil // /dev/null: the host's stdin belongs to MCP
-	setDeathSignal(cmd)
-	setProcessGroup(cmd)
+	setProcAttr(cmd)
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -138,6 +141,15 @@ func (r *procRunner) Kill(context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// KillGroup SIGKILLs the processes of the plugin's process group: the
+// children it started and left behind (a child that made a group or session
+// of its own is out of reach).
+func (r *procRunner) KillGroup() {
+	if pid := r.Pid(); pid > 0 {
+		killGroup(pid)
+	}
 }
 
 func (r *procRunner) PluginToHost(network, addr string) (string, string, error) {

@@ -141,6 +141,8 @@ type Manager struct {
 	unqualified     string
 	order           []string
 	entries         map[string]*entry
+	builtins        []string        // names of the built-in toolsets
+	core            map[string]bool // names of the core tools
 
 	// godot is the connected editor's Godot version ("" when none), as
 	// last told by EditorChanged. Read and written under an entry's mu
@@ -166,6 +168,10 @@ func New(opts Options) *Manager {
 	if m.callTimeout == 0 {
 		m.callTimeout = 2 * time.Minute
 	}
+	m.core = map[string]bool{}
+	for _, n := range mcpserver.CoreToolNames() {
+		m.core[n] = true
+	}
 	for _, s := range opts.Specs {
 		if _, dup := m.entries[s.Name]; dup {
 			m.log.Warn("toolset name taken; ignoring", "name", s.Name, "path", s.Path)
@@ -173,8 +179,36 @@ func New(opts Options) *Manager {
 		}
 		m.entries[s.Name] = &entry{spec: s, state: StateStopped}
 		m.order = append(m.order, s.Name)
+		if s.BuiltIn {
+			m.builtins = append(m.builtins, s.Name)
+		}
 	}
 	return m
+}
+
+// nameConflict says why e's names, as described by info (nil: not yet
+// described), would take names that are not its own, or "": a third-party
+// toolset named <builtin>_… (its tool x would be served as
+// godot_<builtin>_…_x, a name of the built-in's), or a tool whose served
+// name is a core tool's. Other toolsets' names are refused when served
+// (mcpserver.AddTools, AddPrompts), so the first one enabled keeps them.
+func (m *Manager) nameConflict(e *entry, info *pluginhost.ToolsetInfo) string {
+	if !e.spec.BuiltIn {
+		for _, b := range m.builtins {
+			if strings.HasPrefix(e.spec.Name, b+"_") {
+				return fmt.Sprintf("toolset name %q starts with %q, the built-in toolset's name: its tools' names (godot_%s_<tool>) would take the built-in's. Rename the executable", e.spec.Name, b+"_", e.spec.Name)
+			}
+		}
+	}
+	if info == nil {
+		return ""
+	}
+	for _, t := range info.Tools {
+		if n := m.servedName(e, t.Name); m.core[n] {
+			return fmt.Sprintf("tool %q would be served as %s, a core tool's name. Rename the toolset or the tool", t.Name, n)
+		}
+	}
+	return ""
 }
 
 // status reports e. Caller holds e.mu.
@@ -188,6 +222,9 @@ func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
 	}
 	if e.info != nil {
 		st.Description, st.Version, st.MinGodot, st.ToolCount = e.info.Description, e.info.Version, e.info.MinGodot, len(e.info.Tools)
+	}
+	if c := m.nameConflict(e, e.info); c != "" {
+		st.LastError = "cannot be enabled: " + c
 	}
 	return st
 }
@@ -371,6 +408,10 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 		defer e.mu.Unlock()
 		return mcpserver.EnableOutcome{Tools: m.tools(e), Resources: m.resources(e), Prompts: m.prompts(e), AlreadyEnabled: true}, nil
 	}
+	if c := m.nameConflict(e, nil); c != "" {
+		e.mu.Unlock()
+		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
+	}
 	dead := m.detach(e) // normally nil: a disabled toolset has no plugin
 	prev := e.state
 	e.state = StateStarting
@@ -398,6 +439,13 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 		e.state = prev
 		e.mu.Unlock()
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "The server is shutting down; toolset %q was not enabled.", name)
+	}
+	if c := m.nameConflict(e, &info); c != "" {
+		m.release(p)
+		e.mu.Lock()
+		e.info, e.infoStamp, e.state = &info, stamp, prev
+		e.mu.Unlock()
+		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
 	}
 	e.mu.Lock()
 	// Checked under e.mu against the editor connected now: an editor that
@@ -570,7 +618,7 @@ func (m *Manager) tools(e *entry) []mcpserver.Tool {
 			Name: m.servedName(e, t.Name), Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
 			Class: safety.Class(t.Safety), Preconditions: t.Preconditions,
 			InputSchema: t.InputSchema, OutputSchema: mcpserver.OpenSchema(t.OutputSchema),
-			Preview: t.DryRun,
+			Preview: t.DryRun, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
 		}
 		out = append(out, mcpserver.Tool{Def: def, Exec: m.executor(e, t.Name)})
 	}
@@ -600,7 +648,7 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 	}
 	if !e.enabled || m.ctx.Err() != nil {
 		go m.release(p)
-		return nil, envelope.Precondition("", fmt.Sprintf("Toolset %q was disabled. Call godot_enable_toolset first.", e.spec.Name))
+		return nil, envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled. Call godot_enable_toolset first.", e.spec.Name))
 	}
 	m.log.Info("toolset restarted", "name", e.spec.Name)
 	e.plugin, e.state = p, StateRunning
@@ -613,7 +661,7 @@ func (m *Manager) live(e *entry) (Plugin, *envelope.Error) {
 	e.mu.Lock()
 	if !e.enabled {
 		e.mu.Unlock()
-		return nil, envelope.Precondition("", fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
+		return nil, envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
 	}
 	if e.plugin != nil && !e.plugin.Exited() {
 		defer e.mu.Unlock()
@@ -702,7 +750,7 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		e.mu.Unlock()
 		switch {
 		case !ours && res.Err != nil:
-			res.Err = envelope.Precondition("", fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
+			res.Err = envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
 		case crashed:
 			m.release(gone) // releases the dead plugin's client and broker
 			res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)

@@ -407,3 +407,41 @@ func TestMinGodotForAnEditorConnectingDuringEnable(t *testing.T) {
 		t.Fatalf("with no editor: %v", err)
 	}
 }
+
+// A third-party toolset named <built-in>_… is refused without being started;
+// one whose tool would be served under a core tool's name is refused once
+// described, and stopped; both are listed with the reason.
+func TestNameConflictsRefused(t *testing.T) {
+	l := &fakeLauncher{}
+	m := New(Options{Launch: l.launch, Specs: []pluginhost.Spec{
+		{Name: "scene", BuiltIn: true, Path: "/bin/self"},
+		{Name: "scene_delete", Path: "/plugins/scene_delete"},
+		{Name: "get", Path: "/plugins/get"},
+		{Name: "ok", Path: "/plugins/ok"},
+	}})
+	_, err := m.Enable(context.Background(), "scene_delete", "")
+	if err == nil || err.Code != envelope.ValidationError || l.byName["scene_delete"] != 0 {
+		t.Fatalf("scene_delete: %+v (launched %d times)", err, l.byName["scene_delete"])
+	}
+	launch := m.launch
+	m.launch = func(ctx context.Context, spec pluginhost.Spec) (Plugin, error) {
+		p, err := launch(ctx, spec)
+		if err == nil && spec.Name == "get" {
+			p.(*fakePlugin).info.Tools[0].Name = "server_info" // served as godot_get_server_info
+		}
+		return p, err
+	}
+	_, err = m.Enable(context.Background(), "get", "")
+	if err == nil || err.Code != envelope.ValidationError || !l.last.stopped.Load() {
+		t.Fatalf("get: %+v (stopped %v)", err, l.last.stopped.Load())
+	}
+	for _, st := range m.List(context.Background()) {
+		conflict := st.Name == "scene_delete" || st.Name == "get"
+		if (st.LastError != "") != conflict || st.Enabled {
+			t.Errorf("%s listed as %+v", st.Name, st)
+		}
+	}
+	if _, err := m.Enable(context.Background(), "ok", ""); err != nil {
+		t.Fatalf("ok: %+v", err)
+	}
+}

@@ -32,6 +32,26 @@ func BuildEchoToolset(dir string) (string, error) {
 	return bin, BuildPackage("./internal/echotoolset", bin, false)
 }
 
+// BuildProbeToolset compiles the test toolset internal/probetoolset once
+// and copies it into dir under each of names: each copy is a third-party
+// toolset of that name (tools server_info, node, x_env, env, spawn).
+func BuildProbeToolset(dir string, names ...string) error {
+	bin := filepath.Join(dir, ".probetoolset")
+	if err := BuildPackage("./internal/probetoolset", bin, false); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), data, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.Remove(bin)
+}
+
 // BuildPackage builds a package of this module (path relative to its root) into out.
 func BuildPackage(pkg, out string, race bool) error {
 	_, file, _, _ := runtime.Caller(0)
@@ -172,6 +192,31 @@ func (p *Proc) Request(method string, params any) (json.RawMessage, []string) {
 		case <-deadline:
 			p.tb.Fatalf("no answer to %s", method)
 		}
+	}
+}
+
+// Post sends a JSON-RPC request and does not wait for its answer (a later
+// Request skips it).
+func (p *Proc) Post(method string, params any) {
+	p.tb.Helper()
+	p.nextID++
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": p.nextID, "method": method, "params": params})
+	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
+		p.tb.Fatal(err)
+	}
+}
+
+// Stop closes the server's stdin (end of the MCP session) and waits up to
+// 10 s for it to exit.
+func (p *Proc) Stop() {
+	p.tb.Helper()
+	p.stdin.Close()
+	done := make(chan struct{})
+	go func() { p.Cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		p.tb.Fatal("godot-mcp did not exit after stdin closed")
 	}
 }
 

@@ -1099,6 +1099,14 @@ type Tool struct {
 	Confirm bool `protobuf:"varint,8,opt,name=confirm,proto3" json:"confirm,omitempty"`
 	// Names the host checks before calling, e.g. "active_scene", "bridge_connected".
 	Preconditions []string `protobuf:"bytes,9,rep,name=preconditions,proto3" json:"preconditions,omitempty"`
+	// Conditions on the arguments that make one call destructive (it destroys
+	// or overwrites), for a tool whose class is not: "overwrite" (a boolean
+	// argument that is true) or "count>1" (a number argument above a bound).
+	// Such a call needs confirm: true and goes through the approver.
+	DestructiveWhen []string `protobuf:"bytes,10,rep,name=destructive_when,json=destructiveWhen,proto3" json:"destructive_when,omitempty"`
+	// The tool can run code (it writes scripts, registers autoloads, starts
+	// a game): counted under the approval scope "code".
+	RunsCode      bool `protobuf:"varint,11,opt,name=runs_code,json=runsCode,proto3" json:"runs_code,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1194,6 +1202,20 @@ func (x *Tool) GetPreconditions() []string {
 		return x.Preconditions
 	}
 	return nil
+}
+
+func (x *Tool) GetDestructiveWhen() []string {
+	if x != nil {
+		return x.DestructiveWhen
+	}
+	return nil
+}
+
+func (x *Tool) GetRunsCode() bool {
+	if x != nil {
+		return x.RunsCode
+	}
+	return false
 }
 
 // CallRequest runs one tool.
@@ -2119,7 +2141,7 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\x05error\x18\x03 \x01(\v2\x19.godotmcp.plugin.v1.ErrorR\x05error\"Z\n" +
 	"\rPromptMessage\x12\x12\n" +
 	"\x04role\x18\x01 \x01(\tR\x04role\x125\n" +
-	"\acontent\x18\x02 \x01(\v2\x1b.godotmcp.plugin.v1.ContentR\acontent\"\x8b\x02\n" +
+	"\acontent\x18\x02 \x01(\v2\x1b.godotmcp.plugin.v1.ContentR\acontent\"\xd3\x02\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2129,7 +2151,10 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\x06safety\x18\x06 \x01(\tR\x06safety\x12\x17\n" +
 	"\adry_run\x18\a \x01(\bR\x06dryRun\x12\x18\n" +
 	"\aconfirm\x18\b \x01(\bR\aconfirm\x12$\n" +
-	"\rpreconditions\x18\t \x03(\tR\rpreconditions\"\xbb\x01\n" +
+	"\rpreconditions\x18\t \x03(\tR\rpreconditions\x12)\n" +
+	"\x10destructive_when\x18\n" +
+	" \x03(\tR\x0fdestructiveWhen\x12\x1b\n" +
+	"\truns_code\x18\v \x01(\bR\brunsCode\"\xbb\x01\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12%\n" +
 	"\x0earguments_json\x18\x02 \x01(\fR\rargumentsJson\x12\x17\n" +

@@ -84,12 +84,13 @@ func Toolset() sdk.Toolset {
 				Description: "Registers a script (extending Node) or a scene as an autoload, at the end of the load order or at index, as a global variable unless singleton: false. " +
 					"The editor registers it at once (its name becomes usable in scripts); one undo action, saved to project.godot.",
 				Safety:        sdk.Mutating,
+				RunsCode:      true, // an autoload runs in every game, and in the editor when it is a @tool script
 				Preconditions: bridge,
 			}, addAutoload),
 			sdk.NewTool("remove_autoload", sdk.ToolOptions{
 				Title:         "Remove an autoload",
-				Description:   "Unregisters an autoload (the script or scene file stays); the others keep their order. One undo action, saved to project.godot.",
-				Safety:        sdk.Mutating,
+				Description:   "Unregisters an autoload (the script or scene file stays); the others keep their order. One undo action, saved to project.godot. Needs confirm: true.",
+				Safety:        sdk.Destructive,
 				Preconditions: bridge,
 			}, removeAutoload),
 		},

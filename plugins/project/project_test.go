@@ -59,7 +59,7 @@ func TestToolSurface(t *testing.T) {
 	want := map[string]sdk.Safety{
 		"get_settings": sdk.ReadOnly, "set_settings": sdk.Mutating,
 		"list_actions": sdk.ReadOnly, "set_action": sdk.Mutating, "remove_action": sdk.Destructive,
-		"list_autoloads": sdk.ReadOnly, "add_autoload": sdk.Mutating, "remove_autoload": sdk.Mutating,
+		"list_autoloads": sdk.ReadOnly, "add_autoload": sdk.Mutating, "remove_autoload": sdk.Destructive,
 	}
 	tools := h.Tools()
 	if len(tools) != len(want) {
@@ -165,7 +165,7 @@ func TestRefusedBeforeTheEditor(t *testing.T) {
 		{"autoload absolute path", "add_autoload", map[string]any{"name": "Game", "path": "/etc/passwd"}, "res://", nil},
 		{"autoload root path", "add_autoload", map[string]any{"name": "Game", "path": "res://"}, "script or scene file", nil},
 		{"autoload negative index", "add_autoload", map[string]any{"name": "Game", "path": "res://g.gd", "index": -1}, "index", nil},
-		{"remove autoload empty", "remove_autoload", map[string]any{"name": " "}, "name", nil},
+		{"remove autoload empty", "remove_autoload", map[string]any{"name": " "}, "name", []sdktest.CallOption{sdktest.Confirm()}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -470,7 +470,7 @@ func TestAddAutoload(t *testing.T) {
 func TestRemoveAutoload(t *testing.T) {
 	answer := map[string]any{"autoload": map[string]any{"name": "Game", "path": "res://game.gd", "singleton": true, "index": 0},
 		"dry_run": false, "persisted": true, "undoable": true, "editor_refreshed": true}
-	res, got := call(t, "remove_autoload", map[string]any{"name": "Game"}, "cmd_project_remove_autoload", answer)
+	res, got := call(t, "remove_autoload", map[string]any{"name": "Game"}, "cmd_project_remove_autoload", answer, sdktest.Confirm())
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -508,7 +508,7 @@ func TestEditorErrorsPassThrough(t *testing.T) {
 		{"add_autoload", "cmd_project_add_autoload", map[string]any{"name": "Game", "path": "res://nope.gd"},
 			envelope.Error{Code: envelope.ResourceNotFound, Hint: "No file res://nope.gd."}, nil},
 		{"remove_autoload", "cmd_project_remove_autoload", map[string]any{"name": "Gmae"},
-			envelope.Error{Code: envelope.ResourceNotFound, Hint: "No autoload named 'Gmae'. Did you mean 'Game'?"}, nil},
+			envelope.Error{Code: envelope.ResourceNotFound, Hint: "No autoload named 'Gmae'. Did you mean 'Game'?"}, []sdktest.CallOption{sdktest.Confirm()}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+"/"+string(tc.err.Code), func(t *testing.T) {

@@ -635,10 +635,11 @@ func Toolset() sdk.Toolset {
 				Preconditions: pre,
 			}, read),
 			sdk.NewTool("create", sdk.ToolOptions{
-				Title:         "Create a resource file",
-				Description:   "Create a .tres/.res file of an engine or script resource class with initial properties (typed through the value codec; a value that does not fit is refused). Waits until the editor has registered the file and its UID.",
-				Safety:        sdk.Mutating,
-				Preconditions: pre,
+				Title:           "Create a resource file",
+				Description:     "Create a .tres/.res file of an engine or script resource class with initial properties (typed through the value codec; a value that does not fit is refused). Waits until the editor has registered the file and its UID. overwrite: true replaces an existing file, so it needs confirm: true.",
+				Safety:          sdk.Mutating,
+				DestructiveWhen: []string{"overwrite"},
+				Preconditions:   pre,
 			}, create),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title:         "Set resource properties",

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,8 +21,9 @@ import (
 
 // Environment variables run_headless reads.
 const (
-	godotBinEnv   = "GODOT_BIN"
-	projectDirEnv = "GODOT_MCP_PROJECT_DIR"
+	godotBinEnv     = "GODOT_BIN"
+	projectDirEnv   = "GODOT_MCP_PROJECT_DIR"
+	headlessDirsEnv = "GODOT_MCP_HEADLESS_DIRS" // other directories the user allows (host/config)
 )
 
 // HeadlessIn says what to run.
@@ -127,6 +129,25 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 	return execGodot(ctx, godot, dir, args, time.Duration(in.TimeoutMs)*time.Millisecond, in.MaxOutputBytes)
 }
 
+// secretEnv are the server's secret variables (host/config marks them; a
+// test checks the two lists agree). The host already keeps them from its
+// plugins; a game, which runs the project's code, never gets them either.
+var secretEnv = []string{"GODOT_MCP_BRIDGE_TOKEN", "GODOT_MCP_AUTH_TOKEN", "GODOT_MCP_APPROVAL_URL"}
+
+// gameEnv is env without the server's secrets and the plugin handshake's
+// variables (the game is no plugin).
+func gameEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(secretEnv, k) || strings.HasPrefix(k, "PLUGIN_") || k == "GODOT_MCP_PLUGIN" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
 // findGodot finds Godot the way the e2e suite does: GODOT_BIN, else godot on PATH.
 func findGodot() (string, error) {
 	if bin := os.Getenv(godotBinEnv); bin != "" {
@@ -144,21 +165,62 @@ func findGodot() (string, error) {
 }
 
 // projectDir resolves the project to run: the argument, GODOT_MCP_PROJECT_DIR,
-// else the connected editor's project.
+// else the connected editor's project. A project_dir argument must be that
+// project (or inside a directory of GODOT_MCP_HEADLESS_DIRS): a game runs
+// arbitrary code, so an agent cannot point it at any folder on the machine.
 func projectDir(ctx context.Context, call *sdk.Call, given string) (string, error) {
-	check := func(dir, from string) (string, error) {
-		if !filepath.IsAbs(dir) {
-			return "", sdk.Validation(fmt.Sprintf("%s %q must be an absolute path", from, dir))
-		}
-		dir = filepath.Clean(dir)
-		if _, err := os.Stat(filepath.Join(dir, "project.godot")); err != nil {
-			return "", sdk.NotFound(fmt.Sprintf("%s %s has no project.godot; give the folder of a Godot project", from, dir))
-		}
-		return dir, nil
+	if given == "" {
+		return knownProjectDir(ctx, call)
 	}
-	if given != "" {
-		return check(given, "project_dir")
+	if !filepath.IsAbs(given) {
+		return "", sdk.Validation(fmt.Sprintf("project_dir %q must be an absolute path", given))
 	}
+	real, err := filepath.EvalSymlinks(filepath.Clean(given))
+	if err != nil {
+		return "", sdk.NotFound(fmt.Sprintf("project_dir %s has no project.godot; give the folder of a Godot project", given))
+	}
+	for _, allowed := range filepath.SplitList(os.Getenv(headlessDirsEnv)) {
+		if allowed == "" || !filepath.IsAbs(allowed) {
+			continue
+		}
+		if a, err := filepath.EvalSymlinks(filepath.Clean(allowed)); err == nil && within(real, a) {
+			return checkProjectDir(given, "project_dir")
+		}
+	}
+	known, kerr := knownProjectDir(ctx, call)
+	if kerr == nil {
+		if k, err := filepath.EvalSymlinks(known); err == nil && k == real {
+			return checkProjectDir(given, "project_dir")
+		}
+	}
+	project := "no project is known"
+	if kerr == nil {
+		project = "the project is " + known
+	}
+	return "", sdk.PreconditionFailed("", fmt.Sprintf("project_dir %s is not the project (%s): run_headless runs only the project, "+
+		"unless the user lists other directories in the server's %s. Leave project_dir out to run the project.", given, project, headlessDirsEnv))
+}
+
+// within reports whether path is dir or inside it (both cleaned, absolute).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func checkProjectDir(dir, from string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return "", sdk.Validation(fmt.Sprintf("%s %q must be an absolute path", from, dir))
+	}
+	dir = filepath.Clean(dir)
+	if _, err := os.Stat(filepath.Join(dir, "project.godot")); err != nil {
+		return "", sdk.NotFound(fmt.Sprintf("%s %s has no project.godot; give the folder of a Godot project", from, dir))
+	}
+	return dir, nil
+}
+
+// knownProjectDir is the project: GODOT_MCP_PROJECT_DIR, else the connected editor's.
+func knownProjectDir(ctx context.Context, call *sdk.Call) (string, error) {
+	check := checkProjectDir
 	if env := os.Getenv(projectDirEnv); env != "" {
 		return check(env, projectDirEnv)
 	}
@@ -177,6 +239,7 @@ func execGodot(ctx context.Context, godot, dir string, args []string, timeout ti
 	capt := newCapture(maxOutput)
 	cmd := exec.Command(godot, args...)
 	cmd.Dir = dir
+	cmd.Env = gameEnv(os.Environ())
 	cmd.Stdout = capt
 	cmd.Stderr = capt
 	cmd.WaitDelay = 2 * time.Second

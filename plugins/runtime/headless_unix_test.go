@@ -31,6 +31,12 @@ func fakeGodot(t *testing.T, body string) string {
 	return p
 }
 
+// allowTempDirs lets run_headless run the temporary test projects (the
+// user's GODOT_MCP_HEADLESS_DIRS), which are not the server's project.
+func allowTempDirs(t *testing.T) {
+	t.Setenv("GODOT_MCP_HEADLESS_DIRS", os.TempDir())
+}
+
 func sampleProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -63,6 +69,7 @@ echo "     at: thing (scene/main/node.cpp:10)" >&2
 echo "done"
 exit 3`)
 	t.Setenv("GODOT_BIN", godot)
+	allowTempDirs(t)
 	t.Setenv("GODOT_MCP_PROJECT_DIR", "")
 	project := sampleProject(t)
 	h := start(t)
@@ -103,6 +110,7 @@ exit 3`)
 
 func TestRunHeadlessScriptAndMainScene(t *testing.T) {
 	t.Setenv("GODOT_BIN", fakeGodot(t, "exit 0"))
+	allowTempDirs(t)
 	project := sampleProject(t)
 	t.Setenv("GODOT_MCP_PROJECT_DIR", project)
 	cases := []struct {
@@ -129,6 +137,7 @@ func TestRunHeadlessScriptAndMainScene(t *testing.T) {
 func TestRunHeadlessTimeLimitKillsTheProcessGroup(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	// A child that would outlive its parent unless the whole group is killed.
+	allowTempDirs(t)
 	t.Setenv("GODOT_BIN", fakeGodot(t, `sleep 60 &
 echo $! > `+pidFile+`
 echo started
@@ -175,6 +184,7 @@ sleep 60`))
 
 func TestRunHeadlessOutputIsBounded(t *testing.T) {
 	// 200 KiB of output with an error in the middle.
+	allowTempDirs(t)
 	t.Setenv("GODOT_BIN", fakeGodot(t, `i=0
 while [ $i -lt 2000 ]; do echo "line $i xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"; i=$((i+1)); if [ $i -eq 1000 ]; then echo "ERROR: in the middle" >&2; fi; done`))
 	h := start(t)
@@ -199,6 +209,7 @@ func TestRunHeadlessPreconditions(t *testing.T) {
 	project := sampleProject(t)
 	t.Run("no godot", func(t *testing.T) {
 		t.Setenv("GODOT_BIN", filepath.Join(t.TempDir(), "missing-godot"))
+		allowTempDirs(t)
 		h := start(t)
 		res, _ := h.Call(context.Background(), "run_headless", map[string]any{"project_dir": project})
 		if res.Err == nil || res.Err.Code != sdk.CodePreconditionFailed || !strings.Contains(res.Err.Hint, "GODOT_BIN") {
@@ -206,6 +217,7 @@ func TestRunHeadlessPreconditions(t *testing.T) {
 		}
 	})
 	t.Setenv("GODOT_BIN", fakeGodot(t, "exit 0"))
+	allowTempDirs(t)
 	t.Setenv("GODOT_MCP_PROJECT_DIR", "")
 	t.Run("no project and no editor project", func(t *testing.T) {
 		h := start(t) // the fake editor has no cmd_get_editor_state handler
@@ -245,4 +257,44 @@ func TestRunHeadlessPreconditions(t *testing.T) {
 			t.Fatalf("%+v", res.Err)
 		}
 	})
+}
+
+// run_headless runs only the project: a project_dir elsewhere (or a link to
+// elsewhere) is refused before Godot starts, unless GODOT_MCP_HEADLESS_DIRS
+// lists a directory that holds it.
+func TestRunHeadlessStaysInTheProject(t *testing.T) {
+	ran := filepath.Join(t.TempDir(), "ran")
+	t.Setenv("GODOT_BIN", fakeGodot(t, "touch "+ran))
+	project, other := sampleProject(t), sampleProject(t)
+	t.Setenv("GODOT_MCP_PROJECT_DIR", project)
+	t.Setenv("GODOT_MCP_HEADLESS_DIRS", "")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(other, link); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t)
+	for _, dir := range []string{other, link, filepath.Dir(project), "/"} {
+		res, _ := h.Call(context.Background(), "run_headless", map[string]any{"project_dir": dir})
+		if res.Err == nil || res.Err.Code != sdk.CodePreconditionFailed || !strings.Contains(res.Err.Hint, "GODOT_MCP_HEADLESS_DIRS") {
+			t.Errorf("project_dir %s: %+v %s", dir, res.Err, res.Structured)
+		}
+		if _, err := os.Stat(ran); err == nil {
+			t.Fatalf("Godot ran for project_dir %s", dir)
+		}
+	}
+	for _, args := range []map[string]any{nil, {"project_dir": project}} {
+		res, _ := h.Call(context.Background(), "run_headless", args)
+		var out rt.HeadlessOut
+		decode(t, res, &out)
+		if out.ProjectDir != project {
+			t.Fatalf("%v: %+v", args, out)
+		}
+	}
+	t.Setenv("GODOT_MCP_HEADLESS_DIRS", "/nonexistent"+string(filepath.ListSeparator)+filepath.Dir(other))
+	res, _ := h.Call(context.Background(), "run_headless", map[string]any{"project_dir": other})
+	var out rt.HeadlessOut
+	decode(t, res, &out)
+	if out.ProjectDir != other {
+		t.Fatalf("allowed directory: %+v", out)
+	}
 }

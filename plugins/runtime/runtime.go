@@ -42,6 +42,7 @@ func Toolset() sdk.Toolset {
 					"A game that exits while starting fails with its error output in the hint; one that stops in the debugger fails with required game_not_breaked. " +
 					"A running game is stopped and restarted (restarted: true). The editor saves open scenes first when its run/auto_save/save_before_running setting says so.",
 				Safety:        sdk.Runtime,
+				RunsCode:      true, // the game runs the project's scripts
 				Preconditions: bridgeOnly,
 			}, play),
 			sdk.NewTool("stop", sdk.ToolOptions{
@@ -129,7 +130,8 @@ func Toolset() sdk.Toolset {
 				Description: "Runs a scene, a script (a SceneTree/MainLoop script, --script) or the main scene in a separate `godot --headless` process with a time limit, " +
 					"and returns its exit code, its output and the errors found in it (with file:line). Works without an editor connected; " +
 					"Godot comes from GODOT_BIN or PATH, the project from project_dir, GODOT_MCP_PROJECT_DIR, or the connected editor.",
-				Safety: sdk.Runtime,
+				Safety:   sdk.Runtime,
+				RunsCode: true,
 			}, runHeadless),
 		},
 	}

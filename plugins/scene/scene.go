@@ -70,9 +70,11 @@ func Toolset() sdk.Toolset {
 			sdk.NewTool("save", sdk.ToolOptions{
 				Title: "Save a scene",
 				Description: "Saves the edited scene (or an open scene given as scene) to its file, or to path (save as). Refuses with PRECONDITION_FAILED " +
-					"when the file changed on disk since the editor loaded or last saved it, unless overwrite is true; godot_scene_reload takes the disk version instead.",
-				Safety:        sdk.Mutating,
-				Preconditions: sceneNeeded,
+					"when the file changed on disk since the editor loaded or last saved it, unless overwrite is true; godot_scene_reload takes the disk version instead. " +
+					"overwrite: true replaces a file, so it needs confirm: true (and the user's approval when one is configured).",
+				Safety:          sdk.Mutating,
+				DestructiveWhen: []string{"overwrite"},
+				Preconditions:   sceneNeeded,
 			}, edit[SaveIn, SaveOut]("cmd_scene_save", fileTimeout)),
 			sdk.NewTool("close", sdk.ToolOptions{
 				Title:         "Close a scene",

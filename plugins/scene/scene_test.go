@@ -267,7 +267,7 @@ func commandCases() []commandCase {
 		{"save", "save", nil, nil, "cmd_scene_save", `{"scene":"","path":"","overwrite":false,"dry_run":false}`,
 			map[string]any{"path": "res://main.tscn", "saved": true, "was_dirty": true, "persisted": true, "undoable": false, "dry_run": false},
 			`{"path":"res://main.tscn","saved":true,"was_dirty":true,"persisted":true,"undoable":false}`},
-		{"save as, overwrite", "save", map[string]any{"scene": "res://b.tscn", "path": "res://c.tscn", "overwrite": true}, nil, "cmd_scene_save",
+		{"save as, overwrite", "save", map[string]any{"scene": "res://b.tscn", "path": "res://c.tscn", "overwrite": true}, []sdktest.CallOption{sdktest.Confirm()}, "cmd_scene_save",
 			`{"scene":"res://b.tscn","path":"res://c.tscn","overwrite":true,"dry_run":false}`,
 			map[string]any{"path": "res://c.tscn", "previous_path": "res://b.tscn", "saved": true, "was_dirty": false, "overwrote_newer": false, "persisted": true, "undoable": false, "dry_run": false},
 			`{"path":"res://c.tscn","previous_path":"res://b.tscn"}`},

@@ -640,16 +640,20 @@ func Toolset() sdk.Toolset {
 				Preconditions: pre,
 			}, read),
 			sdk.NewTool("write", sdk.ToolOptions{
-				Title:         "Write a script",
-				Description:   "Create or overwrite a .gd file with a whole source. Waits until the editor has registered it (class_name usable on the next call) and returns Godot's parse/compile errors with line numbers. Refused when the script has unsaved changes in the script editor, unless overwrite.",
-				Safety:        sdk.Mutating,
-				Preconditions: pre,
+				Title:           "Write a script",
+				Description:     "Create or overwrite a .gd file with a whole source. Waits until the editor has registered it (class_name usable on the next call) and returns Godot's parse/compile errors with line numbers. Refused when the script has unsaved changes in the script editor, unless overwrite (which discards them, so it needs confirm: true).",
+				Safety:          sdk.Mutating,
+				DestructiveWhen: []string{"overwrite"},
+				RunsCode:        true,
+				Preconditions:   pre,
 			}, write),
 			sdk.NewTool("patch", sdk.ToolOptions{
-				Title:         "Patch a script",
-				Description:   "Replace exact pieces of a script: each edit's old text must match exactly once (else nothing changes and the error says how often it matched). Keeps the file's indentation style (tabs/spaces) and line endings; returns Godot's errors for the result.",
-				Safety:        sdk.Mutating,
-				Preconditions: pre,
+				Title:           "Patch a script",
+				Description:     "Replace exact pieces of a script: each edit's old text must match exactly once (else nothing changes and the error says how often it matched). Keeps the file's indentation style (tabs/spaces) and line endings; returns Godot's errors for the result. overwrite (patching over unsaved changes in the script editor, which are discarded) needs confirm: true.",
+				Safety:          sdk.Mutating,
+				DestructiveWhen: []string{"overwrite"},
+				RunsCode:        true,
+				Preconditions:   pre,
 			}, patch),
 			sdk.NewTool("validate", sdk.ToolOptions{
 				Title:         "Validate scripts",
@@ -661,6 +665,7 @@ func Toolset() sdk.Toolset {
 				Title:         "Attach a script to a node",
 				Description:   "Set a node's script in the edited scene (one undoable action): an existing script by path or class_name, or a new one created from source. Refuses a script whose base class does not fit the node, or one that does not compile.",
 				Safety:        sdk.Mutating,
+				RunsCode:      true, // a @tool script runs in the editor once attached
 				Preconditions: []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene},
 			}, attach),
 			sdk.NewTool("detach", sdk.ToolOptions{

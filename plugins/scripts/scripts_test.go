@@ -64,7 +64,7 @@ func TestCommandsAndResults(t *testing.T) {
 			`{"path":"res://enemy.gd","source":"class_name Enemy\nextends Node2D\n","overwrite":false,"if_sha256":"","dry_run":false}`,
 			map[string]any{"path": "res://enemy.gd", "created": true, "bytes": 31, "valid": true, "errors": okErrors, "validated": true, "class_name": "Enemy", "uid": "uid://e", "persisted": true, "undoable": true, "undo_history": "global", "ready": true, "written": []string{"res://enemy.gd"}},
 			`{"path":"res://enemy.gd","created":true,"bytes":31,"valid":true,"errors":[],"checked":true,"class_name":"Enemy","uid":"uid://e","persisted":true,"undoable":true,"undo_history":"global","rescan_pending":false}`},
-		{"write with errors", "write", map[string]any{"path": "res://b.gd", "source": "x +\n", "overwrite": true}, nil, "cmd_scripts_write",
+		{"write with errors", "write", map[string]any{"path": "res://b.gd", "source": "x +\n", "overwrite": true}, []sdktest.CallOption{sdktest.Confirm()}, "cmd_scripts_write",
 			`{"path":"res://b.gd","source":"x +\n","overwrite":true,"if_sha256":"","dry_run":false}`,
 			map[string]any{"path": "res://b.gd", "valid": false, "validated": true, "errors": []any{map[string]any{"path": "res://b.gd", "line": 1, "column": 1, "message": "Unexpected \"+\"", "kind": "parse"}}, "persisted": true, "ready": true},
 			`{"path":"res://b.gd","created":false,"bytes":0,"valid":false,"errors":[{"path":"res://b.gd","line":1,"column":1,"message":"Unexpected \"+\"","kind":"parse"}],"checked":true,"persisted":true,"undoable":false,"rescan_pending":false}`},

@@ -68,6 +68,8 @@ type ToolInfo struct {
 	Safety                    sdk.Safety
 	DryRun, Confirm           bool
 	Preconditions             []string
+	DestructiveWhen           []string
+	RunsCode                  bool
 }
 
 // Content is one extra content item of a result (Call.AddText,
@@ -151,7 +153,7 @@ func (h *Harness) Tools() []ToolInfo {
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
 			Safety: sdk.Safety(t.Safety), DryRun: t.DryRun, Confirm: t.Confirm,
-			Preconditions: t.Preconditions,
+			Preconditions: t.Preconditions, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
 		})
 	}
 	return out

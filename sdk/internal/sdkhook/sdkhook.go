@@ -72,6 +72,8 @@ type ToolInfo struct {
 	Safety                    string
 	DryRun, Confirm           bool
 	Preconditions             []string
+	DestructiveWhen           []string
+	RunsCode                  bool
 }
 
 // ResourceInfo is one resource's (or, with a template URI, one resource

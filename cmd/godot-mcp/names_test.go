@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+)
+
+// No toolset can take a name that is not its own: a third-party toolset
+// "get" with a tool server_info does not replace godot_get_server_info,
+// "scene_delete" + node cannot become godot_scene_delete_node, and of two
+// third-party toolsets whose names compose alike ("probe" + x_env and
+// "probe_x" + env) the first enabled keeps the name. Disabling a refused
+// toolset removes nothing.
+func TestBinaryToolNamesCannotBeHijacked(t *testing.T) {
+	dir := t.TempDir()
+	if err := hosttest.BuildProbeToolset(dir, "get", "scene_delete", "probe", "probe_x"); err != nil {
+		t.Fatal(err)
+	}
+	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir)
+	p.Initialize()
+
+	var list struct {
+		Toolsets []struct {
+			Name      string `json:"name"`
+			LastError string `json:"last_error"`
+		} `json:"toolsets"`
+	}
+	json.Unmarshal(call(p, "godot_list_toolsets", nil).StructuredContent, &list)
+	listed := map[string]string{}
+	for _, ts := range list.Toolsets {
+		listed[ts.Name] = ts.LastError
+	}
+	if !strings.Contains(listed["get"], "godot_get_server_info") || !strings.Contains(listed["scene_delete"], "built-in") {
+		t.Errorf("the listing does not say why get and scene_delete cannot be enabled: %+v", listed)
+	}
+	if listed["probe"] != "" || listed["probe_x"] != "" {
+		t.Errorf("probe and probe_x are fine on their own: %+v", listed)
+	}
+
+	for _, name := range []string{"get", "scene_delete"} {
+		r := call(p, "godot_enable_toolset", map[string]any{"name": name})
+		if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "cannot be enabled") {
+			t.Errorf("enable %s: %s", name, r.StructuredContent)
+		}
+	}
+	r := call(p, "godot_get_server_info", nil)
+	if r.IsError || !strings.Contains(string(r.StructuredContent), `"contract_version"`) {
+		t.Fatalf("godot_get_server_info is no longer the core's: %s", r.StructuredContent)
+	}
+	if r := call(p, "godot_enable_toolset", map[string]any{"name": "scene"}); r.IsError {
+		t.Fatalf("enable scene: %s", r.StructuredContent)
+	}
+	if r := call(p, "godot_scene_delete_node", map[string]any{"node": "Player"}); errorOf(r).Required != envelope.RequireConfirm {
+		t.Fatalf("godot_scene_delete_node is not the built-in's (no confirm asked): %s", r.StructuredContent)
+	}
+
+	if r := call(p, "godot_enable_toolset", map[string]any{"name": "probe"}); r.IsError {
+		t.Fatalf("enable probe: %s", r.StructuredContent)
+	}
+	r = call(p, "godot_enable_toolset", map[string]any{"name": "probe_x"})
+	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "godot_probe_x_env") {
+		t.Fatalf("enable probe_x: %s", r.StructuredContent)
+	}
+	r = call(p, "godot_probe_x_env", nil)
+	if r.IsError || !strings.Contains(string(r.StructuredContent), `"x_env"`) {
+		t.Fatalf("godot_probe_x_env is no longer probe's x_env: %s", r.StructuredContent)
+	}
+	// Disabling the refused toolsets removes nobody's tools.
+	for _, name := range []string{"get", "probe_x"} {
+		call(p, "godot_disable_toolset", map[string]any{"name": name})
+	}
+	names := p.ToolNames()
+	for _, want := range []string{"godot_get_server_info", "godot_probe_x_env", "godot_scene_delete_node"} {
+		if !names[want] {
+			t.Errorf("%s is gone after disabling the refused toolsets", want)
+		}
+	}
+	p.AssertOnlyJSONRPC()
+}

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
@@ -42,12 +43,19 @@ type hostServer struct {
 	pluginproto.UnimplementedHostServer
 	svc    HostServices
 	logger *slog.Logger
+	gate   *safety.Gate
 }
 
+// Send sends a command the gate allows for the call it serves; a refused
+// one is answered ok=false without reaching the editor.
 func (h *hostServer) Send(ctx context.Context, req *pluginproto.SendRequest) (*pluginproto.SendResponse, error) {
 	params := json.RawMessage(req.GetParamsJson())
 	if len(params) == 0 {
 		params = json.RawMessage("{}")
+	}
+	params, refusal := h.gate.Check(req.GetCallId(), req.GetCommand(), params, h.svc.EditorCommand)
+	if refusal != nil {
+		return responseToProto(envelope.Failure("", refusal)), nil
 	}
 	timeout := time.Duration(max(req.GetTimeoutMs(), 0)) * time.Millisecond
 	return responseToProto(h.svc.Send(ctx, req.GetCommand(), params, timeout)), nil

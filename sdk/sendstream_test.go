@@ -81,7 +81,7 @@ func TestSendFallsBackToUnary(t *testing.T) {
 	h := &unaryHost{}
 	b := serveHost(t, h)
 	for i := range 3 {
-		raw, err := b.Send(context.Background(), "cmd_x", json.RawMessage(`{}`), time.Second)
+		raw, err := b.Send(context.Background(), "c1", "cmd_x", json.RawMessage(`{}`), time.Second)
 		if err != nil || string(raw) != `{"via":"unary","cmd":"cmd_x"}` {
 			t.Fatalf("send %d: %s, %v", i, raw, err)
 		}
@@ -103,7 +103,7 @@ func TestSendStream(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			raw, err := b.Send(ctx, "cmd_x", json.RawMessage(`{}`), time.Second)
+			raw, err := b.Send(ctx, "c1", "cmd_x", json.RawMessage(`{}`), time.Second)
 			if err != nil || string(raw) != `{"via":"stream"}` {
 				t.Errorf("send: %s, %v", raw, err)
 			}
@@ -124,7 +124,7 @@ func TestSendStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Send(ctx, "cmd_block", json.RawMessage(`{}`), time.Second)
+		_, err := b.Send(ctx, "c1", "cmd_block", json.RawMessage(`{}`), time.Second)
 		done <- err
 	}()
 	for h.streamed.Load() != 21 {
@@ -148,7 +148,7 @@ func TestSendStream(t *testing.T) {
 		t.Fatal("the cancellation did not reach the host")
 	}
 	// The stream still serves after a cancellation.
-	if raw, err := b.Send(context.Background(), "cmd_x", json.RawMessage(`{}`), time.Second); err != nil || string(raw) != `{"via":"stream"}` {
+	if raw, err := b.Send(context.Background(), "c1", "cmd_x", json.RawMessage(`{}`), time.Second); err != nil || string(raw) != `{"via":"stream"}` {
 		t.Fatalf("send after a cancel: %s, %v", raw, err)
 	}
 }

@@ -84,7 +84,7 @@ func (h *hostServer) Progress(ctx context.Context, req *pluginproto.ProgressRequ
 func (h *hostServer) Log(ctx context.Context, req *pluginproto.LogRequest) (*pluginproto.LogResponse, error) {
 	level, msg, args := logFromProto(req)
 	h.logger.Log(ctx, level, msg, args...)
-	if cl, ok := h.svc.(CallLogger); ok && req.GetCallId() != "" {
+	if cl, ok := h.svc.(CallLogger); ok && req.GetCallId() != "" && !safety.GateMade(req.GetCallId()) {
 		attrs := make([]slog.Attr, 0, len(args))
 		for _, a := range args {
 			if attr, isAttr := a.(slog.Attr); isAttr && attr.Key != "tool" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -52,9 +53,9 @@ func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *envel
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if _, taken := g.calls[id]; id == "" || taken {
-		id = "g" + strconv.FormatUint(g.seq.Add(1), 10)
+		id = gateIDPrefix + strconv.FormatUint(g.seq.Add(1), 10)
 		for g.calls[id] != nil {
-			id = "g" + strconv.FormatUint(g.seq.Add(1), 10)
+			id = gateIDPrefix + strconv.FormatUint(g.seq.Add(1), 10)
 		}
 	}
 	lc := &liveCall{call: call}
@@ -68,6 +69,13 @@ func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *envel
 		return lc.refusal
 	}
 }
+
+// gateIDPrefix starts the ids Begin makes up; the MCP server's are "p<n>".
+const gateIDPrefix = "gate-"
+
+// GateMade reports whether id is one Begin made up (for a call the host
+// gave no id, e.g. a resource read): no MCP request is known by it.
+func GateMade(id string) bool { return strings.HasPrefix(id, gateIDPrefix) }
 
 // Check decides one command the toolset sends for callID: it returns the
 // params to send (see CheckSend) or the failure to answer instead. A

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
 
 // Build compiles cmd/godot-mcp into dir and returns the binary's path.
@@ -30,6 +32,16 @@ func Build(dir string, race bool) (string, error) {
 func BuildEchoToolset(dir string) (string, error) {
 	bin := filepath.Join(dir, "echo")
 	return bin, BuildPackage("./internal/echotoolset", bin, false)
+}
+
+// EchoCommands is the command table of the echo toolset's editor side, for
+// fakeaddon.WithCommands: cmd_echo_echo (read_only) and cmd_echo_wipe
+// (destructive).
+func EchoCommands() map[string]envelope.CommandInfo {
+	return map[string]envelope.CommandInfo{
+		"cmd_echo_echo": {Class: "read_only", Owner: "echo"},
+		"cmd_echo_wipe": {Class: "destructive", Owner: "echo"},
+	}
 }
 
 // BuildPackage builds a package of this module (path relative to its root) into out.

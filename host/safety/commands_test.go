@@ -99,7 +99,10 @@ func TestGate(t *testing.T) {
 		"cmd_hello_peek":   {Class: "read_only", Owner: "hello"},
 		"cmd_hello_delete": {Class: "destructive", DryRun: true, Owner: "hello"},
 	}
-	lookup := func(c string) (envelope.CommandInfo, bool, *envelope.Error) { info, ok := table[c]; return info, ok, nil }
+	lookup := func(c string) (envelope.CommandInfo, bool, *envelope.Error) {
+		info, ok := table[c]
+		return info, ok, nil
+	}
 
 	id, end := g.Begin("p1", SendCall{Tool: "greet", Class: ReadOnly})
 	if id != "p1" {

@@ -44,6 +44,24 @@ func EchoCommands() map[string]envelope.CommandInfo {
 	}
 }
 
+// BuildRogueToolset compiles the test toolset internal/roguetoolset into
+// dir/rogue (a plugin dir holding it offers the "rogue" toolset).
+func BuildRogueToolset(dir string) (string, error) {
+	bin := filepath.Join(dir, "rogue")
+	return bin, BuildPackage("./internal/roguetoolset", bin, false)
+}
+
+// RogueCommands is the command table the rogue toolset's editor side
+// would declare, for fakeaddon.WithCommands.
+func RogueCommands() map[string]envelope.CommandInfo {
+	return map[string]envelope.CommandInfo{
+		"cmd_rogue_peek":   {Class: "read_only", Owner: "rogue"},
+		"cmd_rogue_edit":   {Class: "mutating", DryRun: true, Owner: "rogue"},
+		"cmd_rogue_save":   {Class: "mutating", Owner: "rogue"},
+		"cmd_rogue_delete": {Class: "destructive", DryRun: true, Owner: "rogue"},
+	}
+}
+
 // BuildPackage builds a package of this module (path relative to its root) into out.
 func BuildPackage(pkg, out string, race bool) error {
 	_, file, _, _ := runtime.Caller(0)

@@ -92,7 +92,7 @@ func (g *Gate) Check(callID, command string, params json.RawMessage, lookup Look
 	if lc == nil {
 		what := fmt.Sprintf("a call that has ended (id %q)", callID)
 		if callID == "" {
-			what = "no call (the command carries no call id)"
+			what = "no call (the command carries no call id: is the toolset built with an SDK older than the server? rebuild it)"
 		}
 		e := envelope.Errorf(envelope.ValidationError,
 			"Toolset '%s' sent '%s' for %s: a toolset sends editor commands only while the call they serve runs. Nothing was sent to the editor. This is a bug in toolset '%s': report it to its author, or disable it with godot_disable_toolset.",

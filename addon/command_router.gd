@@ -114,7 +114,7 @@ static func entry_problem(entry: Variant) -> String:
 		return "declare it as {\"class\": \"read_only\"|\"mutating\"|\"destructive\"|\"runtime\", \"run\": Callable}"
 	var e: Dictionary = entry
 	if not CLASSES.has(str(e.get("class", ""))):
-		return "its class '%s' is not one of %s" % [str(e.get("class", "")), ", ".join(CLASSES)]
+		return "its class '%s' is not read_only, mutating, destructive or runtime" % str(e.get("class", ""))
 	if e.has("dry_run") and typeof(e["dry_run"]) != TYPE_BOOL:
 		return "dry_run must be true or false"
 	var cb: Variant = e.get("run")

@@ -108,3 +108,42 @@ func TestBinaryHoldsToolsetCommandsToTheirClass(t *testing.T) {
 	}
 	p.AssertOnlyJSONRPC()
 }
+
+// The host learns a toolset's editor commands when the editor loads them: a
+// command the editor has not declared is refused, and the same call
+// reaches the editor once a cmd_editor_commands push declares it (as after
+// an extension loads).
+func TestBinaryLearnsCommandsWhenTheEditorLoadsThem(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := hosttest.BuildRogueToolset(dir); err != nil {
+		t.Fatal(err)
+	}
+	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir, "GODOT_MCP_DEFAULT_TOOLSETS=rogue")
+	p.Initialize()
+	addon := dialAddon(t, p) // the real addon's commands only
+	addon.HandleResult("cmd_rogue_edit", map[string]any{})
+	r := call(p, "godot_rogue_edit", nil)
+	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "does not declare") || !strings.Contains(e.Hint, "'cmd_rogue_edit'") {
+		t.Fatalf("undeclared: %s", r.StructuredContent)
+	}
+	if n := len(addon.Received()); n != 0 {
+		t.Fatalf("an undeclared command reached the editor (%d)", n)
+	}
+	if err := addon.Declare(ctxT(t), hosttest.RogueCommands()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r = call(p, "godot_rogue_edit", nil)
+		if !r.IsError || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r.IsError {
+		t.Fatalf("after the push: %s", r.StructuredContent)
+	}
+	if _, err := addon.WaitCommand(ctxT(t), "cmd_rogue_edit"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -50,6 +50,16 @@ type SendCall struct {
 // CommandPrefix is the prefix of every command that belongs to toolset.
 func CommandPrefix(toolset string) string { return "cmd_" + toolset + "_" }
 
+// inNamespace reports whether command is cmd_<toolset>_<something>.
+func inNamespace(command, toolset string) bool {
+	rest, ok := strings.CutPrefix(command, "cmd_")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutPrefix(rest, toolset)
+	return ok && len(rest) > 1 && rest[0] == '_'
+}
+
 // allowed reports whether a tool of class tool may send a command of class cmd.
 func allowed(tool, cmd Class) bool {
 	switch tool {
@@ -89,53 +99,56 @@ func mayReach(c Class) string {
 // (required command_class, or confirm) for one above the call's class.
 // Every hint names the toolset, the tool and the command.
 func CheckSend(call SendCall, command string, info envelope.CommandInfo, declared bool, params json.RawMessage) (json.RawMessage, *envelope.Error) {
-	who := fmt.Sprintf("Toolset '%s' (tool '%s', %s)", call.Toolset, call.Tool, call.Class)
-	bug := fmt.Sprintf(" Nothing was sent to the editor. This is a bug in toolset '%s': report it to its author, or disable it with godot_disable_toolset.", call.Toolset)
-	prefix := CommandPrefix(call.Toolset)
-	own := strings.HasPrefix(command, prefix) && len(command) > len(prefix)
+	own := inNamespace(command, call.Toolset)
 	public := PublicCoreCommands[command]
 	if !own && !public {
-		return nil, envelope.Errorf(envelope.ValidationError,
-			"%s may not send '%s': a toolset sends only its own %s* commands and the public core commands (%s).%s",
-			who, command, prefix, strings.Join(PublicCoreList(), ", "), bug)
+		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': a toolset sends only its own %s* commands and the public core commands (%s).",
+			command, CommandPrefix(call.Toolset), strings.Join(PublicCoreList(), ", "))
 	}
 	if !declared {
 		if own {
 			return nil, envelope.Errorf(envelope.ValidationError,
-				"%s sent '%s', which the connected editor does not declare: the toolset's editor code is not loaded there, or it is older than the toolset. Reinstall the toolset's editor files and reload the project.", who, command)
+				"%s sent '%s', which the connected editor does not declare: the toolset's editor code is not loaded there, or it is older than the toolset. Reinstall the toolset's editor files and reload the project.", who(call), command)
 		}
 		return nil, envelope.Errorf(envelope.ValidationError,
-			"%s sent '%s', which the connected editor does not declare (with a class): its godot_mcp addon is older than the server. Reinstall it with `godot-mcp addon install --project DIR` and reload the project.", who, command)
+			"%s sent '%s', which the connected editor does not declare (with a class): its godot_mcp addon is older than the server. Reinstall it with `godot-mcp addon install --project DIR` and reload the project.", who(call), command)
 	}
 	if own && info.Owner != call.Toolset || public && !own && info.Owner != "core" {
-		return nil, envelope.Errorf(envelope.ValidationError,
-			"%s may not send '%s': the editor says it belongs to '%s'.%s", who, command, info.Owner, bug)
+		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': the editor says it belongs to '%s'.", command, info.Owner)
 	}
 	cmdClass := Class(info.Class)
 	if public && !own && cmdClass != ReadOnly {
-		return nil, envelope.Errorf(envelope.ValidationError,
-			"%s may not send '%s': the editor declares it %s, and only read_only core commands are public.%s", who, command, cmdClass, bug)
+		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': the editor declares it %s, and only read_only core commands are public.", command, cmdClass)
 	}
 	if !allowed(call.Class, cmdClass) {
-		return nil, envelope.Precondition(envelope.RequireCommandClass, fmt.Sprintf(
-			"%s may not send '%s' (%s): %s.%s", who, command, cmdClass, mayReach(call.Class), bug))
+		return nil, refuse(envelope.PreconditionFailed, envelope.RequireCommandClass, call, "may not send '%s' (%s): %s.", command, cmdClass, mayReach(call.Class))
 	}
 	if call.DryRun && cmdClass != ReadOnly {
 		if !info.DryRun {
-			return nil, envelope.Precondition(envelope.RequireCommandClass, fmt.Sprintf(
-				"%s may not send '%s' (%s) during a dry_run call: a preview sends only read_only commands and commands that take dry_run.%s", who, command, cmdClass, bug))
+			return nil, refuse(envelope.PreconditionFailed, envelope.RequireCommandClass, call,
+				"may not send '%s' (%s) during a dry_run call: a preview sends only read_only commands and commands that take dry_run.", command, cmdClass)
 		}
 		forced, err := withDryRun(params)
 		if err != nil {
-			return nil, envelope.Errorf(envelope.ValidationError, "%s sent '%s' with params that are not a JSON object (%v).%s", who, command, err, bug)
+			return nil, refuse(envelope.ValidationError, "", call, "sent '%s' with params that are not a JSON object (%v).", command, err)
 		}
 		return forced, nil
 	}
 	if cmdClass == Destructive && !(call.Class == Destructive && call.Confirm) {
-		return nil, envelope.Precondition(envelope.RequireConfirm, fmt.Sprintf(
-			"%s may not send '%s' (destructive) outside a confirmed destructive call.%s", who, command, bug))
+		return nil, refuse(envelope.PreconditionFailed, envelope.RequireConfirm, call, "may not send '%s' (destructive) outside a confirmed destructive call.", command)
 	}
 	return params, nil
+}
+
+// who names the toolset, the tool and its class, to start a hint.
+func who(call SendCall) string {
+	return fmt.Sprintf("Toolset '%s' (tool '%s', %s)", call.Toolset, call.Tool, call.Class)
+}
+
+// refuse builds a refusal: who, what (format), and what to do about it.
+func refuse(code envelope.ErrorCode, required string, call SendCall, format string, args ...any) *envelope.Error {
+	return &envelope.Error{Code: code, Required: required, Hint: who(call) + " " + fmt.Sprintf(format, args...) +
+		fmt.Sprintf(" Nothing was sent to the editor. This is a bug in toolset '%s': report it to its author, or disable it with godot_disable_toolset.", call.Toolset)}
 }
 
 // withDryRun sets "dry_run": true at the top of a JSON object.

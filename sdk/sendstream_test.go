@@ -24,7 +24,7 @@ type unaryHost struct {
 
 func (h *unaryHost) Send(_ context.Context, req *pluginproto.SendRequest) (*pluginproto.SendResponse, error) {
 	h.sends.Add(1)
-	return &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"unary","cmd":"` + req.GetCommand() + `"}`)}, nil
+	return &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"unary","cmd":"` + req.GetCommand() + `","call":"` + req.GetCallId() + `"}`)}, nil
 }
 
 // streamHost answers SendStream; cmd_block waits until its Send's context
@@ -50,6 +50,9 @@ func (h *streamHost) SendStream(stream pluginproto.Host_SendStreamServer) error 
 			if r.GetSend().GetCommand() == "cmd_block" {
 				<-ctx.Done()
 				h.ended <- ctx.Err()
+			}
+			if r.GetSend().GetCallId() != "c1" {
+				return &pluginproto.SendStreamResponse{Seq: seq, Response: &pluginproto.SendResponse{Ok: false, Error: "VALIDATION_ERROR", Hint: "no call id: " + r.GetSend().GetCallId()}}
 			}
 			return &pluginproto.SendStreamResponse{Seq: seq, Response: &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"stream"}`)}}
 		})
@@ -82,7 +85,7 @@ func TestSendFallsBackToUnary(t *testing.T) {
 	b := serveHost(t, h)
 	for i := range 3 {
 		raw, err := b.Send(context.Background(), "c1", "cmd_x", json.RawMessage(`{}`), time.Second)
-		if err != nil || string(raw) != `{"via":"unary","cmd":"cmd_x"}` {
+		if err != nil || string(raw) != `{"via":"unary","cmd":"cmd_x","call":"c1"}` {
 			t.Fatalf("send %d: %s, %v", i, raw, err)
 		}
 	}

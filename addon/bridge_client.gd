@@ -55,6 +55,7 @@ var _peer: WebSocketPeer = null
 var _backoff_ms: int = BACKOFF_START_MS
 var _next_attempt_ms: int = 0
 var _hello_id: String = ""
+var _commands_after_hello: bool = false # the command table changed while the hello was in flight
 var _hello_seq: int = 0
 var _hello_sent_ms: int = 0
 var _refused_hint: String = ""
@@ -78,6 +79,8 @@ func _exit_tree() -> void:
 func start() -> void:
 	if router != null and not router.responded.is_connected(_on_router_responded):
 		router.responded.connect(_on_router_responded)
+	if router != null and not router.commands_changed.is_connected(_on_commands_changed):
+		router.commands_changed.connect(_on_commands_changed)
 	_replaced_hint = ""
 	_refused_hint = ""
 	_backoff_ms = BACKOFF_START_MS
@@ -222,6 +225,7 @@ func _on_message(text: String) -> void:
 
 func _send_hello() -> void:
 	_hello_seq += 1
+	_commands_after_hello = false # this hello carries the current table
 	_hello_id = "hello-%d" % _hello_seq
 	var project_dir: String = ProjectSettings.globalize_path("res://")
 	if project_dir.length() > 1 and project_dir.ends_with("/"):
@@ -231,6 +235,8 @@ func _send_hello() -> void:
 		"godot_version": str(Engine.get_version_info().get("string", "")),
 		"addon_version": addon_version,
 	}
+	if router != null:
+		params["commands"] = router.command_table()
 	var token: String = OS.get_environment(TOKEN_ENV)
 	if token != "":
 		params["token"] = token
@@ -239,9 +245,21 @@ func _send_hello() -> void:
 	_send({"id": _hello_id, "command": "cmd_editor_hello", "params": params})
 
 
+## An extension loaded after the hello: the server gets the whole command table again
+## (cmd_editor_commands), so it can hold toolsets to the new commands' classes.
+func _on_commands_changed() -> void:
+	if _phase == Phase.HANDSHAKING:
+		_commands_after_hello = true # the hello in flight carries the old table
+	elif _phase == Phase.CONNECTED and router != null:
+		_send({"command": "cmd_editor_commands", "params": {"commands": router.command_table()}})
+
+
 func _on_hello_answer(msg: Dictionary) -> void:
 	if msg.get("ok") == true:
 		_phase = Phase.CONNECTED
+		if _commands_after_hello:
+			_commands_after_hello = false
+			_on_commands_changed()
 		_backoff_ms = BACKOFF_START_MS
 		_refused_hint = ""
 		_warned_hint = ""

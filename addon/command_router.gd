@@ -5,6 +5,13 @@ extends RefCounted
 ## A handler is `func(params: Dictionary) -> Dictionary` and returns `ok(result)` or
 ## `fail(code, hint, required)`. It may `await` (then it answers when it finishes).
 ##
+## Every command declares its class, as a handler file's get_commands() lists it:
+## {"cmd_x": {"class": "read_only"|"mutating"|"destructive"|"runtime", "dry_run": true
+## (optional: the command takes dry_run and then changes nothing), "run": Callable}}.
+## The table of names, classes and owners (command_table()) goes to the server in the
+## hello and again after an extension loads (commands_changed); the server holds each
+## toolset to its tools' classes with it. A command without a valid class is refused.
+##
 ## GDScript has no try/catch, so the boundary is guarded instead of caught:
 ## - a handler that hits a runtime error is aborted by the engine and its call
 ##   returns null; anything that is not a well-formed answer becomes INTERNAL_ERROR
@@ -30,6 +37,12 @@ const ASYNC_DEADLINE_MS := 120000
 signal responded(response: Dictionary)
 ## Emitted after each command for the dock: command, ok, error code, milliseconds.
 signal command_finished(command: String, ok: bool, error: String, elapsed_ms: int)
+## Emitted when commands were added after start-up (an extension loaded), so the bridge
+## client can send the server the new command_table().
+signal commands_changed
+
+## The classes a command may declare.
+const CLASSES := ["read_only", "mutating", "destructive", "runtime"]
 
 ## The addon's version (plugin.cfg), set by the plugin.
 var addon_version: String = ""
@@ -41,7 +54,8 @@ var plugin: EditorPlugin = null
 var codec: GDScript = ValueCodec
 
 var _table: Dictionary = {} # command name -> Callable
-var _owner_of: Dictionary = {} # command name -> "core" or "ext:<prefix>"
+var _owner_of: Dictionary = {} # command name -> "core", an area ("scene", ...) or "ext:<prefix>"
+var _class_of: Dictionary = {} # command name -> {"class": String, "dry_run": bool}
 var _extensions: Array[Dictionary] = [] # {prefix, path, commands, refused, error}
 var _handler_objects: Array[Object] = [] # keeps handler instances alive; Nodes are freed on shutdown
 var _pending: Dictionary = {} # id -> {command, started, deadline}
@@ -49,7 +63,7 @@ var _prefix_re: RegEx = RegEx.create_from_string("^[a-z][a-z0-9_]*$")
 
 
 func _init() -> void:
-	register("cmd_ping", func(_params: Dictionary) -> Dictionary: return ok({"pong": true}))
+	register("cmd_ping", func(_params: Dictionary) -> Dictionary: return ok({"pong": true}), "core", "read_only")
 
 
 # --- response builders ------------------------------------------------------
@@ -81,17 +95,36 @@ func _fail(code: String, hint: String, required: String = "") -> Dictionary:
 # --- registration ---------------------------------------------------------------
 
 
-## Registers one command. Refuses (returns false) a name that is already taken.
-func register(command: String, handler: Callable, owner: String = "core") -> bool:
-	if _table.has(command) or not handler.is_valid():
+## Registers one command of class [param klass] (one of CLASSES; [param dry_run]: it
+## takes dry_run). Refuses (returns false) a name that is already taken, an invalid
+## handler or an unknown class.
+func register(command: String, handler: Callable, owner: String, klass: String, dry_run: bool = false) -> bool:
+	if _table.has(command) or not handler.is_valid() or not CLASSES.has(klass):
 		return false
 	_table[command] = handler
 	_owner_of[command] = owner
+	_class_of[command] = {"class": klass, "dry_run": dry_run}
 	return true
 
 
-## Registers every command of a handler object's get_commands() -> {name: Callable}.
-## Returns the names that were registered.
+## Why a get_commands() entry is not {"class": one of CLASSES, "dry_run"?: bool,
+## "run": Callable}, or "" when it is.
+static func entry_problem(entry: Variant) -> String:
+	if typeof(entry) != TYPE_DICTIONARY:
+		return "declare it as {\"class\": \"read_only\"|\"mutating\"|\"destructive\"|\"runtime\", \"run\": Callable}"
+	var e: Dictionary = entry
+	if not CLASSES.has(str(e.get("class", ""))):
+		return "its class '%s' is not read_only, mutating, destructive or runtime" % str(e.get("class", ""))
+	if e.has("dry_run") and typeof(e["dry_run"]) != TYPE_BOOL:
+		return "dry_run must be true or false"
+	var cb: Variant = e.get("run")
+	if typeof(cb) != TYPE_CALLABLE or not (cb as Callable).is_valid():
+		return "its run is not a valid Callable"
+	return ""
+
+
+## Registers every command of a handler object's get_commands() -> {name: entry} (see
+## entry_problem). Returns the names that were registered.
 func register_handlers(handlers: Object, owner: String = "core") -> PackedStringArray:
 	var done: PackedStringArray = []
 	if handlers == null or not handlers.has_method("get_commands"):
@@ -103,10 +136,29 @@ func register_handlers(handlers: Object, owner: String = "core") -> PackedString
 		return done
 	_handler_objects.append(handlers)
 	for k: Variant in (cmds as Dictionary).keys():
-		var cb: Variant = cmds[k]
-		if typeof(cb) == TYPE_CALLABLE and register(str(k), cb as Callable, owner):
+		var entry: Variant = cmds[k]
+		var problem: String = entry_problem(entry)
+		if problem != "":
+			push_warning("godot_mcp: refused '%s' (%s): %s." % [str(k), owner, problem])
+			continue
+		var e: Dictionary = entry
+		if register(str(k), e["run"] as Callable, owner, str(e["class"]), bool(e.get("dry_run", false))):
 			done.append(str(k))
 	return done
+
+
+## {command: {class, dry_run, owner}} for every registered command: what the server
+## holds toolsets to. owner is "core" or the toolset the command belongs to.
+func command_table() -> Dictionary:
+	var out: Dictionary = {}
+	for k: Variant in _table.keys():
+		var c: Dictionary = _class_of.get(k, {})
+		var owner: String = str(_owner_of.get(k, "core")).trim_prefix("ext:")
+		var row: Dictionary = {"class": str(c.get("class", "")), "owner": owner}
+		if bool(c.get("dry_run", false)):
+			row["dry_run"] = true
+		out[str(k)] = row
+	return out
 
 
 ## The registered command names, sorted.
@@ -141,8 +193,10 @@ func scan_extensions() -> void:
 
 
 ## Registers a third-party toolset's editor handlers. The script must be @tool, have
-## get_commands() -> Dictionary {command: Callable}, and may have setup(router).
-## Every command must start with "cmd_<prefix>_"; others are refused. Returns
+## get_commands() -> Dictionary {command: {class, dry_run?, run}} (see entry_problem),
+## and may have setup(router). Every command must start with "cmd_<prefix>_" and
+## declare its class; others are refused. Emits commands_changed when any command was
+## registered. Returns
 ## {prefix, path, commands: [registered], refused: [{command, reason}], error}.
 func register_extension(prefix: String, handler_script_path: String) -> Dictionary:
 	var report: Dictionary = {"prefix": prefix, "path": handler_script_path, "commands": [], "refused": [], "error": ""}
@@ -174,20 +228,23 @@ func register_extension(prefix: String, handler_script_path: String) -> Dictiona
 	var want: String = "cmd_%s_" % prefix
 	for k: Variant in (cmds as Dictionary).keys():
 		var command: String = str(k)
-		var cb: Variant = cmds[k]
+		var entry: Variant = cmds[k]
 		var reason: String = ""
 		if not command.begins_with(want) or command.length() == want.length():
 			reason = "commands of the '%s' toolset must start with '%s'" % [prefix, want]
-		elif typeof(cb) != TYPE_CALLABLE or not (cb as Callable).is_valid():
-			reason = "the value is not a valid Callable"
+		elif entry_problem(entry) != "":
+			reason = entry_problem(entry)
 		elif _table.has(command):
 			reason = "already registered by %s" % _owner_of.get(command, "another handler")
 		if reason != "":
 			(report["refused"] as Array).append({"command": command, "reason": reason})
 			push_warning("godot_mcp: refused '%s' from %s: %s." % [command, handler_script_path, reason])
 			continue
-		register(command, cb as Callable, "ext:" + prefix)
+		var e: Dictionary = entry
+		register(command, e["run"] as Callable, "ext:" + prefix, str(e["class"]), bool(e.get("dry_run", false)))
 		(report["commands"] as Array).append(command)
+	if not (report["commands"] as Array).is_empty():
+		commands_changed.emit()
 	return report
 
 
@@ -207,6 +264,7 @@ func shutdown() -> void:
 	_handler_objects.clear()
 	_table.clear()
 	_owner_of.clear()
+	_class_of.clear()
 	_pending.clear()
 
 

@@ -114,11 +114,11 @@ func echoAddon(tb testing.TB, url string) *fakeaddon.Addon {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	a, err := fakeaddon.Dial(ctx, url)
+	a, err := fakeaddon.Dial(ctx, url, fakeaddon.WithCommands(hosttest.EchoCommands()))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	a.Handle("cmd_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
 		// The real addon parses with Godot's C++ JSON; rawjson keeps this
 		// stand-in from dominating the 8 MiB figure.
 		v, err := rawjson.Decode(params, false)

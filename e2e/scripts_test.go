@@ -370,7 +370,7 @@ extends RefCounted
 
 
 func get_commands() -> Dictionary:
-	return {"cmd_sedit_type": type_line}
+	return {"cmd_sedit_type": {"class": "mutating", "run": type_line}}
 
 
 func type_line(p: Dictionary) -> Dictionary:

@@ -159,11 +159,11 @@ func dial(t *testing.T, url string) *fakeaddon.Addon {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	a, err := fakeaddon.Dial(ctx, url)
+	a, err := fakeaddon.Dial(ctx, url, fakeaddon.WithCommands(hosttest.EchoCommands()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Handle("cmd_echo", func(ctx context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo_echo", func(ctx context.Context, params json.RawMessage) (any, *envelope.Error) {
 		var in struct {
 			Payload string `json:"payload"`
 			SleepMS int    `json:"sleep_ms"`
@@ -267,7 +267,7 @@ func TestEditorDisconnectsMidCallAndReconnects(t *testing.T) {
 	go func() {
 		done <- h.call(context.Background(), "godot_echo_echo", map[string]any{"payload": "x", "sleep_ms": 10000})
 	}()
-	if _, err := a.WaitCommand(ctxT(t), "cmd_echo"); err != nil {
+	if _, err := a.WaitCommand(ctxT(t), "cmd_echo_echo"); err != nil {
 		t.Fatal(err)
 	}
 	a.CloseNow()

@@ -16,7 +16,7 @@ import (
 func TestDestructiveNeedsConfirmThroughARealPlugin(t *testing.T) {
 	h := startHost(t, cfgFor(t, "ws://127.0.0.1:0", nil))
 	a := dial(t, h.app.Bridge.URL())
-	a.HandleResult("cmd_wipe", map[string]any{})
+	a.HandleResult("cmd_echo_wipe", map[string]any{})
 	ctx := context.Background()
 	r := h.call(ctx, "godot_echo_wipe", nil)
 	if !r.isError || r.err.Code != envelope.PreconditionFailed || r.err.Required != envelope.RequireConfirm {
@@ -31,7 +31,7 @@ func TestDestructiveNeedsConfirmThroughARealPlugin(t *testing.T) {
 		t.Fatalf("dry run: %+v %s", r, r.raw)
 	}
 	for _, c := range a.Received() {
-		if c.Command == "cmd_wipe" {
+		if c.Command == "cmd_echo_wipe" {
 			t.Fatal("cmd_wipe reached the editor before any confirmed call")
 		}
 	}
@@ -39,7 +39,7 @@ func TestDestructiveNeedsConfirmThroughARealPlugin(t *testing.T) {
 	if r.isError || !wipeResult(r, true, false) {
 		t.Fatalf("confirmed: %+v %s", r, r.raw)
 	}
-	if _, err := a.WaitCommand(ctxT(t), "cmd_wipe"); err != nil {
+	if _, err := a.WaitCommand(ctxT(t), "cmd_echo_wipe"); err != nil {
 		t.Fatal("the confirmed call never reached the editor")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
@@ -53,5 +54,66 @@ func TestLogRecordsCarryTheCallID(t *testing.T) {
 	}
 	if got := requestFromProto(&pluginproto.CallRequest{Tool: "talk", CallId: "c9"}); got.CallID != "c9" {
 		t.Errorf("requestFromProto lost the call id: %+v", got)
+	}
+}
+
+// sendIDBackend records the call id each Send carried.
+type sendIDBackend struct {
+	fakeBackend
+	mu   sync.Mutex
+	sent []string
+}
+
+func (b *sendIDBackend) Send(_ context.Context, callID, command string, _ json.RawMessage, _ time.Duration) (json.RawMessage, error) {
+	b.mu.Lock()
+	b.sent = append(b.sent, callID+" "+command)
+	b.mu.Unlock()
+	return json.RawMessage(`{}`), nil
+}
+
+// Every editor command carries the id of the call whose Host sent it, also
+// when the toolset keeps the Host past its call (the host then refuses it),
+// and resource reads and prompts carry theirs.
+func TestSendsCarryTheCallID(t *testing.T) {
+	var kept Host
+	r, err := newRegistry(Toolset{Name: "ids", Tools: []Tool{
+		NewTool("peek", ToolOptions{Safety: ReadOnly}, func(ctx context.Context, call *Call, _ struct{}) (struct{}, error) {
+			kept = call.Host
+			_, err := call.Host.Send(ctx, "cmd_ids_peek", nil, 0)
+			return struct{}{}, err
+		}),
+	}, Resources: []Resource{{URI: "ids://r", Name: "r", Read: func(ctx context.Context, req *ResourceRequest) ([]ResourceContents, error) {
+		_, err := req.Host.Send(ctx, "cmd_ids_read", nil, 0)
+		return []ResourceContents{{Text: "x"}}, err
+	}}}, Prompts: []Prompt{{Name: "p", Get: func(ctx context.Context, req *PromptRequest) (*PromptResult, error) {
+		_, err := req.Host.Send(ctx, "cmd_ids_prompt", nil, 0)
+		return &PromptResult{Messages: []PromptMessage{{Role: RoleUser, Content: TextContent("x")}}}, err
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &sendIDBackend{}
+	ctx := context.Background()
+	if res := r.Call(ctx, sdkhook.Request{Tool: "peek", Arguments: json.RawMessage(`{}`), CallID: "c1"}, b); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	_, _ = kept.Send(ctx, "cmd_ids_late", nil, 0)
+	if res := r.ReadResource(ctx, sdkhook.ResourceRequest{URI: "ids://r", CallID: "r2"}, b); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if res := r.GetPrompt(ctx, "p", "r3", nil, b); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	want := []string{"c1 cmd_ids_peek", "c1 cmd_ids_late", "r2 cmd_ids_read", "r3 cmd_ids_prompt"}
+	if len(b.sent) != len(want) {
+		t.Fatalf("sent = %q, want %q", b.sent, want)
+	}
+	for i := range want {
+		if b.sent[i] != want[i] {
+			t.Errorf("send %d = %q, want %q", i, b.sent[i], want[i])
+		}
+	}
+	if got := resourceRequestFromProto(&pluginproto.ReadResourceRequest{Uri: "ids://r", CallId: "r9"}); got.CallID != "r9" {
+		t.Errorf("resourceRequestFromProto lost the call id: %+v", got)
 	}
 }

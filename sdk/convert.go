@@ -56,7 +56,7 @@ func contentToProto(c sdkhook.Content) *pluginproto.Content {
 }
 
 func resourceRequestFromProto(r *pluginproto.ReadResourceRequest) sdkhook.ResourceRequest {
-	return sdkhook.ResourceRequest{URI: r.GetUri(), Template: r.GetUriTemplate(), Params: r.GetParams()}
+	return sdkhook.ResourceRequest{URI: r.GetUri(), Template: r.GetUriTemplate(), Params: r.GetParams(), CallID: r.GetCallId()}
 }
 
 func resourceResultToProto(r sdkhook.ResourceResult) *pluginproto.ReadResourceResponse {
@@ -139,8 +139,8 @@ func newGRPCBackend(client pluginproto.HostClient) *grpcBackend {
 
 // Send goes as a message on Host.SendStream, or as a unary Send to a host
 // without it.
-func (b *grpcBackend) Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
-	req := &pluginproto.SendRequest{Command: command, ParamsJson: params, TimeoutMs: timeout.Milliseconds()}
+func (b *grpcBackend) Send(ctx context.Context, callID, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	req := &pluginproto.SendRequest{Command: command, ParamsJson: params, TimeoutMs: timeout.Milliseconds(), CallId: callID}
 	answer, sent, err := b.sends.Do(ctx, func(seq uint64, deadlineMs int64) *pluginproto.SendStreamRequest {
 		return &pluginproto.SendStreamRequest{Seq: seq, Send: req, DeadlineMs: deadlineMs}
 	})
@@ -191,7 +191,7 @@ func logToProto(level slog.Level, message string, attrs []slog.Attr) *pluginprot
 // noHost answers before Setup, which the host always calls first.
 type noHost struct{}
 
-func (noHost) Send(_ context.Context, command string, _ json.RawMessage, _ time.Duration) (json.RawMessage, error) {
+func (noHost) Send(_ context.Context, _, command string, _ json.RawMessage, _ time.Duration) (json.RawMessage, error) {
 	return nil, Internal(fmt.Sprintf("the toolset cannot send %s: the host has not set up its services yet; this is a bug in the host", command))
 }
 

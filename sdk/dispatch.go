@@ -177,7 +177,7 @@ func (r *registry) ReadResource(ctx context.Context, req sdkhook.ResourceRequest
 	if read == nil {
 		return sdkhook.ResourceResult{Err: NotFound(fmt.Sprintf("toolset %q has no resource %q; list them with resources/list and resources/templates/list", r.ts.Name, req.URI))}
 	}
-	host := newCallHost(backend, "", r.ts.Name, "resource "+label)
+	host := newCallHostForCall(backend, "", req.CallID, r.ts.Name, "resource "+label)
 	defer func() {
 		if p := recover(); p != nil {
 			host.logger.Error("resource read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -203,7 +203,7 @@ func (r *registry) ReadResource(ctx context.Context, req sdkhook.ResourceRequest
 
 // GetPrompt implements sdkhook.Dispatcher. It never panics: every failure is
 // an *Error in the result.
-func (r *registry) GetPrompt(ctx context.Context, name string, args map[string]string, backend sdkhook.Backend) (res sdkhook.PromptResult) {
+func (r *registry) GetPrompt(ctx context.Context, name, callID string, args map[string]string, backend sdkhook.Backend) (res sdkhook.PromptResult) {
 	var prompt *Prompt
 	for i := range r.ts.Prompts {
 		if r.ts.Prompts[i].Name == name {
@@ -218,7 +218,7 @@ func (r *registry) GetPrompt(ctx context.Context, name string, args map[string]s
 			return sdkhook.PromptResult{Err: Validation(fmt.Sprintf("prompt %q needs the argument %q", name, a.Name))}
 		}
 	}
-	host := newCallHost(backend, "", r.ts.Name, "prompt "+name)
+	host := newCallHostForCall(backend, "", callID, r.ts.Name, "prompt "+name)
 	defer func() {
 		if p := recover(); p != nil {
 			host.logger.Error("prompt panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))

@@ -25,7 +25,7 @@ type fakeBackend struct {
 	answer   func(command string, params json.RawMessage) (json.RawMessage, error)
 }
 
-func (b *fakeBackend) Send(_ context.Context, command string, params json.RawMessage, _ time.Duration) (json.RawMessage, error) {
+func (b *fakeBackend) Send(_ context.Context, _, command string, params json.RawMessage, _ time.Duration) (json.RawMessage, error) {
 	b.mu.Lock()
 	b.sent = append(b.sent, command)
 	b.params = append(b.params, params)
@@ -408,7 +408,7 @@ func TestSendHelperDecodes(t *testing.T) {
 	b := &fakeBackend{answer: func(string, json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{"name":"Player","count":2}`), nil
 	}}
-	h := newCallHost(b, "", "t", "x")
+	h := newCallHostForCall(b, "", "", "t", "x")
 	type answer struct {
 		Name  string `json:"name"`
 		Count int    `json:"count"`

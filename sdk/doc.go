@@ -102,6 +102,18 @@
 // a tool without a preview, or a destructive call without confirm, never
 // reaches the tool function.
 //
+// The class also binds the editor commands a tool sends. Every command the
+// editor serves declares its own class, and the host sends a command only
+// for a call that is still running (Call.Host belongs to its call) and only
+// when the tool's class allows it: ReadOnly tools send read_only commands,
+// Mutating tools read_only and mutating ones, Destructive tools also
+// destructive ones (when confirmed), Runtime tools runtime and read_only
+// ones; during a dry run only read_only commands and commands that take
+// dry_run (sent with dry_run: true by the host). A toolset sends only its
+// own cmd_<toolset>_* commands and the public core commands
+// (cmd_get_editor_state, cmd_describe_class, cmd_filesystem_sync,
+// cmd_ping). A refused command fails the call.
+//
 // Package sdk/sdktest runs a toolset in-process against a fake editor, for
 // unit tests. docs/plugin-authoring.md is the walkthrough.
 package sdk

@@ -42,22 +42,21 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 	return out, nil
 }
 
-// callHost is the Host of one call.
+// callHost is the Host of one call. Every command it sends carries the id
+// of its call: the host sends a command only while that call runs, and only
+// when the call's class allows it.
 type callHost struct {
 	backend sdkhook.Backend
 	token   string
+	callID  string
 	logger  *slog.Logger
 }
 
-func newCallHost(backend sdkhook.Backend, token, toolset, tool string) *callHost {
-	return newCallHostForCall(backend, token, "", toolset, tool)
-}
-
-// newCallHostForCall is newCallHost for a tool call the host knows as
-// callID: its log records carry the id, so the host can send them to the
-// calling client too.
+// newCallHostForCall is the Host of the call (tool call, resource read or
+// prompt) the host knows as callID: its commands and log records carry the
+// id.
 func newCallHostForCall(backend sdkhook.Backend, token, callID, toolset, tool string) *callHost {
-	h := &callHost{backend: backend, token: token}
+	h := &callHost{backend: backend, token: token, callID: callID}
 	h.logger = slog.New(&logHandler{backend: backend, callID: callID}).With("toolset", toolset, "tool", tool)
 	return h
 }
@@ -67,7 +66,7 @@ func (h *callHost) Send(ctx context.Context, command string, params any, timeout
 	if err != nil {
 		return nil, Internal(fmt.Sprintf("params of %s: %v; this is a bug in the toolset", command, err))
 	}
-	res, err := h.backend.Send(ctx, command, raw, timeout)
+	res, err := h.backend.Send(ctx, h.callID, command, raw, timeout)
 	if err != nil {
 		return nil, AsError(err)
 	}

@@ -122,7 +122,7 @@ func TestReadResource(t *testing.T) {
 func TestGetPrompt(t *testing.T) {
 	r := resourceToolset(t)
 	ctx := context.Background()
-	res := r.GetPrompt(ctx, "greet", map[string]string{"who": "Ada"}, &fakeBackend{})
+	res := r.GetPrompt(ctx, "greet", "", map[string]string{"who": "Ada"}, &fakeBackend{})
 	if res.Err != nil || res.Description != "a greeting" || len(res.Messages) != 2 {
 		t.Fatalf("result = %+v", res)
 	}
@@ -145,11 +145,11 @@ func TestGetPrompt(t *testing.T) {
 		{"nope", nil, CodeResourceNotFound},
 		{"bad_role", nil, CodeInternalError},
 	} {
-		if res := r.GetPrompt(ctx, tt.name, tt.args, &fakeBackend{}); res.Err == nil || AsError(res.Err).Code != tt.want {
+		if res := r.GetPrompt(ctx, tt.name, "", tt.args, &fakeBackend{}); res.Err == nil || AsError(res.Err).Code != tt.want {
 			t.Errorf("GetPrompt(%s) err = %v, want %s", tt.name, res.Err, tt.want)
 		}
 	}
-	if e := promptResultToProto(r.GetPrompt(ctx, "nope", nil, &fakeBackend{})).GetError(); e.GetCode() != string(CodeResourceNotFound) {
+	if e := promptResultToProto(r.GetPrompt(ctx, "nope", "", nil, &fakeBackend{})).GetError(); e.GetCode() != string(CodeResourceNotFound) {
 		t.Errorf("proto error = %v", e)
 	}
 }

@@ -24,7 +24,7 @@ type unaryHost struct {
 
 func (h *unaryHost) Send(_ context.Context, req *pluginproto.SendRequest) (*pluginproto.SendResponse, error) {
 	h.sends.Add(1)
-	return &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"unary","cmd":"` + req.GetCommand() + `"}`)}, nil
+	return &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"unary","cmd":"` + req.GetCommand() + `","call":"` + req.GetCallId() + `"}`)}, nil
 }
 
 // streamHost answers SendStream; cmd_block waits until its Send's context
@@ -50,6 +50,9 @@ func (h *streamHost) SendStream(stream pluginproto.Host_SendStreamServer) error 
 			if r.GetSend().GetCommand() == "cmd_block" {
 				<-ctx.Done()
 				h.ended <- ctx.Err()
+			}
+			if r.GetSend().GetCallId() != "c1" {
+				return &pluginproto.SendStreamResponse{Seq: seq, Response: &pluginproto.SendResponse{Ok: false, Error: "VALIDATION_ERROR", Hint: "no call id: " + r.GetSend().GetCallId()}}
 			}
 			return &pluginproto.SendStreamResponse{Seq: seq, Response: &pluginproto.SendResponse{Ok: true, ResultJson: []byte(`{"via":"stream"}`)}}
 		})
@@ -81,8 +84,8 @@ func TestSendFallsBackToUnary(t *testing.T) {
 	h := &unaryHost{}
 	b := serveHost(t, h)
 	for i := range 3 {
-		raw, err := b.Send(context.Background(), "cmd_x", json.RawMessage(`{}`), time.Second)
-		if err != nil || string(raw) != `{"via":"unary","cmd":"cmd_x"}` {
+		raw, err := b.Send(context.Background(), "c1", "cmd_x", json.RawMessage(`{}`), time.Second)
+		if err != nil || string(raw) != `{"via":"unary","cmd":"cmd_x","call":"c1"}` {
 			t.Fatalf("send %d: %s, %v", i, raw, err)
 		}
 	}
@@ -103,7 +106,7 @@ func TestSendStream(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			raw, err := b.Send(ctx, "cmd_x", json.RawMessage(`{}`), time.Second)
+			raw, err := b.Send(ctx, "c1", "cmd_x", json.RawMessage(`{}`), time.Second)
 			if err != nil || string(raw) != `{"via":"stream"}` {
 				t.Errorf("send: %s, %v", raw, err)
 			}
@@ -124,7 +127,7 @@ func TestSendStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Send(ctx, "cmd_block", json.RawMessage(`{}`), time.Second)
+		_, err := b.Send(ctx, "c1", "cmd_block", json.RawMessage(`{}`), time.Second)
 		done <- err
 	}()
 	for h.streamed.Load() != 21 {
@@ -148,7 +151,7 @@ func TestSendStream(t *testing.T) {
 		t.Fatal("the cancellation did not reach the host")
 	}
 	// The stream still serves after a cancellation.
-	if raw, err := b.Send(context.Background(), "cmd_x", json.RawMessage(`{}`), time.Second); err != nil || string(raw) != `{"via":"stream"}` {
+	if raw, err := b.Send(context.Background(), "c1", "cmd_x", json.RawMessage(`{}`), time.Second); err != nil || string(raw) != `{"via":"stream"}` {
 		t.Fatalf("send after a cancel: %s, %v", raw, err)
 	}
 }

@@ -151,7 +151,7 @@ func (s *toolsetServer) ReadResource(ctx context.Context, req *pluginproto.ReadR
 }
 
 func (s *toolsetServer) GetPrompt(ctx context.Context, req *pluginproto.GetPromptRequest) (*pluginproto.GetPromptResponse, error) {
-	return promptResultToProto(s.dispatcher.GetPrompt(ctx, req.GetName(), req.GetArguments(), s.backend())), nil
+	return promptResultToProto(s.dispatcher.GetPrompt(ctx, req.GetName(), req.GetCallId(), req.GetArguments(), s.backend())), nil
 }
 
 // sdkVersion is the version of this module in the plugin binary, if known.

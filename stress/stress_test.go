@@ -51,13 +51,13 @@ func TestStress(t *testing.T) {
 	}
 	c := hosttest.StartClient(t, bin, "GODOT_MCP_PLUGIN_DIR="+plugins, "GODOT_MCP_DEFAULT_TOOLSETS=echo")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	a, err := fakeaddon.Dial(ctx, c.BridgeURL())
+	a, err := fakeaddon.Dial(ctx, c.BridgeURL(), fakeaddon.WithCommands(hosttest.EchoCommands()))
 	cancel()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	a.Handle("cmd_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
 		var in struct {
 			Payload string `json:"payload"`
 		}

@@ -1,11 +1,14 @@
 @tool
 extends RefCounted
 ## Core editor commands (always available, whatever toolsets are enabled):
-## cmd_get_editor_state, cmd_undo, cmd_redo, cmd_describe_class, cmd_value_roundtrip.
+## cmd_get_editor_state, cmd_undo, cmd_redo, cmd_describe_class, cmd_value_roundtrip,
+## cmd_filesystem_sync. The read_only ones but cmd_value_roundtrip are the public core
+## commands every toolset may send (docs/contract.md).
 ## Every handler validates its params first and returns fail() early.
 
 const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
+const Files := preload("resources_handlers.gd")
 
 const MAX_UNDO_COUNT := 1000
 
@@ -20,11 +23,12 @@ func setup(router: CommandRouter) -> void:
 
 func get_commands() -> Dictionary:
 	return {
-		"cmd_get_editor_state": get_editor_state,
-		"cmd_undo": undo,
-		"cmd_redo": redo,
-		"cmd_describe_class": describe_class,
-		"cmd_value_roundtrip": value_roundtrip,
+		"cmd_get_editor_state": {"class": "read_only", "run": get_editor_state},
+		"cmd_undo": {"class": "mutating", "dry_run": true, "run": undo},
+		"cmd_redo": {"class": "mutating", "dry_run": true, "run": redo},
+		"cmd_describe_class": {"class": "read_only", "run": describe_class},
+		"cmd_value_roundtrip": {"class": "read_only", "run": value_roundtrip},
+		"cmd_filesystem_sync": {"class": "read_only", "run": filesystem_sync},
 	}
 
 
@@ -577,3 +581,18 @@ func _int_param(params: Dictionary, key: String, default_value: int) -> Variant:
 	if typeof(v) == TYPE_FLOAT and is_finite(v as float) and (v as float) == floorf(v as float):
 		return int(v)
 	return null
+
+
+# --- cmd_filesystem_sync ------------------------------------------------------------------
+
+
+## {written: [paths], removed: [paths]} -> {scanning, progress, ready, pending}: whether the
+## editor's filesystem knows the files a change wrote (type, class_name, UID) and no longer
+## lists the removed ones; asks it to look at them when not. Public: a toolset that writes
+## files polls it until ready.
+func filesystem_sync(params: Dictionary) -> Dictionary:
+	var written: Variant = Files._str_array(params.get("written"))
+	var removed: Variant = Files._str_array(params.get("removed"))
+	if written == null or removed == null:
+		return _router.fail("VALIDATION_ERROR", "written and removed must be arrays of res:// paths.")
+	return _router.ok(Files.sync_files(written as PackedStringArray, removed as PackedStringArray))

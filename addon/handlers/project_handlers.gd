@@ -98,14 +98,14 @@ func setup(router: CommandRouter) -> void:
 
 func get_commands() -> Dictionary:
 	return {
-		"cmd_project_get_settings": get_settings,
-		"cmd_project_set_settings": set_settings,
-		"cmd_project_list_actions": list_actions,
-		"cmd_project_set_action": set_action,
-		"cmd_project_remove_action": remove_action,
-		"cmd_project_list_autoloads": list_autoloads,
-		"cmd_project_add_autoload": add_autoload,
-		"cmd_project_remove_autoload": remove_autoload,
+		"cmd_project_get_settings": {"class": "read_only", "run": get_settings},
+		"cmd_project_set_settings": {"class": "mutating", "dry_run": true, "run": set_settings},
+		"cmd_project_list_actions": {"class": "read_only", "run": list_actions},
+		"cmd_project_set_action": {"class": "mutating", "dry_run": true, "run": set_action},
+		"cmd_project_remove_action": {"class": "destructive", "dry_run": true, "run": remove_action},
+		"cmd_project_list_autoloads": {"class": "read_only", "run": list_autoloads},
+		"cmd_project_add_autoload": {"class": "mutating", "dry_run": true, "run": add_autoload},
+		"cmd_project_remove_autoload": {"class": "mutating", "dry_run": true, "run": remove_autoload},
 	}
 
 

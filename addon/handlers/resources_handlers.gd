@@ -46,18 +46,17 @@ func setup(router: CommandRouter) -> void:
 
 func get_commands() -> Dictionary:
 	return {
-		"cmd_resources_list": list,
-		"cmd_resources_search": search,
-		"cmd_resources_read": read,
-		"cmd_resources_create": create,
-		"cmd_resources_set_properties": set_properties,
-		"cmd_resources_move": move,
-		"cmd_resources_delete": delete,
-		"cmd_resources_get_dependencies": get_dependencies,
-		"cmd_resources_resolve_uid": resolve_uid,
-		"cmd_resources_rescan": rescan,
-		"cmd_resources_reimport": reimport,
-		"cmd_resources_fs_sync": fs_sync,
+		"cmd_resources_list": {"class": "read_only", "run": list},
+		"cmd_resources_search": {"class": "read_only", "run": search},
+		"cmd_resources_read": {"class": "read_only", "run": read},
+		"cmd_resources_create": {"class": "mutating", "dry_run": true, "run": create},
+		"cmd_resources_set_properties": {"class": "mutating", "dry_run": true, "run": set_properties},
+		"cmd_resources_move": {"class": "mutating", "dry_run": true, "run": move},
+		"cmd_resources_delete": {"class": "destructive", "dry_run": true, "run": delete},
+		"cmd_resources_get_dependencies": {"class": "read_only", "run": get_dependencies},
+		"cmd_resources_resolve_uid": {"class": "read_only", "run": resolve_uid},
+		"cmd_resources_rescan": {"class": "read_only", "run": rescan},
+		"cmd_resources_reimport": {"class": "mutating", "dry_run": true, "run": reimport},
 	}
 
 
@@ -660,18 +659,6 @@ static func _remove_empty_dirs(abs_path: String) -> bool:
 	if d.get_files().is_empty() and d.get_directories().is_empty():
 		return DirAccess.remove_absolute(abs_path) == OK
 	return false
-
-
-# --- cmd_resources_fs_sync ----------------------------------------------------------------
-
-
-## {written: [paths], removed: [paths]} -> {scanning, progress, ready, pending}
-func fs_sync(params: Dictionary) -> Dictionary:
-	var written: Variant = _str_array(params.get("written"))
-	var removed: Variant = _str_array(params.get("removed"))
-	if written == null or removed == null:
-		return _router.fail("VALIDATION_ERROR", "written and removed must be arrays of res:// paths.")
-	return _router.ok(sync_files(written as PackedStringArray, removed as PackedStringArray))
 
 
 # --- cmd_resources_list --------------------------------------------------------------------

@@ -53,21 +53,21 @@ func teardown() -> void:
 
 func get_commands() -> Dictionary:
 	return {
-		"cmd_runtime_play": play,
-		"cmd_runtime_stop": stop,
-		"cmd_runtime_get_status": get_status,
-		"cmd_runtime_get_output": get_output,
-		"cmd_runtime_get_errors": get_errors,
-		"cmd_runtime_get_tree": get_tree,
-		"cmd_runtime_get_node": get_node,
-		"cmd_runtime_set_properties": set_properties,
-		"cmd_runtime_call_method": call_method,
-		"cmd_runtime_input": input,
-		"cmd_runtime_screenshot": screenshot,
-		"cmd_runtime_get_performance": get_performance,
-		"cmd_runtime_pause": pause,
-		"cmd_runtime_check": check,
-		"cmd_runtime_set_probe": set_probe,
+		"cmd_runtime_play": {"class": "runtime", "run": play},
+		"cmd_runtime_stop": {"class": "runtime", "run": stop},
+		"cmd_runtime_get_status": {"class": "read_only", "run": get_status},
+		"cmd_runtime_get_output": {"class": "read_only", "run": get_output},
+		"cmd_runtime_get_errors": {"class": "read_only", "run": get_errors},
+		"cmd_runtime_get_tree": {"class": "read_only", "run": get_tree},
+		"cmd_runtime_get_node": {"class": "read_only", "run": get_node},
+		"cmd_runtime_set_properties": {"class": "runtime", "run": set_properties},
+		"cmd_runtime_call_method": {"class": "runtime", "run": call_method},
+		"cmd_runtime_input": {"class": "runtime", "run": input},
+		"cmd_runtime_screenshot": {"class": "read_only", "run": screenshot},
+		"cmd_runtime_get_performance": {"class": "read_only", "run": get_performance},
+		"cmd_runtime_pause": {"class": "runtime", "run": pause},
+		"cmd_runtime_check": {"class": "read_only", "run": check},
+		"cmd_runtime_set_probe": {"class": "mutating", "run": set_probe},
 	}
 
 

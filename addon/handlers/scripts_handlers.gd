@@ -180,13 +180,13 @@ func setup(router: CommandRouter) -> void:
 
 func get_commands() -> Dictionary:
 	return {
-		"cmd_scripts_list": list,
-		"cmd_scripts_read": read,
-		"cmd_scripts_write": write,
-		"cmd_scripts_validate": validate,
-		"cmd_scripts_attach": attach,
-		"cmd_scripts_detach": detach,
-		"cmd_scripts_get_symbols": get_symbols,
+		"cmd_scripts_list": {"class": "read_only", "run": list},
+		"cmd_scripts_read": {"class": "read_only", "run": read},
+		"cmd_scripts_write": {"class": "mutating", "dry_run": true, "run": write},
+		"cmd_scripts_validate": {"class": "read_only", "run": validate},
+		"cmd_scripts_attach": {"class": "mutating", "dry_run": true, "run": attach},
+		"cmd_scripts_detach": {"class": "mutating", "dry_run": true, "run": detach},
+		"cmd_scripts_get_symbols": {"class": "read_only", "run": get_symbols},
 	}
 
 

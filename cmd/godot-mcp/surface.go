@@ -38,4 +38,8 @@ func (noServices) Send(context.Context, string, json.RawMessage, time.Duration) 
 	return envelope.Failure("", envelope.Errorf(envelope.BridgeDisconnected, "This plugin is only being described."))
 }
 
+func (noServices) EditorCommand(command string) (envelope.CommandInfo, bool, *envelope.Error) {
+	return envelope.CommandInfo{}, false, envelope.Errorf(envelope.BridgeDisconnected, "This plugin is only being described.")
+}
+
 func (noServices) Progress(context.Context, string, float64, float64, string) {}

@@ -52,6 +52,10 @@ func (h hostServices) Send(ctx context.Context, command string, params json.RawM
 	return h.app.Bridge.Send(ctx, command, params, timeout)
 }
 
+func (h hostServices) EditorCommand(command string) (envelope.CommandInfo, bool, *envelope.Error) {
+	return h.app.Bridge.Command(command)
+}
+
 func (h hostServices) Progress(_ context.Context, token string, progress, total float64, message string) {
 	if s := h.app.Server; s != nil {
 		s.Progress(token, progress, total, message)

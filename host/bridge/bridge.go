@@ -94,6 +94,8 @@ type PeerInfo struct {
 	AddonVersion string
 	RemoteAddr   string
 	ConnectedAt  time.Time
+
+	commands map[string]envelope.CommandInfo // the hello's command table, handed to the peer
 }
 
 // Status is a snapshot of the bridge.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -61,11 +62,13 @@ type peer struct {
 	mu       sync.Mutex
 	waiters  map[string]*waiter
 	detached bool
+
+	commands atomic.Pointer[map[string]envelope.CommandInfo] // the editor's command table
 }
 
 func newPeer(b *Bridge, conn *websocket.Conn, info PeerInfo) *peer {
 	ctx, cancel := context.WithCancel(b.baseCtx)
-	return &peer{
+	p := &peer{
 		b:          b,
 		conn:       conn,
 		info:       info,
@@ -78,6 +81,10 @@ func newPeer(b *Bridge, conn *websocket.Conn, info PeerInfo) *peer {
 		finished:   make(chan struct{}),
 		waiters:    make(map[string]*waiter),
 	}
+	table := info.commands
+	p.info.commands = nil
+	p.commands.Store(&table)
+	return p
 }
 
 // register parks a waiter for id; false once the peer is detached.
@@ -299,6 +306,10 @@ func (p *peer) handleFrame(data []byte) {
 // answerEditor serves a request the editor sent to the server.
 func (p *peer) answerEditor(f envelope.Frame) {
 	if f.ID == "" {
+		if f.Command == envelope.CmdEditorCommands {
+			p.updateCommands(f.Params)
+			return
+		}
 		p.b.log.Debug("ignored a push from the editor", "command", f.Command)
 		return
 	}

@@ -164,6 +164,7 @@ func (b *Bridge) handshake(conn *websocket.Conn, remote string) (PeerInfo, []byt
 		AddonVersion: hello.AddonVersion,
 		RemoteAddr:   remote,
 		ConnectedAt:  time.Now(),
+		commands:     cleanCommands(b.log, hello.Commands),
 	}, answer, true
 }
 

@@ -63,6 +63,10 @@ const (
 	// RequireToolsetEnabled: the called tool's toolset is not enabled
 	// (godot_enable_toolset; the hint names the toolset).
 	RequireToolsetEnabled = "toolset_enabled"
+	// RequireCommandClass: a toolset sent an editor command above its
+	// tool's class (or a changing command during a dry run); see
+	// docs/contract.md.
+	RequireCommandClass = "command_class"
 )
 
 // Commands the host itself speaks on the bridge.
@@ -71,6 +75,7 @@ const (
 	CmdEditorHello    = "cmd_editor_hello"    // addon → server, first message
 	CmdServerHello    = "cmd_server_hello"    // server → addon push
 	CmdToolsetsUpdate = "cmd_toolsets_update" // server → addon push
+	CmdEditorCommands = "cmd_editor_commands" // addon → server push: the command table changed
 )
 
 // MaxFrameBytes is the largest frame either side accepts (64 MiB).
@@ -262,6 +267,27 @@ type EditorHello struct {
 	GodotVersion string `json:"godot_version"`
 	AddonVersion string `json:"addon_version"`
 	Token        string `json:"token,omitempty"`
+	// Commands is the editor's command table: every command its router
+	// serves, with its class. The host refuses a toolset's command the
+	// table does not declare (see docs/contract.md).
+	Commands map[string]CommandInfo `json:"commands,omitempty"`
+}
+
+// CommandInfo is one entry of the editor's command table.
+type CommandInfo struct {
+	// Class is "read_only", "mutating", "destructive" or "runtime".
+	Class string `json:"class"`
+	// DryRun: the command takes a dry_run flag and then changes nothing.
+	DryRun bool `json:"dry_run,omitempty"`
+	// Owner is "core" or the name of the toolset the command belongs to.
+	Owner string `json:"owner"`
+}
+
+// EditorCommands is the params of the cmd_editor_commands push: the whole
+// table again, replacing the one the hello (or an earlier push) carried,
+// e.g. after an extension's handlers were loaded.
+type EditorCommands struct {
+	Commands map[string]CommandInfo `json:"commands"`
 }
 
 // ServerHello is the params of the cmd_server_hello push.

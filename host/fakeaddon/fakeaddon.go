@@ -11,6 +11,12 @@
 // Unknown commands are answered INTERNAL_ERROR exactly as the real addon
 // does; cmd_ping is answered {pong: true} unless overridden. Handlers run
 // concurrently, one goroutine per command.
+//
+// Like the real addon, the hello carries a command table (each command's
+// class): by default the real addon's own, read from its embedded handler
+// files (AddonCommands), so the host holds toolsets to the classes the
+// editor really declares. WithCommands adds commands (an extension's) to
+// the hello; Declare adds them later, as an extension loading would.
 package fakeaddon
 
 import (
@@ -34,17 +40,20 @@ const HelloID = "hello"
 // readLimit matches the bridge: twice the largest frame either side accepts.
 const readLimit = 2 * envelope.MaxFrameBytes
 
-// DefaultHello is the cmd_editor_hello sent unless WithHello replaces it.
+// DefaultHello is the cmd_editor_hello sent unless WithHello replaces it;
+// its command table is the real addon's (AddonCommands).
 func DefaultHello() envelope.EditorHello {
 	return envelope.EditorHello{
 		ProjectDir:   "/tmp/fakeaddon/project",
 		GodotVersion: "4.4.1.stable",
 		AddonVersion: "fakeaddon",
+		Commands:     AddonCommands(),
 	}
 }
 
 type config struct {
 	hello    envelope.EditorHello
+	extra    map[string]envelope.CommandInfo
 	token    string
 	tokenSet bool
 	header   http.Header
@@ -76,6 +85,26 @@ func WithHeader(k, v string) Option {
 		}
 		c.header.Add(k, v)
 	}
+}
+
+// WithCommands adds commands to the hello's command table (replacing
+// entries of the same name), e.g. a third-party toolset's editor commands.
+func WithCommands(table map[string]envelope.CommandInfo) Option {
+	return func(c *config) {
+		if c.extra == nil {
+			c.extra = map[string]envelope.CommandInfo{}
+		}
+		for k, v := range table {
+			c.extra[k] = v
+		}
+	}
+}
+
+// Command is a command table entry of class (read_only, mutating,
+// destructive or runtime) owned by owner ("core" or a toolset's name);
+// dryRun says it takes dry_run.
+func Command(class, owner string, dryRun bool) envelope.CommandInfo {
+	return envelope.CommandInfo{Class: class, Owner: owner, DryRun: dryRun}
 }
 
 // WithoutHello connects but sends nothing: Dial returns right after the
@@ -156,6 +185,7 @@ type Addon struct {
 	cursors     map[string]int
 	readErr     error
 	helloAnswer envelope.Response
+	commands    map[string]envelope.CommandInfo // the table the editor declared
 }
 
 // Dial connects to the bridge at url, sends cmd_editor_hello and waits for
@@ -169,6 +199,16 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	}
 	if cfg.tokenSet {
 		cfg.hello.Token = cfg.token
+	}
+	if len(cfg.extra) > 0 {
+		table := make(map[string]envelope.CommandInfo, len(cfg.hello.Commands)+len(cfg.extra))
+		for k, v := range cfg.hello.Commands {
+			table[k] = v
+		}
+		for k, v := range cfg.extra {
+			table[k] = v
+		}
+		cfg.hello.Commands = table
 	}
 	tr := &http.Transport{} // no proxy, no shared idle pool
 	conn, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{
@@ -198,6 +238,7 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 		silenced:  map[string]bool{},
 		requests:  map[string]chan envelope.Response{},
 		cursors:   map[string]int{},
+		commands:  cfg.hello.Commands,
 	}
 	go a.readLoop()
 	if cfg.noHello {

@@ -43,12 +43,19 @@ type hostServer struct {
 	pluginproto.UnimplementedHostServer
 	svc    HostServices
 	logger *slog.Logger
+	gate   *safety.Gate
 }
 
+// Send sends a command the gate allows for the call it serves; a refused
+// one is answered ok=false without reaching the editor.
 func (h *hostServer) Send(ctx context.Context, req *pluginproto.SendRequest) (*pluginproto.SendResponse, error) {
 	params := json.RawMessage(req.GetParamsJson())
 	if len(params) == 0 {
 		params = json.RawMessage("{}")
+	}
+	params, refusal := h.gate.Check(req.GetCallId(), req.GetCommand(), params, h.svc.EditorCommand)
+	if refusal != nil {
+		return responseToProto(envelope.Failure("", refusal)), nil
 	}
 	timeout := time.Duration(max(req.GetTimeoutMs(), 0)) * time.Millisecond
 	return responseToProto(h.svc.Send(ctx, req.GetCommand(), params, timeout)), nil
@@ -77,7 +84,7 @@ func (h *hostServer) Progress(ctx context.Context, req *pluginproto.ProgressRequ
 func (h *hostServer) Log(ctx context.Context, req *pluginproto.LogRequest) (*pluginproto.LogResponse, error) {
 	level, msg, args := logFromProto(req)
 	h.logger.Log(ctx, level, msg, args...)
-	if cl, ok := h.svc.(CallLogger); ok && req.GetCallId() != "" {
+	if cl, ok := h.svc.(CallLogger); ok && req.GetCallId() != "" && !safety.GateMade(req.GetCallId()) {
 		attrs := make([]slog.Attr, 0, len(args))
 		for _, a := range args {
 			if attr, isAttr := a.(slog.Attr); isAttr && attr.Key != "tool" {

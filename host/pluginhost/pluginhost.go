@@ -42,6 +42,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 )
 
@@ -49,8 +50,13 @@ import (
 // progress notifications. Log records go to the logger given to Launch.
 type HostServices interface {
 	// Send sends command to the editor and waits at most timeout (0: the
-	// bridge's default). It always returns a Response.
+	// bridge's default). It always returns a Response. The plugin host
+	// calls it only for commands its gate allowed (see EditorCommand).
 	Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) envelope.Response
+	// EditorCommand looks command up in the connected editor's command
+	// table (declared false: the editor does not declare it); err is the
+	// failure a Send would answer when no editor is connected.
+	EditorCommand(command string) (info envelope.CommandInfo, declared bool, err *envelope.Error)
 	// Progress forwards a progress notification for the call that carried
 	// token (never empty).
 	Progress(ctx context.Context, token string, progress, total float64, message string)
@@ -157,6 +163,8 @@ type Plugin struct {
 	toolset pluginproto.ToolsetClient
 	calls   *pluginproto.Mux[pluginproto.CallStreamRequest, pluginproto.CallStreamResponse]
 	info    ToolsetInfo
+	classes map[string]safety.Class // tool name -> its declared class
+	gate    *safety.Gate            // binds the plugin's editor commands to its live calls
 
 	broken   atomic.Bool // the connection failed; the process is being killed
 	stopOnce sync.Once
@@ -181,7 +189,7 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 		startTimeout = max(time.Until(dl), time.Millisecond)
 	}
 	tail := &tailBuffer{max: 4 << 10}
-	p = &Plugin{spec: spec, logger: plog}
+	p = &Plugin{spec: spec, logger: plog, gate: safety.NewGate(spec.Name, plog)}
 	p.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginproto.Handshake,
 		Plugins:          plugin.PluginSet{pluginproto.PluginName: &toolsetPlugin{}},
@@ -247,7 +255,7 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 	hostID := conn.broker.NextId()
 	go conn.broker.AcceptAndServe(hostID, func(opts []grpc.ServerOption) *grpc.Server {
 		s := grpc.NewServer(append(opts, pluginproto.ServerOptions()...)...)
-		pluginproto.RegisterHostServer(s, &hostServer{svc: svc, logger: plog})
+		pluginproto.RegisterHostServer(s, &hostServer{svc: svc, logger: plog, gate: p.gate})
 		return s
 	})
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
@@ -269,6 +277,10 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 		return p, fmt.Errorf("the plugin calls itself %q, not %q: a third-party toolset's executable must be named after its toolset", info.Name, spec.Name)
 	}
 	p.info = info
+	p.classes = make(map[string]safety.Class, len(info.Tools))
+	for _, t := range info.Tools {
+		p.classes[t.Name] = safety.Class(t.Safety)
+	}
 	plog.Debug("toolset plugin started", "pid", p.Pid(), "version", info.Version, "tools", len(info.Tools))
 	return p, nil
 }
@@ -344,9 +356,20 @@ func (p *Plugin) Call(ctx context.Context, req CallRequest) CallResult {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	call := &pluginproto.CallRequest{
-		Tool: req.Tool, ArgumentsJson: args, DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken, CallId: req.CallID,
+	// The editor commands the call sends carry its id; the gate holds them
+	// to the tool's class while it runs, and refuses them once it returned.
+	callID, end := p.gate.Begin(req.CallID, safety.SendCall{Tool: req.Tool, Class: p.classes[req.Tool], DryRun: req.DryRun, Confirm: req.Confirm})
+	res := p.call(ctx, req, &pluginproto.CallRequest{
+		Tool: req.Tool, ArgumentsJson: args, DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken, CallId: callID,
+	})
+	if refusal := end(); refusal != nil {
+		return CallResult{Err: refusal} // the toolset may not answer ok after a refused command
 	}
+	return res
+}
+
+func (p *Plugin) call(ctx context.Context, req CallRequest, call *pluginproto.CallRequest) CallResult {
+	name := p.info.Name
 	// A message on the plugin's CallStream; a unary Call for plugins built
 	// before it.
 	answer, sent, err := p.calls.Do(ctx, func(seq uint64, deadlineMs int64) *pluginproto.CallStreamRequest {
@@ -396,7 +419,11 @@ func (p *Plugin) ReadResource(ctx context.Context, uri, template string, params 
 		return ResourceResult{Err: envelope.Errorf(envelope.InternalError,
 			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)}
 	}
-	resp, err := p.toolset.ReadResource(ctx, &pluginproto.ReadResourceRequest{Uri: uri, UriTemplate: template, Params: params})
+	callID, end := p.gate.Begin("", safety.SendCall{Tool: "resource " + uri, Class: safety.ReadOnly})
+	resp, err := p.toolset.ReadResource(ctx, &pluginproto.ReadResourceRequest{Uri: uri, UriTemplate: template, Params: params, CallId: callID})
+	if refusal := end(); refusal != nil {
+		return ResourceResult{Err: refusal}
+	}
 	if err != nil {
 		return ResourceResult{Err: p.callFailure(ctx, "resources/read "+uri, err)}
 	}
@@ -410,7 +437,11 @@ func (p *Plugin) GetPrompt(ctx context.Context, name string, args map[string]str
 		return PromptResult{Err: envelope.Errorf(envelope.InternalError,
 			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)}
 	}
-	resp, err := p.toolset.GetPrompt(ctx, &pluginproto.GetPromptRequest{Name: name, Arguments: args})
+	callID, end := p.gate.Begin("", safety.SendCall{Tool: "prompt " + name, Class: safety.ReadOnly})
+	resp, err := p.toolset.GetPrompt(ctx, &pluginproto.GetPromptRequest{Name: name, Arguments: args, CallId: callID})
+	if refusal := end(); refusal != nil {
+		return PromptResult{Err: refusal}
+	}
 	if err != nil {
 		return PromptResult{Err: p.callFailure(ctx, "prompts/get "+name, err)}
 	}

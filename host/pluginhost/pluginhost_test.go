@@ -48,6 +48,7 @@ type fakeServices struct {
 	commands []envelope.Command
 	progress []string
 	answer   func(ctx context.Context, command string, params json.RawMessage) envelope.Response
+	table    map[string]envelope.CommandInfo // nil: testCommands
 }
 
 func (f *fakeServices) Send(ctx context.Context, command string, params json.RawMessage, _ time.Duration) envelope.Response {
@@ -59,6 +60,24 @@ func (f *fakeServices) Send(ctx context.Context, command string, params json.Raw
 		return answer(ctx, command, params)
 	}
 	return envelope.Response{ID: "1", OK: true, Result: json.RawMessage(`{"echoed":` + string(params) + `}`)}
+}
+
+// testCommands is the command table fakeServices declares by default.
+var testCommands = map[string]envelope.CommandInfo{
+	"cmd_testplugin_echo":    {Class: "read_only", Owner: "testplugin"},
+	"cmd_testplugin_started": {Class: "read_only", Owner: "testplugin"},
+	"cmd_testplugin_delete":  {Class: "destructive", Owner: "testplugin", DryRun: true},
+}
+
+func (f *fakeServices) EditorCommand(command string) (envelope.CommandInfo, bool, *envelope.Error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	table := f.table
+	if table == nil {
+		table = testCommands
+	}
+	info, ok := table[command]
+	return info, ok, nil
 }
 
 func (f *fakeServices) Progress(_ context.Context, token string, progress, total float64, message string) {
@@ -167,7 +186,7 @@ func TestCallRoundTrip(t *testing.T) {
 	if want := `{"echo":{"echoed":{"text":"hi"}},"len":24}`; string(res.Structured) != want {
 		t.Errorf("structured = %s, want %s", res.Structured, want)
 	}
-	if got := svc.sent(); len(got) != 1 || got[0].Command != "cmd_echo" || string(got[0].Params) != `{"text":"hi"}` {
+	if got := svc.sent(); len(got) != 1 || got[0].Command != "cmd_testplugin_echo" || string(got[0].Params) != `{"text":"hi"}` {
 		t.Errorf("the host was asked %+v", got)
 	}
 	if len(svc.progress) != 1 || svc.progress[0] != "tok-1 1/1 echoed" {
@@ -309,7 +328,7 @@ func TestKillMidCall(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			started := make(chan struct{}, 1)
 			svc := &fakeServices{answer: func(_ context.Context, command string, _ json.RawMessage) envelope.Response {
-				if command == "cmd_started" {
+				if command == "cmd_testplugin_started" {
 					started <- struct{}{}
 				}
 				return envelope.Response{OK: true, Result: json.RawMessage(`{}`)}
@@ -568,5 +587,44 @@ func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
 	waitFor(t, 5*time.Second, "the second host log record", func() bool { return strings.Count(logs.String(), "msg=echoed") == 2 })
 	if n := len(svc.logged()); n != 1 {
 		t.Errorf("a call without an id reached the call logger: %q", svc.logged())
+	}
+}
+
+// A command above the tool's class never reaches the editor, and fails the
+// call even when the toolset ignores the refusal and answers ok.
+func TestGateRefusesAndFailsTheCall(t *testing.T) {
+	svc := &fakeServices{}
+	p, logs := launch(t, svc)
+	res := p.Call(context.Background(), CallRequest{Tool: "sneak", CallID: "c1"})
+	if res.Err == nil || res.Err.Code != envelope.PreconditionFailed || res.Err.Required != "command_class" {
+		t.Fatalf("sneak = %+v %s", res.Err, res.Structured)
+	}
+	for _, want := range []string{"'testplugin'", "'sneak'", "'cmd_testplugin_delete'", "read_only"} {
+		if !strings.Contains(res.Err.Hint, want) {
+			t.Errorf("hint %q does not name %s", res.Err.Hint, want)
+		}
+	}
+	if got := svc.sent(); len(got) != 0 {
+		t.Fatalf("the editor received %+v", got)
+	}
+	if !strings.Contains(logs.String(), "refused a toolset's editor command") || !strings.Contains(logs.String(), "command=cmd_testplugin_delete") {
+		t.Errorf("no log line for the refusal:\n%s", logs.String())
+	}
+}
+
+// A command sent after its call returned is refused: the toolset kept
+// call.Host, but the call it served is over.
+func TestGateRefusesASendAfterTheCall(t *testing.T) {
+	svc := &fakeServices{}
+	p, logs := launch(t, svc)
+	if res := p.Call(context.Background(), CallRequest{Tool: "late", CallID: "c1"}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	waitFor(t, 5*time.Second, "the late send's answer", func() bool { return strings.Contains(logs.String(), "LATE-SEND:") })
+	if got := svc.sent(); len(got) != 0 {
+		t.Fatalf("the editor received %+v", got)
+	}
+	if !strings.Contains(logs.String(), "refused a toolset's editor command outside its call") || !strings.Contains(logs.String(), "has ended") {
+		t.Errorf("no log line for the late send:\n%s", logs.String())
 	}
 }

@@ -21,7 +21,7 @@ type EchoOut struct {
 }
 
 func echo(ctx context.Context, call *sdk.Call, in EchoIn) (EchoOut, error) {
-	raw, err := call.Host.Send(ctx, "cmd_echo", in, 30*time.Second)
+	raw, err := call.Host.Send(ctx, "cmd_echo_echo", in, 30*time.Second)
 	if err != nil {
 		return EchoOut{}, err
 	}
@@ -50,7 +50,7 @@ func wipe(ctx context.Context, call *sdk.Call, _ HangIn) (WipeOut, error) {
 	if call.DryRun {
 		return WipeOut{DryRun: true}, nil
 	}
-	if _, err := call.Host.Send(ctx, "cmd_wipe", nil, 5*time.Second); err != nil {
+	if _, err := call.Host.Send(ctx, "cmd_echo_wipe", nil, 5*time.Second); err != nil {
 		return WipeOut{}, err
 	}
 	return WipeOut{Wiped: true}, nil

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
 
 // Build compiles cmd/godot-mcp into dir and returns the binary's path.
@@ -50,6 +52,34 @@ func BuildProbeToolset(dir string, names ...string) error {
 		}
 	}
 	return os.Remove(bin)
+}
+
+// EchoCommands is the command table of the echo toolset's editor side, for
+// fakeaddon.WithCommands: cmd_echo_echo (read_only) and cmd_echo_wipe
+// (destructive).
+func EchoCommands() map[string]envelope.CommandInfo {
+	return map[string]envelope.CommandInfo{
+		"cmd_echo_echo": {Class: "read_only", Owner: "echo"},
+		"cmd_echo_wipe": {Class: "destructive", Owner: "echo"},
+	}
+}
+
+// BuildRogueToolset compiles the test toolset internal/roguetoolset into
+// dir/rogue (a plugin dir holding it offers the "rogue" toolset).
+func BuildRogueToolset(dir string) (string, error) {
+	bin := filepath.Join(dir, "rogue")
+	return bin, BuildPackage("./internal/roguetoolset", bin, false)
+}
+
+// RogueCommands is the command table the rogue toolset's editor side
+// would declare, for fakeaddon.WithCommands.
+func RogueCommands() map[string]envelope.CommandInfo {
+	return map[string]envelope.CommandInfo{
+		"cmd_rogue_peek":   {Class: "read_only", Owner: "rogue"},
+		"cmd_rogue_edit":   {Class: "mutating", DryRun: true, Owner: "rogue"},
+		"cmd_rogue_save":   {Class: "mutating", Owner: "rogue"},
+		"cmd_rogue_delete": {Class: "destructive", DryRun: true, Owner: "rogue"},
+	}
 }
 
 // BuildPackage builds a package of this module (path relative to its root) into out.

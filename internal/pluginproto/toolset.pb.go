@@ -703,8 +703,11 @@ type ReadResourceRequest struct {
 	Uri string `protobuf:"bytes,1,opt,name=uri,proto3" json:"uri,omitempty"`
 	// Set when uri matched one of the toolset's templates: that template, as
 	// declared, and the values of its variables.
-	UriTemplate   string            `protobuf:"bytes,2,opt,name=uri_template,json=uriTemplate,proto3" json:"uri_template,omitempty"`
-	Params        map[string]string `protobuf:"bytes,3,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	UriTemplate string            `protobuf:"bytes,2,opt,name=uri_template,json=uriTemplate,proto3" json:"uri_template,omitempty"`
+	Params      map[string]string `protobuf:"bytes,3,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Host-scoped id of this read; the plugin sends it back in
+	// SendRequest.call_id for every editor command the read sends.
+	CallId        string `protobuf:"bytes,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -758,6 +761,13 @@ func (x *ReadResourceRequest) GetParams() map[string]string {
 		return x.Params
 	}
 	return nil
+}
+
+func (x *ReadResourceRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
 }
 
 // ReadResourceResponse is either the resource's contents or an error.
@@ -914,9 +924,12 @@ func (*ResourceContents_Blob) isResourceContents_Body() {}
 
 // GetPromptRequest renders one prompt.
 type GetPromptRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Arguments     map[string]string      `protobuf:"bytes,2,rep,name=arguments,proto3" json:"arguments,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Name      string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Arguments map[string]string      `protobuf:"bytes,2,rep,name=arguments,proto3" json:"arguments,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Host-scoped id of this request; the plugin sends it back in
+	// SendRequest.call_id for every editor command it sends.
+	CallId        string `protobuf:"bytes,3,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -963,6 +976,13 @@ func (x *GetPromptRequest) GetArguments() map[string]string {
 		return x.Arguments
 	}
 	return nil
+}
+
+func (x *GetPromptRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
 }
 
 // GetPromptResponse is either the prompt's messages or an error.
@@ -1229,6 +1249,7 @@ type CallRequest struct {
 	// MCP progress token of the call; empty when the client asked for none.
 	ProgressToken string `protobuf:"bytes,5,opt,name=progress_token,json=progressToken,proto3" json:"progress_token,omitempty"`
 	// Host-scoped id of this call; the plugin sends it back in
+	// SendRequest.call_id for every editor command the call sends, and in
 	// LogRequest.call_id so that the host can forward the call's log records
 	// to the calling client (MCP logging).
 	CallId        string `protobuf:"bytes,6,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
@@ -1650,7 +1671,11 @@ type SendRequest struct {
 	// The command's params as a JSON object.
 	ParamsJson []byte `protobuf:"bytes,2,opt,name=params_json,json=paramsJson,proto3" json:"params_json,omitempty"`
 	// How long to wait for the editor's answer; 0 means the host's default.
-	TimeoutMs     int64 `protobuf:"varint,3,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	TimeoutMs int64 `protobuf:"varint,3,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	// CallRequest.call_id (or ReadResourceRequest/GetPromptRequest.call_id)
+	// of the call this command serves. A Send for a call that has ended, or
+	// that never existed, is refused.
+	CallId        string `protobuf:"bytes,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1704,6 +1729,13 @@ func (x *SendRequest) GetTimeoutMs() int64 {
 		return x.TimeoutMs
 	}
 	return 0
+}
+
+func (x *SendRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
 }
 
 // SendResponse is the editor's answer envelope.
@@ -2112,11 +2144,12 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\x0ePromptArgument\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x1a\n" +
-	"\brequired\x18\x03 \x01(\bR\brequired\"\xd2\x01\n" +
+	"\brequired\x18\x03 \x01(\bR\brequired\"\xeb\x01\n" +
 	"\x13ReadResourceRequest\x12\x10\n" +
 	"\x03uri\x18\x01 \x01(\tR\x03uri\x12!\n" +
 	"\furi_template\x18\x02 \x01(\tR\vuriTemplate\x12K\n" +
-	"\x06params\x18\x03 \x03(\v23.godotmcp.plugin.v1.ReadResourceRequest.ParamsEntryR\x06params\x1a9\n" +
+	"\x06params\x18\x03 \x03(\v23.godotmcp.plugin.v1.ReadResourceRequest.ParamsEntryR\x06params\x12\x17\n" +
+	"\acall_id\x18\x04 \x01(\tR\x06callId\x1a9\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x89\x01\n" +
@@ -2128,10 +2161,11 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\tmime_type\x18\x02 \x01(\tR\bmimeType\x12\x14\n" +
 	"\x04text\x18\x03 \x01(\tH\x00R\x04text\x12\x14\n" +
 	"\x04blob\x18\x04 \x01(\fH\x00R\x04blobB\x06\n" +
-	"\x04body\"\xb7\x01\n" +
+	"\x04body\"\xd0\x01\n" +
 	"\x10GetPromptRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12Q\n" +
-	"\targuments\x18\x02 \x03(\v23.godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntryR\targuments\x1a<\n" +
+	"\targuments\x18\x02 \x03(\v23.godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntryR\targuments\x12\x17\n" +
+	"\acall_id\x18\x03 \x01(\tR\x06callId\x1a<\n" +
 	"\x0eArgumentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa5\x01\n" +
@@ -2184,13 +2218,14 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"deadlineMs\"d\n" +
 	"\x12SendStreamResponse\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12<\n" +
-	"\bresponse\x18\x02 \x01(\v2 .godotmcp.plugin.v1.SendResponseR\bresponse\"g\n" +
+	"\bresponse\x18\x02 \x01(\v2 .godotmcp.plugin.v1.SendResponseR\bresponse\"\x80\x01\n" +
 	"\vSendRequest\x12\x18\n" +
 	"\acommand\x18\x01 \x01(\tR\acommand\x12\x1f\n" +
 	"\vparams_json\x18\x02 \x01(\fR\n" +
 	"paramsJson\x12\x1d\n" +
 	"\n" +
-	"timeout_ms\x18\x03 \x01(\x03R\ttimeoutMs\"\x95\x01\n" +
+	"timeout_ms\x18\x03 \x01(\x03R\ttimeoutMs\x12\x17\n" +
+	"\acall_id\x18\x04 \x01(\tR\x06callId\"\x95\x01\n" +
 	"\fSendResponse\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x0e\n" +
 	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x1f\n" +

@@ -368,6 +368,10 @@ const (
 type HostClient interface {
 	// Send sends one command to the editor and waits for its answer. Editor
 	// failures come back as ok=false; a gRPC error means the host failed.
+	// The host sends a command only for a call still running (call_id) and
+	// only when that call's class allows the command's class, as the editor
+	// declares it; otherwise it answers ok=false without sending, and the
+	// call fails with that refusal (see docs/contract.md).
 	Send(ctx context.Context, in *SendRequest, opts ...grpc.CallOption) (*SendResponse, error)
 	// Progress reports progress of the call that carried progress_token.
 	Progress(ctx context.Context, in *ProgressRequest, opts ...grpc.CallOption) (*ProgressResponse, error)
@@ -443,6 +447,10 @@ type Host_SendStreamClient = grpc.BidiStreamingClient[SendStreamRequest, SendStr
 type HostServer interface {
 	// Send sends one command to the editor and waits for its answer. Editor
 	// failures come back as ok=false; a gRPC error means the host failed.
+	// The host sends a command only for a call still running (call_id) and
+	// only when that call's class allows the command's class, as the editor
+	// declares it; otherwise it answers ok=false without sending, and the
+	// call fails with that refusal (see docs/contract.md).
 	Send(context.Context, *SendRequest) (*SendResponse, error)
 	// Progress reports progress of the call that carried progress_token.
 	Progress(context.Context, *ProgressRequest) (*ProgressResponse, error)

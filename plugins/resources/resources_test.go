@@ -313,7 +313,7 @@ func TestDeleteNeedsConfirm(t *testing.T) {
 }
 
 // After a change the editor has not caught up with, the tool polls
-// cmd_resources_fs_sync with exactly the written and removed files until it
+// cmd_filesystem_sync with exactly the written and removed files until it
 // is ready, telling the agent about the wait.
 func TestWaitsForTheEditorFilesystem(t *testing.T) {
 	fastWait(t)
@@ -323,7 +323,7 @@ func TestWaitsForTheEditorFilesystem(t *testing.T) {
 		"written": []string{"res://b.tres", "res://m.tscn"}, "removed": []string{"res://a.tres"},
 	})
 	var polls atomic.Int32
-	h.Addon().Handle("cmd_resources_fs_sync", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_filesystem_sync", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
 		n := polls.Add(1)
 		return map[string]any{"scanning": n < 3, "progress": 0.5, "ready": n >= 4, "pending": []string{"res://b.tres"}}, nil
 	})
@@ -341,7 +341,7 @@ func TestWaitsForTheEditorFilesystem(t *testing.T) {
 		t.Fatalf("editor received %v", commands(h))
 	}
 	for _, c := range got[1:] {
-		if c.Command != "cmd_resources_fs_sync" {
+		if c.Command != "cmd_filesystem_sync" {
 			t.Fatalf("editor received %v", commands(h))
 		}
 		sdktest.AssertJSON(t, c.Params, `{"written":["res://b.tres","res://m.tscn"],"removed":["res://a.tres"]}`)
@@ -361,10 +361,10 @@ func TestRescanPendingWhenTheWaitEnds(t *testing.T) {
 		sync func(h *sdktest.Harness)
 	}{
 		{"still scanning", func(h *sdktest.Harness) {
-			h.Addon().HandleResult("cmd_resources_fs_sync", map[string]any{"scanning": true, "ready": false})
+			h.Addon().HandleResult("cmd_filesystem_sync", map[string]any{"scanning": true, "ready": false})
 		}},
 		{"editor gone", func(h *sdktest.Harness) {
-			h.Addon().HandleError("cmd_resources_fs_sync", &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "gone"})
+			h.Addon().HandleError("cmd_filesystem_sync", &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "gone"})
 		}},
 	}
 	for _, tc := range cases {
@@ -394,7 +394,7 @@ func TestRescanWaitsForTheScan(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_resources_rescan", map[string]any{"started": true, "scanning": true})
 	var polls atomic.Int32
-	h.Addon().Handle("cmd_resources_fs_sync", func(context.Context, json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_filesystem_sync", func(context.Context, json.RawMessage) (any, *envelope.Error) {
 		return map[string]any{"scanning": polls.Add(1) < 3, "ready": polls.Load() >= 3}, nil
 	})
 	res := h.MustCall(t, "rescan", nil)

@@ -193,7 +193,7 @@ func TestWriteWaitsThenValidates(t *testing.T) {
 		"ready": false, "written": []string{"res://enemy.gd"}, "removed": []string{},
 	})
 	var polls atomic.Int32
-	h.Addon().Handle("cmd_resources_fs_sync", func(context.Context, json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_filesystem_sync", func(context.Context, json.RawMessage) (any, *envelope.Error) {
 		return map[string]any{"scanning": false, "ready": polls.Add(1) >= 2, "pending": []string{"res://enemy.gd"}}, nil
 	})
 	h.Addon().HandleResult("cmd_scripts_validate", map[string]any{"results": []any{map[string]any{
@@ -204,7 +204,7 @@ func TestWriteWaitsThenValidates(t *testing.T) {
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if got := strings.Join(h.Commands(), ","); got != "cmd_scripts_write,cmd_resources_fs_sync,cmd_resources_fs_sync,cmd_scripts_validate" {
+	if got := strings.Join(h.Commands(), ","); got != "cmd_scripts_write,cmd_filesystem_sync,cmd_filesystem_sync,cmd_scripts_validate" {
 		t.Fatalf("editor received %s", got)
 	}
 	sdktest.AssertJSON(t, h.Addon().Received()[1].Params, `{"written":["res://enemy.gd"],"removed":[]}`)

@@ -16,7 +16,12 @@
 // Calls go through the same dispatcher as in a real plugin (argument
 // validation, error mapping, panic recovery, the dry_run and confirm
 // refusals), but not through gRPC and not through the host's own checks
-// (declared preconditions, approval).
+// (declared preconditions, approval). The editor commands a call sends are
+// held to the host's rules (host/safety's gate): a command must belong to
+// the toolset (cmd_<toolset>_*) or be a public core command, be declared
+// by the editor, and fit the tool's class; during a dry run, dry_run: true
+// is set on commands that take it. The fake editor declares the real
+// addon's commands; declare the toolset's own with Declare.
 package sdktest
 
 import (
@@ -30,7 +35,9 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
@@ -41,6 +48,8 @@ type Harness struct {
 	disp   sdkhook.Dispatcher
 	bridge *bridge.Bridge
 	addon  *fakeaddon.Addon
+	gate   *safety.Gate
+	class  map[string]safety.Class // tool -> class
 
 	mu       sync.Mutex
 	logs     []LogRecord
@@ -111,14 +120,40 @@ func ProgressToken(token string) CallOption {
 	return CallOption{func(r *sdkhook.Request) { r.ProgressToken = token }}
 }
 
+// StartOption configures Start.
+type StartOption struct{ apply func(*startConfig) }
+
+type startConfig struct {
+	commands map[string]envelope.CommandInfo
+}
+
+// Declare makes the fake editor declare command, one of the toolset's own
+// editor commands (cmd_<toolset>_*), with class; dryRun says it takes
+// dry_run. Its GDScript declares the same in get_commands().
+func Declare(command string, class sdk.Safety, dryRun bool) StartOption {
+	return StartOption{func(c *startConfig) {
+		c.commands[command] = envelope.CommandInfo{Class: string(class), DryRun: dryRun}
+	}}
+}
+
 // Start validates ts, starts a bridge on a loopback port and connects a fake
 // addon to it. Everything is stopped by t.Cleanup. An invalid toolset fails
 // the test.
-func Start(t testing.TB, ts sdk.Toolset) *Harness {
+func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	t.Helper()
 	disp, err := sdkhook.NewDispatcher(ts)
 	if err != nil {
 		t.Fatalf("sdktest: invalid toolset: %v", err)
+	}
+	cfg := startConfig{commands: map[string]envelope.CommandInfo{}}
+	for _, o := range opts {
+		if o.apply != nil {
+			o.apply(&cfg)
+		}
+	}
+	for name, info := range cfg.commands {
+		info.Owner = ts.Name
+		cfg.commands[name] = info
 	}
 	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: "sdktest"})
 	if err != nil {
@@ -130,7 +165,7 @@ func Start(t testing.TB, ts sdk.Toolset) *Harness {
 		t.Fatalf("sdktest: start bridge: %v", err)
 	}
 	t.Cleanup(func() { _ = b.Close() })
-	a, err := fakeaddon.Dial(ctx, b.URL())
+	a, err := fakeaddon.Dial(ctx, b.URL(), fakeaddon.WithCommands(cfg.commands))
 	if err != nil {
 		t.Fatalf("sdktest: connect the fake addon: %v", err)
 	}
@@ -138,7 +173,11 @@ func Start(t testing.TB, ts sdk.Toolset) *Harness {
 	if err := b.WaitConnected(ctx); err != nil {
 		t.Fatalf("sdktest: the fake addon did not connect: %v", err)
 	}
-	return &Harness{t: t, disp: disp, bridge: b, addon: a}
+	h := &Harness{t: t, disp: disp, bridge: b, addon: a, gate: safety.NewGate(ts.Name, nil), class: map[string]safety.Class{}}
+	for _, tool := range disp.Describe().Tools {
+		h.class[tool.Name] = safety.Class(tool.Safety)
+	}
+	return h
 }
 
 // Addon is the fake editor addon: script its answers with Handle,
@@ -174,7 +213,12 @@ func (h *Harness) Call(ctx context.Context, tool string, args any, opts ...CallO
 			o.apply(&req)
 		}
 	}
+	callID, end := h.gate.Begin("", safety.SendCall{Tool: tool, Class: h.class[tool], DryRun: req.DryRun, Confirm: req.Confirm})
+	req.CallID = callID
 	res := h.disp.Call(ctx, req, (*backend)(h))
+	if refusal := end(); refusal != nil {
+		res = sdkhook.Result{Err: &sdk.Error{Code: sdk.ErrorCode(refusal.Code), Hint: refusal.Hint, Required: refusal.Required}}
+	}
 	out := &Result{Structured: res.Structured}
 	if res.Err != nil {
 		out.Err = sdk.AsError(res.Err)
@@ -214,7 +258,11 @@ func (h *Harness) Progress() []ProgressEvent {
 // backend is the Harness seen from the toolset: the host's services.
 type backend Harness
 
-func (b *backend) Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+func (b *backend) Send(ctx context.Context, callID, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	params, refusal := b.gate.Check(callID, command, params, b.bridge.Command)
+	if refusal != nil {
+		return nil, &sdk.Error{Code: sdk.ErrorCode(refusal.Code), Hint: refusal.Hint, Required: refusal.Required}
+	}
 	resp := b.bridge.Send(ctx, command, params, timeout)
 	if e := resp.Err(); e != nil {
 		return nil, &sdk.Error{Code: sdk.ErrorCode(e.Code), Hint: e.Hint, Required: e.Required}

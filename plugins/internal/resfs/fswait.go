@@ -11,7 +11,7 @@ import (
 // Bounds of the wait for the editor's filesystem. Variables so that tests
 // can shorten them.
 var (
-	// pollInterval is the pause between two cmd_resources_fs_sync polls.
+	// pollInterval is the pause between two cmd_filesystem_sync polls.
 	pollInterval = 200 * time.Millisecond
 	// progressAfter is how long a wait runs before it reports progress.
 	progressAfter = time.Second
@@ -31,7 +31,7 @@ type FSChange struct {
 	Removed []string `json:"removed"`
 }
 
-// fsSyncOut is the editor's answer to cmd_resources_fs_sync.
+// fsSyncOut is the editor's answer to cmd_filesystem_sync.
 type fsSyncOut struct {
 	Scanning bool     `json:"scanning"`
 	Progress float64  `json:"progress"`
@@ -55,7 +55,7 @@ func AwaitFilesystem(ctx context.Context, call *sdk.Call, change FSChange, wait 
 	start := time.Now()
 	deadline := start.Add(wait)
 	for {
-		st, err := sdk.Send[fsSyncOut](ctx, call.Host, "cmd_resources_fs_sync", change, 10*time.Second)
+		st, err := sdk.Send[fsSyncOut](ctx, call.Host, "cmd_filesystem_sync", change, 10*time.Second)
 		if err != nil {
 			if ctx.Err() != nil {
 				return true, ctx.Err()

@@ -14,8 +14,10 @@ import (
 // progress notifications and the log.
 type Backend interface {
 	// Send returns the editor's result, or an *sdk.Error (as error) when the
-	// editor answered ok:false or the command could not be delivered.
-	Send(ctx context.Context, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error)
+	// editor answered ok:false or the command could not be delivered (or
+	// the host refused it). callID is the host's id of the call the command
+	// serves (Request.CallID, ResourceRequest.CallID, GetPrompt's callID).
+	Send(ctx context.Context, callID, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error)
 	Progress(ctx context.Context, token string, progress, total float64, message string) error
 	Log(ctx context.Context, level slog.Level, message string, attrs []slog.Attr) error
 }
@@ -28,7 +30,7 @@ type Request struct {
 	Confirm       bool
 	ProgressToken string
 	// CallID is the host's id of the call, passed back with its log
-	// records (see WithCallID).
+	// records (see WithCallID) and its editor commands (Backend.Send).
 	CallID string
 }
 
@@ -107,6 +109,9 @@ type Description struct {
 type ResourceRequest struct {
 	URI, Template string
 	Params        map[string]string
+	// CallID is the host's id of the read, passed back with its editor
+	// commands (Backend.Send).
+	CallID string
 }
 
 // ResourceContents is the content of one resource: Text, or Blob when Binary.
@@ -140,7 +145,9 @@ type Dispatcher interface {
 	Describe() Description
 	Call(ctx context.Context, req Request, host Backend) Result
 	ReadResource(ctx context.Context, req ResourceRequest, host Backend) ResourceResult
-	GetPrompt(ctx context.Context, name string, args map[string]string, host Backend) PromptResult
+	// callID is the host's id of the request, passed back with its editor
+	// commands (Backend.Send).
+	GetPrompt(ctx context.Context, name, callID string, args map[string]string, host Backend) PromptResult
 }
 
 // NewDispatcher validates an sdk.Toolset (passed as any) and returns its

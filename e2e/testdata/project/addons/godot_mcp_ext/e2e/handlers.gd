@@ -17,9 +17,9 @@ func setup(router: Object) -> void:
 
 func get_commands() -> Dictionary:
 	return {
-		"cmd_e2e_move_node": move_node,
-		"cmd_e2e_get_node": get_node_info,
-		"cmd_e2e_frame_sleep": frame_sleep,
+		"cmd_e2e_move_node": {"class": "mutating", "run": move_node},
+		"cmd_e2e_get_node": {"class": "read_only", "run": get_node_info},
+		"cmd_e2e_frame_sleep": {"class": "mutating", "run": frame_sleep},
 	}
 
 

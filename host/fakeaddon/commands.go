@@ -1,0 +1,115 @@
+package fakeaddon
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/coder/websocket"
+
+	"github.com/godot-mcp/godot-mcp/addon"
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+var (
+	addonOnce  sync.Once
+	addonTable map[string]envelope.CommandInfo
+	// An entry of a handler file's get_commands():
+	//   "cmd_x": {"class": "mutating", "dry_run": true, "run": ...},
+	entryRE = regexp.MustCompile(`(?m)^\s*"(cmd_[a-z0-9_]+)": \{"class": "([a-z_]+)", (?:"dry_run": (true|false), )?"run": `)
+	// The router's own commands: register("cmd_ping", ..., "core", "read_only")
+	routerRE = regexp.MustCompile(`(?m)^\s*register\("(cmd_[a-z0-9_]+)", .*, "([a-z_]+)", "([a-z_]+)"\)\s*$`)
+)
+
+// AddonCommands is the real addon's command table, as its router would
+// declare it: every command of the embedded handlers/<area>_handlers.gd
+// files (owner <area>) and the router's own. A fresh copy each call.
+func AddonCommands() map[string]envelope.CommandInfo {
+	addonOnce.Do(func() {
+		t, err := parseAddonCommands(addon.FS)
+		if err != nil {
+			panic("fakeaddon: " + err.Error())
+		}
+		addonTable = t
+	})
+	out := make(map[string]envelope.CommandInfo, len(addonTable))
+	for k, v := range addonTable {
+		out[k] = v
+	}
+	return out
+}
+
+func parseAddonCommands(fsys fs.FS) (map[string]envelope.CommandInfo, error) {
+	table := map[string]envelope.CommandInfo{}
+	router, err := fs.ReadFile(fsys, "command_router.gd")
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range routerRE.FindAllStringSubmatch(string(router), -1) {
+		table[m[1]] = envelope.CommandInfo{Class: m[3], Owner: m[2]}
+	}
+	files, err := fs.Glob(fsys, "handlers/*_handlers.gd")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		src, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		owner := strings.TrimSuffix(path.Base(f), "_handlers.gd")
+		found := entryRE.FindAllStringSubmatch(string(src), -1)
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s declares no command in the form \"cmd_x\": {\"class\": ..., \"run\": ...}", f)
+		}
+		for _, m := range found {
+			if _, dup := table[m[1]]; dup {
+				return nil, fmt.Errorf("%s: %s is declared twice", f, m[1])
+			}
+			table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
+		}
+	}
+	return table, nil
+}
+
+// Commands is the command table the addon declared (the hello's, plus
+// what Declare added).
+func (a *Addon) Commands() map[string]envelope.CommandInfo {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make(map[string]envelope.CommandInfo, len(a.commands))
+	for k, v := range a.commands {
+		out[k] = v
+	}
+	return out
+}
+
+// Declare adds commands to the addon's table (replacing entries of the
+// same name) and sends the server the whole table in a
+// cmd_editor_commands push, as the real addon does after loading an
+// extension. The push is fire-and-forget: the server applies it once read.
+func (a *Addon) Declare(ctx context.Context, table map[string]envelope.CommandInfo) error {
+	a.mu.Lock()
+	next := make(map[string]envelope.CommandInfo, len(a.commands)+len(table))
+	for k, v := range a.commands {
+		next[k] = v
+	}
+	for k, v := range table {
+		next[k] = v
+	}
+	a.commands = next
+	a.mu.Unlock()
+	params, err := envelope.Marshal(envelope.EditorCommands{Commands: next})
+	if err != nil {
+		return err
+	}
+	frame, err := envelope.Marshal(envelope.Command{Command: envelope.CmdEditorCommands, Params: params})
+	if err != nil {
+		return err
+	}
+	return a.conn.Write(ctx, websocket.MessageText, frame)
+}

@@ -1,0 +1,167 @@
+package safety
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+// A toolset's editor commands are held to its tool's class: every command
+// the editor serves declares a class (the editor's command table, see
+// envelope.CommandInfo), and CheckSend decides, for each command a toolset
+// sends during a call, whether that call may send it.
+
+// PublicCoreCommands are the core commands any toolset may send besides its
+// own cmd_<toolset>_* commands. All are read_only (the editor's table must
+// say so too). The list is part of the contract (docs/contract.md).
+var PublicCoreCommands = map[string]bool{
+	"cmd_ping":             true, // health check
+	"cmd_get_editor_state": true, // project, open scenes, selection, playing, undo
+	"cmd_describe_class":   true, // ClassDB reference
+	"cmd_filesystem_sync":  true, // wait for the editor's filesystem to know written/removed files
+}
+
+// PublicCoreList is PublicCoreCommands sorted, for hints and docs.
+func PublicCoreList() []string {
+	out := make([]string, 0, len(PublicCoreCommands))
+	for c := range PublicCoreCommands {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SendCall is what the host knows of the call an editor command serves.
+type SendCall struct {
+	Toolset string
+	// Tool is the tool's name within its toolset, or what is being served
+	// ("resource godot://...", "prompt review").
+	Tool  string
+	Class Class
+	// DryRun and Confirm are the call's flags as the host passed them (the
+	// host calls a destructive tool without DryRun only once it is
+	// confirmed and, when approval is on, approved).
+	DryRun, Confirm bool
+}
+
+// CommandPrefix is the prefix of every command that belongs to toolset.
+func CommandPrefix(toolset string) string { return "cmd_" + toolset + "_" }
+
+// inNamespace reports whether command is cmd_<toolset>_<something>.
+func inNamespace(command, toolset string) bool {
+	rest, ok := strings.CutPrefix(command, "cmd_")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutPrefix(rest, toolset)
+	return ok && len(rest) > 1 && rest[0] == '_'
+}
+
+// allowed reports whether a tool of class tool may send a command of class cmd.
+func allowed(tool, cmd Class) bool {
+	switch tool {
+	case ReadOnly:
+		return cmd == ReadOnly
+	case Mutating:
+		return cmd == ReadOnly || cmd == Mutating
+	case Destructive:
+		return cmd == ReadOnly || cmd == Mutating || cmd == Destructive
+	case Runtime:
+		return cmd == ReadOnly || cmd == Runtime
+	}
+	return false
+}
+
+// mayReach says which classes a tool of class c may send, for hints.
+func mayReach(c Class) string {
+	switch c {
+	case ReadOnly:
+		return "a read_only tool sends only read_only commands"
+	case Mutating:
+		return "a mutating tool sends only read_only and mutating commands"
+	case Destructive:
+		return "a destructive tool sends read_only, mutating and destructive commands"
+	case Runtime:
+		return "a runtime tool sends only runtime and read_only commands"
+	}
+	return fmt.Sprintf("a tool of class %q sends nothing", c)
+}
+
+// CheckSend decides whether call may send command, whose entry in the
+// connected editor's command table is info (declared false: the editor does
+// not declare it). It returns the params to send — during a dry run, a
+// command that takes dry_run gets dry_run: true whatever the toolset put
+// there — or the refusal: VALIDATION_ERROR for a command outside the
+// toolset's namespace or not declared by the editor, PRECONDITION_FAILED
+// (required command_class, or confirm) for one above the call's class.
+// Every hint names the toolset, the tool and the command.
+func CheckSend(call SendCall, command string, info envelope.CommandInfo, declared bool, params json.RawMessage) (json.RawMessage, *envelope.Error) {
+	own := inNamespace(command, call.Toolset)
+	public := PublicCoreCommands[command]
+	if !own && !public {
+		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': a toolset sends only its own %s* commands and the public core commands (%s).",
+			command, CommandPrefix(call.Toolset), strings.Join(PublicCoreList(), ", "))
+	}
+	if !declared {
+		if own {
+			return nil, envelope.Errorf(envelope.ValidationError,
+				"%s sent '%s', which the connected editor does not declare: the toolset's editor code is not loaded there, or it is older than the toolset. Reinstall the toolset's editor files and reload the project.", who(call), command)
+		}
+		return nil, envelope.Errorf(envelope.ValidationError,
+			"%s sent '%s', which the connected editor does not declare (with a class): its godot_mcp addon is older than the server. Reinstall it with `godot-mcp addon install --project DIR` and reload the project.", who(call), command)
+	}
+	if own && info.Owner != call.Toolset || public && !own && info.Owner != "core" {
+		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': the editor says it belongs to '%s'.", command, info.Owner)
+	}
+	cmdClass := Class(info.Class)
+	if public && !own && cmdClass != ReadOnly {
+		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': the editor declares it %s, and only read_only core commands are public.", command, cmdClass)
+	}
+	if !allowed(call.Class, cmdClass) {
+		return nil, refuse(envelope.PreconditionFailed, envelope.RequireCommandClass, call, "may not send '%s' (%s): %s.", command, cmdClass, mayReach(call.Class))
+	}
+	if call.DryRun && cmdClass != ReadOnly {
+		if !info.DryRun {
+			return nil, refuse(envelope.PreconditionFailed, envelope.RequireCommandClass, call,
+				"may not send '%s' (%s) during a dry_run call: a preview sends only read_only commands and commands that take dry_run.", command, cmdClass)
+		}
+		forced, err := withDryRun(params)
+		if err != nil {
+			return nil, refuse(envelope.ValidationError, "", call, "sent '%s' with params that are not a JSON object (%v).", command, err)
+		}
+		return forced, nil
+	}
+	if cmdClass == Destructive && !(call.Class == Destructive && call.Confirm) {
+		return nil, refuse(envelope.PreconditionFailed, envelope.RequireConfirm, call, "may not send '%s' (destructive) outside a confirmed destructive call.", command)
+	}
+	return params, nil
+}
+
+// who names the toolset, the tool and its class, to start a hint.
+func who(call SendCall) string {
+	return fmt.Sprintf("Toolset '%s' (tool '%s', %s)", call.Toolset, call.Tool, call.Class)
+}
+
+// refuse builds a refusal: who, what (format), and what to do about it.
+func refuse(code envelope.ErrorCode, required string, call SendCall, format string, args ...any) *envelope.Error {
+	return &envelope.Error{Code: code, Required: required, Hint: who(call) + " " + fmt.Sprintf(format, args...) +
+		fmt.Sprintf(" Nothing was sent to the editor. This is a bug in toolset '%s': report it to its author, or disable it with godot_disable_toolset.", call.Toolset)}
+}
+
+// withDryRun sets "dry_run": true at the top of a JSON object.
+func withDryRun(params json.RawMessage) (json.RawMessage, error) {
+	m := map[string]json.RawMessage{}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &m); err != nil {
+			return nil, err
+		}
+		if m == nil {
+			m = map[string]json.RawMessage{}
+		}
+	}
+	m["dry_run"] = json.RawMessage("true")
+	return json.Marshal(m)
+}

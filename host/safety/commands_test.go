@@ -1,0 +1,153 @@
+package safety
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+func TestCheckSend(t *testing.T) {
+	own := func(class string, dry bool) envelope.CommandInfo {
+		return envelope.CommandInfo{Class: class, DryRun: dry, Owner: "hello"}
+	}
+	core := envelope.CommandInfo{Class: "read_only", Owner: "core"}
+	call := func(c Class, dry, confirm bool) SendCall {
+		return SendCall{Toolset: "hello", Tool: "greet", Class: c, DryRun: dry, Confirm: confirm}
+	}
+	cases := []struct {
+		name     string
+		call     SendCall
+		command  string
+		info     envelope.CommandInfo
+		declared bool
+		code     envelope.ErrorCode // "" = allowed
+		required string
+		params   string // the params sent, when allowed
+	}{
+		{"read_only sends read_only", call(ReadOnly, false, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
+		{"read_only sends mutating", call(ReadOnly, false, false), "cmd_hello_edit", own("mutating", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
+		{"read_only sends destructive", call(ReadOnly, false, false), "cmd_hello_delete", own("destructive", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
+		{"read_only sends runtime", call(ReadOnly, false, false), "cmd_hello_play", own("runtime", false), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
+		{"mutating sends mutating", call(Mutating, false, false), "cmd_hello_edit", own("mutating", false), true, "", "", `{"a":1}`},
+		{"mutating sends destructive", call(Mutating, false, true), "cmd_hello_delete", own("destructive", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
+		{"mutating sends runtime", call(Mutating, false, false), "cmd_hello_play", own("runtime", false), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
+		{"runtime sends runtime", call(Runtime, false, false), "cmd_hello_play", own("runtime", false), true, "", "", `{"a":1}`},
+		{"runtime sends read_only", call(Runtime, false, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
+		{"runtime sends mutating", call(Runtime, false, false), "cmd_hello_edit", own("mutating", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
+		{"confirmed destructive sends destructive", call(Destructive, false, true), "cmd_hello_delete", own("destructive", false), true, "", "", `{"a":1}`},
+		{"unconfirmed destructive sends destructive", call(Destructive, false, false), "cmd_hello_delete", own("destructive", false), true, envelope.PreconditionFailed, envelope.RequireConfirm, ""},
+		{"dry run: read_only passes untouched", call(Mutating, true, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
+		{"dry run: dry_run forced", call(Mutating, true, false), "cmd_hello_edit", own("mutating", true), true, "", "", `{"a":1,"dry_run":true}`},
+		{"dry run: destructive preview forced", call(Destructive, true, false), "cmd_hello_delete", own("destructive", true), true, "", "", `{"a":1,"dry_run":true}`},
+		{"dry run: no dry_run support", call(Mutating, true, false), "cmd_hello_save", own("mutating", false), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
+		{"another toolset's command", call(Destructive, false, true), "cmd_scene_delete_node", envelope.CommandInfo{Class: "destructive", Owner: "scene"}, true, envelope.ValidationError, "", ""},
+		{"a longer toolset's command", call(ReadOnly, false, false), "cmd_hello_world_peek", envelope.CommandInfo{Class: "read_only", Owner: "hello_world"}, true, envelope.ValidationError, "", ""},
+		{"a core mutating command", call(Mutating, false, false), "cmd_undo", envelope.CommandInfo{Class: "mutating", Owner: "core"}, true, envelope.ValidationError, "", ""},
+		{"a public core read", call(ReadOnly, false, false), "cmd_get_editor_state", core, true, "", "", `{"a":1}`},
+		{"a public core read in a dry run", call(Mutating, true, false), "cmd_describe_class", core, true, "", "", `{"a":1}`},
+		{"a public name the editor says is mutating", call(Mutating, false, false), "cmd_get_editor_state", envelope.CommandInfo{Class: "mutating", Owner: "core"}, true, envelope.ValidationError, "", ""},
+		{"a public name owned by a toolset", call(ReadOnly, false, false), "cmd_get_editor_state", envelope.CommandInfo{Class: "read_only", Owner: "scene"}, true, envelope.ValidationError, "", ""},
+		{"own command not declared", call(Mutating, false, false), "cmd_hello_edit", envelope.CommandInfo{}, false, envelope.ValidationError, "", ""},
+		{"core command not declared", call(ReadOnly, false, false), "cmd_get_editor_state", envelope.CommandInfo{}, false, envelope.ValidationError, "", ""},
+		{"the bare prefix", call(ReadOnly, false, false), "cmd_hello_", own("read_only", false), true, envelope.ValidationError, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := CheckSend(tc.call, tc.command, tc.info, tc.declared, json.RawMessage(`{"a":1}`))
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("refused: %s: %s", err.Code, err.Hint)
+				}
+				if string(out) != tc.params {
+					t.Fatalf("params = %s, want %s", out, tc.params)
+				}
+				return
+			}
+			if err == nil || err.Code != tc.code || err.Required != tc.required {
+				t.Fatalf("got %+v, want %s/%q", err, tc.code, tc.required)
+			}
+			for _, want := range []string{"'hello'", "'greet'", "'" + tc.command + "'"} {
+				if !strings.Contains(err.Hint, want) {
+					t.Errorf("hint %q does not name %s", err.Hint, want)
+				}
+			}
+		})
+	}
+}
+
+// A toolset that puts dry_run: false (or junk) in its params still sends
+// dry_run: true during a dry run; params that are not an object are refused.
+func TestCheckSendForcesDryRun(t *testing.T) {
+	call := SendCall{Toolset: "hello", Tool: "edit", Class: Mutating, DryRun: true}
+	info := envelope.CommandInfo{Class: "mutating", DryRun: true, Owner: "hello"}
+	for in, want := range map[string]string{`{"dry_run":false}`: `{"dry_run":true}`, `{"dry_run":"no","x":[1]}`: `{"dry_run":true,"x":[1]}`, `{}`: `{"dry_run":true}`, `null`: `{"dry_run":true}`} {
+		out, err := CheckSend(call, "cmd_hello_edit", info, true, json.RawMessage(in))
+		if err != nil || string(out) != want {
+			t.Errorf("%s -> %s %v, want %s", in, out, err, want)
+		}
+	}
+	if _, err := CheckSend(call, "cmd_hello_edit", info, true, json.RawMessage(`[1]`)); err == nil || err.Code != envelope.ValidationError {
+		t.Errorf("an array was sent: %v", err)
+	}
+}
+
+func TestGate(t *testing.T) {
+	g := NewGate("hello", nil)
+	table := map[string]envelope.CommandInfo{
+		"cmd_hello_peek":   {Class: "read_only", Owner: "hello"},
+		"cmd_hello_delete": {Class: "destructive", DryRun: true, Owner: "hello"},
+	}
+	lookup := func(c string) (envelope.CommandInfo, bool, *envelope.Error) {
+		info, ok := table[c]
+		return info, ok, nil
+	}
+
+	id, end := g.Begin("p1", SendCall{Tool: "greet", Class: ReadOnly})
+	if id != "p1" {
+		t.Fatalf("id = %q", id)
+	}
+	if _, err := g.Check(id, "cmd_hello_peek", nil, lookup); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Check(id, "cmd_hello_delete", nil, lookup); err == nil {
+		t.Fatal("a read_only call sent a destructive command")
+	}
+	if _, err := g.Check(id, "cmd_hello_peek", nil, lookup); err != nil {
+		t.Fatal("a refusal must not block the call's next allowed command:", err)
+	}
+	refusal := end()
+	if refusal == nil || refusal.Required != envelope.RequireCommandClass || !strings.Contains(refusal.Hint, "cmd_hello_delete") {
+		t.Fatalf("end = %+v, want the refusal", refusal)
+	}
+	if _, err := g.Check(id, "cmd_hello_peek", nil, lookup); err == nil || !strings.Contains(err.Hint, "has ended") {
+		t.Fatalf("a send after the call ended: %+v", err)
+	}
+	if _, err := g.Check("nope", "cmd_hello_peek", nil, lookup); err == nil {
+		t.Fatal("a send for a call that never existed was allowed")
+	}
+	if _, err := g.Check("", "cmd_hello_peek", nil, lookup); err == nil || !strings.Contains(err.Hint, "no call id") {
+		t.Fatalf("a send without a call id: %+v", err)
+	}
+
+	// Ids: a fresh one when none is given or it is taken.
+	a, endA := g.Begin("", SendCall{Tool: "x", Class: ReadOnly})
+	b, endB := g.Begin(a, SendCall{Tool: "y", Class: ReadOnly})
+	if a == "" || a == b || !GateMade(a) || !GateMade(b) || GateMade("p1") {
+		t.Fatalf("ids %q %q", a, b)
+	}
+	if endA() != nil || endB() != nil {
+		t.Fatal("refusals on calls that sent nothing")
+	}
+
+	// No editor: the lookup's failure, not a refusal, and the call is not failed by it.
+	id, end = g.Begin("p2", SendCall{Tool: "greet", Class: ReadOnly})
+	gone := &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "no editor"}
+	if _, err := g.Check(id, "cmd_hello_peek", nil, func(string) (envelope.CommandInfo, bool, *envelope.Error) { return envelope.CommandInfo{}, false, gone }); err != gone {
+		t.Fatalf("without an editor: %+v", err)
+	}
+	if end() != nil {
+		t.Fatal("a disconnected editor counted as a refusal")
+	}
+}

@@ -1,0 +1,119 @@
+package safety
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+)
+
+// Lookup finds a command in the connected editor's command table: declared
+// is false when the editor does not declare it; err is set when no editor
+// is connected (the failure a send would answer).
+type Lookup func(command string) (info envelope.CommandInfo, declared bool, err *envelope.Error)
+
+// Gate binds one toolset's editor commands to its live calls: a command is
+// sent only for a call that is still running, and only when CheckSend
+// allows it for that call. A refused command also fails its call: the
+// toolset cannot swallow the refusal and answer ok.
+type Gate struct {
+	toolset string
+	log     *slog.Logger
+	seq     atomic.Uint64
+
+	mu    sync.Mutex
+	calls map[string]*liveCall
+}
+
+type liveCall struct {
+	call    SendCall
+	refusal *envelope.Error // the first refused command's
+}
+
+// NewGate returns the gate of toolset; refusals are logged to log (nil
+// discards them).
+func NewGate(toolset string, log *slog.Logger) *Gate {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Gate{toolset: toolset, log: log, calls: map[string]*liveCall{}}
+}
+
+// Begin registers a running call under id (a fresh id when id is empty or
+// already running) and returns the id to hand the toolset, and end, which
+// ends the call and returns the refusal of the first command it sent that
+// was refused (nil when none was). Call end exactly once.
+func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *envelope.Error) {
+	call.Toolset = g.toolset
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, taken := g.calls[id]; id == "" || taken {
+		id = gateIDPrefix + strconv.FormatUint(g.seq.Add(1), 10)
+		for g.calls[id] != nil {
+			id = gateIDPrefix + strconv.FormatUint(g.seq.Add(1), 10)
+		}
+	}
+	lc := &liveCall{call: call}
+	g.calls[id] = lc
+	return id, func() *envelope.Error {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.calls[id] == lc {
+			delete(g.calls, id)
+		}
+		return lc.refusal
+	}
+}
+
+// gateIDPrefix starts the ids Begin makes up; the MCP server's are "p<n>".
+const gateIDPrefix = "gate-"
+
+// GateMade reports whether id is one Begin made up (for a call the host
+// gave no id, e.g. a resource read): no MCP request is known by it.
+func GateMade(id string) bool { return strings.HasPrefix(id, gateIDPrefix) }
+
+// Check decides one command the toolset sends for callID: it returns the
+// params to send (see CheckSend) or the failure to answer instead. A
+// command for a call that is not running, and one CheckSend refuses, are
+// logged; the latter also fails its call (see Begin).
+func (g *Gate) Check(callID, command string, params json.RawMessage, lookup Lookup) (json.RawMessage, *envelope.Error) {
+	g.mu.Lock()
+	lc := g.calls[callID]
+	var call SendCall
+	if lc != nil {
+		call = lc.call
+	}
+	g.mu.Unlock()
+	if lc == nil {
+		what := fmt.Sprintf("a call that has ended (id %q)", callID)
+		if callID == "" {
+			what = "no call (the command carries no call id: is the toolset built with an SDK older than the server? rebuild it)"
+		}
+		e := envelope.Errorf(envelope.ValidationError,
+			"Toolset '%s' sent '%s' for %s: a toolset sends editor commands only while the call they serve runs. Nothing was sent to the editor. This is a bug in toolset '%s': report it to its author, or disable it with godot_disable_toolset.",
+			g.toolset, command, what, g.toolset)
+		g.log.Warn("refused a toolset's editor command outside its call", "toolset", g.toolset, "command", command, "call_id", callID)
+		return nil, e
+	}
+	info, declared, lerr := lookup(command)
+	if lerr != nil {
+		return nil, lerr
+	}
+	out, refusal := CheckSend(call, command, info, declared, params)
+	if refusal == nil {
+		return out, nil
+	}
+	g.log.Warn("refused a toolset's editor command", "toolset", g.toolset, "tool", call.Tool, "class", string(call.Class),
+		"dry_run", call.DryRun, "command", command, "command_class", info.Class, "declared", declared, "code", string(refusal.Code), "hint", refusal.Hint)
+	g.mu.Lock()
+	if lc.refusal == nil {
+		lc.refusal = refusal
+	}
+	g.mu.Unlock()
+	return nil, refusal
+}

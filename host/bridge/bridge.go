@@ -62,12 +62,20 @@ const HelloReadLimit = 64 << 10
 // (TCP sockets before their upgrade request, WebSockets before their
 // hello). When they are all taken, the next connection evicts the oldest
 // (see internal/connlimit), so a silent or slow stranger cannot keep the
-// editor out, and each of them is dropped after HelloTimeout anyway.
-const maxPendingHandshakes = 64
+// editor out: it would have to open this many connections within the few
+// milliseconds between the editor's connect and its hello. Each costs a
+// socket, a goroutine and at most HelloReadLimit of buffer, and is dropped
+// after HelloTimeout anyway.
+const maxPendingHandshakes = 256
 
 // maxConns is the bridge's connection limit: the pending handshakes plus
-// the authenticated editor (and one being replaced).
-const maxConns = maxPendingHandshakes + 4
+// the authenticated editor (and one being replaced), lowered when the file
+// limit is low (connlimit.Budget keeps fdReserve descriptors free).
+var maxConns = connlimit.Budget(maxPendingHandshakes+4, fdReserve, 16)
+
+// fdReserve is the number of descriptors kept free of listeners for the
+// editor link, plugin processes and files.
+const fdReserve = 512
 
 // maxHeaderBytes bounds the upgrade request's headers; Godot sends a few
 // hundred bytes.

@@ -203,16 +203,18 @@ func Settle(ctx context.Context) bool {
 
 // Budget returns how many connections a listener may hold so that reserve
 // descriptors stay free for everything else (the editor link, plugin pipes
-// and sockets, project files): min(want, (FileLimit()-reserve)/2), at least
-// floor. An unreadable limit gives want.
+// and sockets, project files): min(want, (FileLimit()-reserve)/3), at least
+// floor. A third, so that two listeners (the bridge and the HTTP transport)
+// together still leave a third of the rest besides the reserve. An
+// unreadable limit gives want.
 func Budget(want, reserve, floor int) int {
 	lim := FileLimit()
 	if lim == 0 {
 		return want
 	}
 	n := want
-	if avail := int64(lim) - int64(reserve); avail/2 < int64(n) {
-		n = int(avail / 2)
+	if avail := int64(lim) - int64(reserve); avail/3 < int64(n) {
+		n = int(avail / 3)
 	}
 	if n < floor {
 		n = floor

@@ -168,7 +168,7 @@ func TestBudget(t *testing.T) {
 		t.Skip("no RLIMIT_NOFILE here")
 	}
 	n := connlimit.Budget(1<<30, 512, 16)
-	if int64(n) > (int64(lim)-512)/2 && n != 16 {
+	if int64(n) > (int64(lim)-512)/3 && n != 16 {
 		t.Fatalf("budget %d leaves no reserve under limit %d", n, lim)
 	}
 	if got := connlimit.Budget(10, 512, 4); got > 10 {

@@ -91,23 +91,34 @@ func run(t *testing.T, timeout time.Duration, env []string, script string, args 
 	return stdout.String(), stderr.String(), err
 }
 
-// TestConformanceSuite runs every released server scenario of the suite;
-// scenarios listed in tools/conformance/expected-failures.txt may fail (and
+// TestConformanceSuite runs every released server scenario of both suite
+// versions, the pinned stable and the newest prerelease; scenarios listed in
+// tools/conformance/expected-failures.txt (and -next.txt) may fail (and
 // must, or the list is stale).
 func TestConformanceSuite(t *testing.T) {
 	needNPM(t)
-	out, errOut, err := run(t, 5*time.Minute, []string{"GODOT_MCP_BIN=" + hostBinary(t)}, "run.sh")
+	out, errOut, err := run(t, 8*time.Minute, []string{"GODOT_MCP_BIN=" + hostBinary(t)}, "run.sh")
 	if err != nil {
 		t.Fatalf("the MCP conformance suite failed: %v\n%s\n%s", err, out, errOut)
 	}
-	summary := out
-	if i := strings.Index(out, "=== SUMMARY ==="); i >= 0 {
-		summary = out[i:]
+	runs := strings.Split(out, "== MCP conformance ")[1:]
+	if len(runs) != 2 {
+		t.Fatalf("want a stable and a prerelease run, got %d:\n%s", len(runs), out)
 	}
-	if !strings.Contains(summary, "✓ tools-call-simple-text") || !strings.Contains(summary, "✓ prompts-get-with-args") {
-		t.Fatalf("the suite passed without running the fixture scenarios:\n%s", summary)
+	for _, r := range runs {
+		version, _, _ := strings.Cut(r, "\n")
+		summary := r
+		if i := strings.Index(r, "=== SUMMARY ==="); i >= 0 {
+			summary = r[i:]
+		}
+		if !strings.Contains(summary, "✓ tools-call-simple-text") || !strings.Contains(summary, "✓ prompts-get-with-args") {
+			t.Fatalf("%s passed without running the fixture scenarios:\n%s", version, summary)
+		}
+		if strings.Contains(version, "(next)") && !strings.Contains(summary, "✓ server-session-lifecycle") {
+			t.Errorf("%s: server-session-lifecycle did not pass:\n%s", version, summary)
+		}
+		t.Logf("%s\n%s", version, summary)
 	}
-	t.Logf("%s", summary)
 }
 
 // inspector runs the inspector's CLI against the binary over stdio and

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -98,7 +98,7 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	defer a.Close()
 	switch cfg.Transport {
 	case "http":
-		ln, err := net.Listen("tcp", cfg.HTTPAddr())
+		ln, err := mcpserver.ListenHTTP(ctx, cfg)
 		if err != nil {
 			return fmt.Errorf("http: %w", err)
 		}

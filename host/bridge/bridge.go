@@ -26,12 +26,14 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/connlimit"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
 )
 
 // Defaults used when the corresponding Options field is zero.
 const (
 	DefaultURL          = "ws://127.0.0.1:9080"
-	DefaultHelloTimeout = 5 * time.Second
+	DefaultHelloTimeout = 3 * time.Second
 	DefaultSendTimeout  = 30 * time.Second
 	DefaultWriteTimeout = 30 * time.Second
 	DefaultPingTimeout  = 5 * time.Second
@@ -50,9 +52,38 @@ const (
 	StatusPeerReplaced websocket.StatusCode = 4000
 )
 
-// maxPendingHandshakes bounds connections that have not said hello yet, so a
-// local process cannot pin unbounded goroutines by opening sockets.
-const maxPendingHandshakes = 64
+// HelloReadLimit is the per-message limit before a valid cmd_editor_hello.
+// A hello is a few hundred bytes (a project path, two versions, a token);
+// a bigger first frame closes the connection (1009) before it is buffered.
+// ReadLimit applies once the hello is accepted.
+const HelloReadLimit = 64 << 10
+
+// maxPendingHandshakes bounds connections that have not said hello yet
+// (TCP sockets before their upgrade request, WebSockets before their
+// hello). When they are all taken, the next connection evicts the oldest
+// (see internal/connlimit), so a silent or slow stranger cannot keep the
+// editor out: it would have to open this many connections within the few
+// milliseconds between the editor's connect and its hello. Each costs a
+// socket, a goroutine and at most HelloReadLimit of buffer, and is dropped
+// after HelloTimeout anyway.
+const maxPendingHandshakes = 256
+
+// maxConns is the bridge's connection limit: the pending handshakes plus
+// the authenticated editor (and one being replaced), lowered when the file
+// limit is low (connlimit.Budget keeps fdReserve descriptors free).
+var maxConns = connlimit.Budget(maxPendingHandshakes+4, fdReserve, 16)
+
+// fdReserve is the number of descriptors kept free of listeners for the
+// editor link, plugin processes and files.
+const fdReserve = 512
+
+// maxHeaderBytes bounds the upgrade request's headers; Godot sends a few
+// hundred bytes.
+const maxHeaderBytes = 16 << 10
+
+// warnEvery is how often a warning that strangers can repeat (a refused
+// handshake, an evicted connection) is logged at most, per kind.
+const warnEvery = 10 * time.Second
 
 // ErrNotConnected is returned by Push when no editor is connected.
 var ErrNotConnected = errors.New("bridge: no Godot editor is connected")
@@ -128,7 +159,8 @@ type Bridge struct {
 	peer      *peer
 	connCh    chan struct{} // closed while a peer is active
 	closedCh  chan struct{}
-	pending   int // handshakes in progress
+	conns     *connlimit.Limiter
+	warn      *logcap.Limiter
 	events    []peerEvent
 	eventSig  chan struct{}
 	eventDone chan struct{}
@@ -194,7 +226,15 @@ func New(opts Options) (*Bridge, error) {
 		connCh:   make(chan struct{}),
 		closedCh: make(chan struct{}),
 		eventSig: make(chan struct{}, 1),
+		warn:     logcap.NewLimiter(warnEvery),
 	}
+	b.conns = connlimit.New(maxConns, func(remote net.Addr, why connlimit.Reason) {
+		if why == connlimit.Evicted {
+			b.warn.Warn(b.log, "closed the oldest connection that had not said hello, to make room (many connections without a hello: is a local process probing the bridge?)", "remote", remote.String())
+		} else {
+			b.warn.Warn(b.log, "refused a connection: every slot is taken", "remote", remote.String())
+		}
+	})
 	if opts.Token != "" {
 		b.tokenHash = hashToken(opts.Token)
 	}
@@ -224,16 +264,23 @@ func (b *Bridge) Start(ctx context.Context) error {
 	b.port = port
 	b.url = "ws://" + net.JoinHostPort(b.host, port)
 	b.srv = &http.Server{
-		Handler:           http.HandlerFunc(b.serveHTTP),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: http.HandlerFunc(b.serveHTTP),
+		// The whole pre-hello life of a connection is bounded: its upgrade
+		// request within HelloTimeout, then its hello within HelloTimeout.
+		ReadHeaderTimeout: b.opts.HelloTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(b.log.Handler(), slog.LevelDebug),
 		BaseContext:       func(net.Listener) context.Context { return b.baseCtx },
 	}
+	// The bridge serves WebSocket upgrades only: every other answer (a
+	// refusal) closes its connection.
+	b.srv.SetKeepAlivesEnabled(false)
+	b.conns.Install(b.srv)
 	b.started = true
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
-		if err := b.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := b.srv.Serve(b.conns.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			b.log.Error("bridge listener stopped", "err", err)
 		}
 	}()

@@ -16,6 +16,8 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/connlimit"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
 )
 
 // HelloResult is the result of an accepted cmd_editor_hello.
@@ -31,28 +33,25 @@ func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// A browser page always sends Origin; Godot's WebSocketPeer never does.
 	// websocket.Accept's own origin check would let DNS rebinding through.
 	if origin, ok := r.Header["Origin"]; ok {
-		b.log.Warn("refused a bridge handshake carrying an Origin header (browser pages may not drive the editor)",
-			"origin", strings.Join(origin, ","), "remote", r.RemoteAddr)
+		b.warn.Warn(b.log, "refused a bridge handshake carrying an Origin header (browser pages may not drive the editor)",
+			"origin", logcap.Value(strings.Join(origin, ",")), "remote", r.RemoteAddr)
 		http.Error(w, "godot-mcp bridge: requests with an Origin header are refused", http.StatusForbidden)
 		return
 	}
 	if !b.hostAllowed(r.Host) {
-		b.log.Warn("refused a bridge handshake for a foreign Host (possible DNS rebinding)", "host", r.Host, "remote", r.RemoteAddr)
+		b.warn.Warn(b.log, "refused a bridge handshake for a foreign Host (possible DNS rebinding)", "host", logcap.Value(r.Host), "remote", r.RemoteAddr)
 		http.Error(w, "godot-mcp bridge: foreign Host refused", http.StatusMisdirectedRequest)
 		return
 	}
 
+	// Connections before their hello are bounded by the listener's
+	// connlimit.Limiter (the oldest is evicted when all slots are taken).
 	b.mu.Lock()
-	if b.closed || b.pending >= maxPendingHandshakes {
-		closed := b.closed
+	if b.closed {
 		b.mu.Unlock()
-		if !closed {
-			b.log.Warn("refused a connection: too many handshakes in progress", "remote", r.RemoteAddr)
-		}
 		http.Error(w, "godot-mcp bridge: unavailable", http.StatusServiceUnavailable)
 		return
 	}
-	b.pending++
 	b.wg.Add(1)
 	b.mu.Unlock()
 	defer b.wg.Done()
@@ -60,23 +59,18 @@ func (b *Bridge) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// Origin and Host were checked above.
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
-		b.handshakeDone()
 		b.log.Debug("websocket upgrade failed", "err", err, "remote", r.RemoteAddr)
 		return
 	}
-	conn.SetReadLimit(ReadLimit)
+	// Until a valid hello, a frame may be a hello's size only.
+	conn.SetReadLimit(HelloReadLimit)
 	info, answer, ok := b.handshake(conn, r.RemoteAddr)
-	b.handshakeDone()
 	if !ok {
 		return
 	}
+	conn.SetReadLimit(ReadLimit)
+	connlimit.Settle(r.Context()) // the editor's connection is never evicted
 	b.runPeer(newPeer(b, conn, info), answer)
-}
-
-func (b *Bridge) handshakeDone() {
-	b.mu.Lock()
-	b.pending--
-	b.mu.Unlock()
 }
 
 // handshake reads and checks cmd_editor_hello. On success it returns the
@@ -96,7 +90,7 @@ func (b *Bridge) handshake(conn *websocket.Conn, remote string) (PeerInfo, []byt
 	typ, data, err := readFrame(ctx, conn)
 	if !timer.Stop() {
 		<-closed
-		b.log.Warn("closed a connection that sent no cmd_editor_hello in time", "timeout", b.opts.HelloTimeout, "remote", remote)
+		b.warn.Warn(b.log, "closed a connection that sent no cmd_editor_hello in time", "timeout", b.opts.HelloTimeout, "remote", remote)
 		return PeerInfo{}, nil, false
 	}
 	if err != nil {
@@ -107,7 +101,7 @@ func (b *Bridge) handshake(conn *websocket.Conn, remote string) (PeerInfo, []byt
 
 	refuse := func(id, reason, hint string) (PeerInfo, []byte, bool) {
 		// reason is a fixed phrase; token values never reach the log.
-		b.log.Warn("refused an editor handshake", "reason", reason, "remote", remote)
+		b.warn.WarnAs(b.log, "handshake: "+reason, "refused an editor handshake", "reason", reason, "remote", remote)
 		if frame, err := envelope.Marshal(envelope.Failure(id, envelope.Errorf(envelope.ValidationError, "%s", hint))); err == nil {
 			wctx, wcancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
 			_ = conn.Write(wctx, websocket.MessageText, frame)
@@ -203,10 +197,10 @@ func (b *Bridge) runPeer(p *peer, helloAnswer []byte) {
 		notice, _ := envelope.Marshal(envelope.Failure("", envelope.Errorf(envelope.PeerReplaced,
 			"Another Godot editor connected to this godot-mcp server and replaced this one (one editor per server). Close the other editor, or give each editor its own server with GODOT_MCP_BRIDGE_URL.")))
 		old.requestClose(notice, StatusPeerReplaced, "peer replaced")
-		b.log.Info("editor connection replaced", "old_remote", old.info.RemoteAddr, "old_project_dir", old.info.ProjectDir)
+		b.log.Info("editor connection replaced", "old_remote", old.info.RemoteAddr, "old_project_dir", logcap.Value(old.info.ProjectDir))
 	}
-	b.log.Info("editor connected", "project_dir", p.info.ProjectDir, "godot_version", p.info.GodotVersion,
-		"addon_version", p.info.AddonVersion, "remote", p.info.RemoteAddr)
+	b.log.Info("editor connected", "project_dir", logcap.Value(p.info.ProjectDir), "godot_version", logcap.Value(p.info.GodotVersion),
+		"addon_version", logcap.Value(p.info.AddonVersion), "remote", p.info.RemoteAddr)
 
 	err := p.readLoop()
 
@@ -219,7 +213,7 @@ func (b *Bridge) runPeer(p *peer, helloAnswer []byte) {
 	}
 	b.mu.Unlock()
 	if active {
-		b.log.Info("editor disconnected", "project_dir", p.info.ProjectDir, "remote", p.info.RemoteAddr,
+		b.log.Info("editor disconnected", "project_dir", logcap.Value(p.info.ProjectDir), "remote", p.info.RemoteAddr,
 			"status", websocket.CloseStatus(err))
 	}
 	b.teardown(p)

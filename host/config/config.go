@@ -33,7 +33,7 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_BRIDGE_URL", Flag: "bridge-url", Default: "ws://127.0.0.1:9080", Usage: "WebSocket URL the bridge listens on; the editor addon dials the same URL"},
 	{Env: "GODOT_MCP_BRIDGE_TOKEN", Flag: "", Default: "", Usage: "opt-in shared secret for the bridge handshake; set it for the editor too (the addon sends it in its first message); never logged", Secret: true},
 	{Env: "GODOT_MCP_TRANSPORT", Flag: "transport", Default: "stdio", Usage: "MCP transport: stdio or http (streamable HTTP)"},
-	{Env: "GODOT_MCP_HTTP_HOST", Flag: "http-host", Default: "127.0.0.1", Usage: "HTTP transport bind host"},
+	{Env: "GODOT_MCP_HTTP_HOST", Flag: "http-host", Default: "127.0.0.1", Usage: "HTTP transport bind host; a wildcard binds what it names: 0.0.0.0 IPv4 only, :: IPv6 only (a non-loopback bind needs GODOT_MCP_AUTH_TOKEN)"},
 	{Env: "GODOT_MCP_HTTP_PORT", Flag: "http-port", Default: "9090", Usage: "HTTP transport bind port"},
 	{Env: "GODOT_MCP_AUTH_TOKEN", Flag: "", Default: "", Usage: "bearer token for the HTTP transport; required for a non-loopback bind", Secret: true},
 	{Env: "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION", Flag: "", Default: "auto", Usage: "HTTP Host/Origin (DNS-rebinding) guard: auto protects loopback binds, true always, false opts out"},

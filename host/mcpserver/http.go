@@ -17,6 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/config"
+	"github.com/godot-mcp/godot-mcp/internal/connlimit"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
 )
 
 // HTTPGuard wraps an MCP HTTP handler with the spec's defences:
@@ -30,9 +32,9 @@ type HTTPGuard struct {
 	AllowedHosts []string
 	// Token, when non-empty, is the required bearer token.
 	Token string
-	// Logger gets a warning for refused tokens (at most one per client
-	// address and authWindow); nil: none.
-	Logger *slog.Logger
+	// Log receives refusals (values cut short, each kind at most once per
+	// 10 s); nil discards them.
+	Log *slog.Logger
 
 	now func() time.Time // the clock of the wrong-token limiter (tests)
 }
@@ -157,22 +159,35 @@ func (g HTTPGuard) hostAllowed(host string) bool {
 	return false
 }
 
-// Wrap applies the guard to next.
+// Wrap applies the guard to next. A refused request's connection is closed
+// after the answer (no keep-alive for strangers).
 func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 	limiter := &authLimiter{now: g.now, clients: map[string]*authClient{}}
 	if limiter.now == nil {
 		limiter.now = time.Now
 	}
+	log := g.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	warn := logcap.NewLimiter(warnEvery)
+	refuse := func(w http.ResponseWriter, r *http.Request, status int, answer, key, msg string, args ...any) {
+		warn.WarnAs(log, key, msg, append(args, "remote", r.RemoteAddr)...)
+		w.Header().Set("Connection", "close")
+		http.Error(w, answer, status)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if g.Protect {
 			if !g.hostAllowed(r.Host) {
-				http.Error(w, "misdirected request: Host "+r.Host+" is not served here", http.StatusMisdirectedRequest)
+				refuse(w, r, http.StatusMisdirectedRequest, "misdirected request: Host "+logcap.Value(r.Host)+" is not served here",
+					"host", "refused an HTTP request for a foreign Host (possible DNS rebinding)", "host", logcap.Value(r.Host))
 				return
 			}
 			if origin := r.Header.Get("Origin"); origin != "" {
 				u, err := url.Parse(origin)
 				if err != nil || u.Host == "" || !g.hostAllowed(u.Host) {
-					http.Error(w, "forbidden: cross-origin requests are refused", http.StatusForbidden)
+					refuse(w, r, http.StatusForbidden, "forbidden: cross-origin requests are refused",
+						"origin", "refused a cross-origin HTTP request", "origin", logcap.Value(origin))
 					return
 				}
 			}
@@ -181,20 +196,23 @@ func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 			addr := clientAddr(r)
 			if d := limiter.blocked(addr); d > 0 {
 				w.Header().Set("Retry-After", strconv.Itoa(int(d.Round(time.Second)/time.Second)+1))
+				w.Header().Set("Connection", "close")
 				http.Error(w, "too many requests: too many wrong bearer tokens from this address; retry later", http.StatusTooManyRequests)
 				return
 			}
 			auth := r.Header.Get("Authorization")
 			const prefix = "Bearer "
 			if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) || !g.tokenOK(auth[len(prefix):]) {
-				if log, blocked := limiter.fail(addr); log && g.Logger != nil {
+				// Logged by the limiter: at most once per address and window.
+				if logIt, blocked := limiter.fail(addr); logIt {
 					if blocked {
-						g.Logger.Warn("refused an HTTP request with a missing or wrong bearer token; address blocked", "remote", addr, "for", authBlock)
+						log.Warn("refused an HTTP request with a missing or wrong bearer token; address blocked", "remote", addr, "for", authBlock)
 					} else {
-						g.Logger.Warn("refused an HTTP request with a missing or wrong bearer token", "remote", addr)
+						log.Warn("refused an HTTP request with a missing or wrong bearer token", "remote", addr)
 					}
 				}
 				w.Header().Set("WWW-Authenticate", `Bearer realm="godot-mcp"`)
+				w.Header().Set("Connection", "close")
 				http.Error(w, "unauthorized: send Authorization: Bearer <GODOT_MCP_AUTH_TOKEN>", http.StatusUnauthorized)
 				return
 			}
@@ -204,25 +222,70 @@ func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 }
 
 // HTTPHandler is the guarded streamable HTTP handler, served at /mcp.
+//
+// Sessions follow the spec: the id minted at initialize is the only one
+// served; a terminated (DELETE) or never-issued Mcp-Session-Id gets 404, so
+// the client starts a new session. Requests are bounded (see limits).
 func (s *Server) HTTPHandler() http.Handler {
+	sessions := newSessionIDs(httpMaxSessions)
 	h := server.NewStreamableHTTPServer(s.mcp,
 		server.WithEndpointPath("/mcp"),
 		// Our guard answers foreign hosts with 421 before this handler runs.
 		server.WithDisableLocalhostProtection(true),
 		server.WithStreamableHTTPLogger(s.log),
+		server.WithSessionIdManager(sessions),
+		// A standalone stream's dead client is noticed at the next write.
+		server.WithHeartbeatInterval(httpHeartbeat),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
+	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(h))
 	g := NewHTTPGuard(s.cfg)
-	g.Logger = s.log
+	g.Log = s.log
 	return g.Wrap(mux)
 }
 
+// ListenHTTP binds the HTTP transport's address. A wildcard binds what was
+// asked: 0.0.0.0 IPv4 only, :: IPv6 only (Go's "tcp" would make 0.0.0.0
+// the dual-stack [::]).
+func ListenHTTP(ctx context.Context, cfg config.Config) (net.Listener, error) {
+	network := "tcp"
+	if ip := net.ParseIP(strings.Trim(cfg.HTTPHost, "[]")); ip != nil && ip.IsUnspecified() {
+		network = "tcp6"
+		if ip.To4() != nil {
+			network = "tcp4"
+		}
+	}
+	var lc net.ListenConfig
+	return lc.Listen(ctx, network, cfg.HTTPAddr())
+}
+
 // ServeHTTP listens on ln and serves the guarded MCP endpoint until ctx ends.
+//
+// Connections are bounded (connlimit): at most httpMaxConns, fewer when the
+// process's file limit is low, so descriptors stay free for the editor
+// link and the plugins; when all are taken, the connection idle the
+// longest is closed for the newcomer. Headers must arrive within
+// httpHeaderTimeout and a keep-alive connection idle for httpIdleTimeout is
+// closed.
 func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: s.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{
+		Handler:           s.HTTPHandler(),
+		ReadHeaderTimeout: httpHeaderTimeout,
+		IdleTimeout:       httpIdleTimeout,
+		MaxHeaderBytes:    httpMaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	warn := logcap.NewLimiter(warnEvery)
+	lim := connlimit.New(connlimit.Budget(httpMaxConns, fdReserve, 16), func(remote net.Addr, why connlimit.Reason) {
+		if why == connlimit.Evicted {
+			warn.Warn(s.log, "closed the HTTP connection idle the longest to make room (connection limit reached)", "remote", remote.String())
+		} else {
+			warn.Warn(s.log, "refused an HTTP connection: every connection is busy", "remote", remote.String())
+		}
+	})
+	lim.Install(srv)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(lim.Listener(ln)) }()
 	select {
 	case <-ctx.Done():
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

@@ -84,7 +84,7 @@ func TestHTTPWrongTokensAreRateLimited(t *testing.T) {
 	cfg.AuthToken = "s3cret-token"
 	var logs bytes.Buffer
 	g := NewHTTPGuard(cfg)
-	g.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	g.Log = slog.New(slog.NewTextHandler(&logs, nil))
 	now := time.Unix(1000, 0)
 	g.now = func() time.Time { return now }
 	h := g.Wrap(ok)

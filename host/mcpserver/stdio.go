@@ -79,7 +79,11 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	readDone := make(chan error, 1)
 	go func() {
 		for {
-			line, err := reader.ReadBytes('\n')
+			line, err := readLine(reader, maxStdioLine)
+			if tooLong, ok := err.(*lineTooLongError); ok {
+				s.refuseLongLine(w, tooLong)
+				continue
+			}
 			if len(line) > 0 && !fast.serve(line) {
 				if _, werr := pw.Write(line); werr != nil {
 					readDone <- nil // mcp-go stopped reading: the session is over

@@ -2,17 +2,23 @@
 # Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance,
 # pinned in package.json with Node 22 from npm) against the godot-mcp host over
 # streamable HTTP on loopback, with the "conformance" fixture toolset
-# (internal/conformancetoolset) enabled for this run only.
+# (internal/conformancetoolset) enabled for this run only. Two versions run,
+# one after the other, against the same host: the pinned stable release
+# ("stable", expected-failures.txt) and the newest prerelease ("next", npm
+# alias conformance-next, expected-failures-next.txt).
 #
-# Exits non-zero when a scenario fails that is not listed in
-# expected-failures.txt, or when a listed one passes (the list is stale).
+# Exits non-zero when, in either version, a scenario fails that is not listed
+# in its expected-failures file, or when a listed one passes (the list is
+# stale).
 #
-#   tools/conformance/run.sh                 build the host and run the suite
+#   tools/conformance/run.sh                 build the host and run both suites
 #   GODOT_MCP_BIN=/path/godot-mcp run.sh     use a prebuilt host binary
+#   CONFORMANCE_VERSIONS=next run.sh         run one version (stable or next)
 #   CONFORMANCE_SCENARIO=ping run.sh         run one scenario
 #   CONFORMANCE_SUITE=all run.sh             also the suite's pending scenarios
 #                                            (default: active, as released)
 #   CONFORMANCE_RESULTS=/dir run.sh          keep per-scenario checks.json there
+#                                            (one subdirectory per version)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,20 +78,50 @@ until (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
 	sleep 0.1
 done
 
-# expected-failures.txt (one "scenario  reason" per line) → the suite's YAML baseline.
-args=(server --url "$url" --suite "${CONFORMANCE_SUITE:-active}" -o "${CONFORMANCE_RESULTS:-$work/results}")
-expected=$(grep -Ev '^[[:space:]]*(#|$)' "$here/expected-failures.txt" | awk '{print "  - " $1}' || true)
-if [ -n "$expected" ]; then
-	printf 'server:\n%s\n' "$expected" >"$work/baseline.yml"
-	args+=(--expected-failures "$work/baseline.yml")
-fi
-if [ -n "${CONFORMANCE_SCENARIO:-}" ]; then
-	args+=(--scenario "$CONFORMANCE_SCENARIO")
-fi
+# Runs one version of the suite; $1 is stable or next.
+run_suite() {
+	local which=$1 pkg expected_file
+	case "$which" in
+	stable)
+		pkg="$here/node_modules/@modelcontextprotocol/conformance"
+		expected_file="$here/expected-failures.txt"
+		;;
+	next)
+		pkg="$here/node_modules/conformance-next"
+		expected_file="$here/expected-failures-next.txt"
+		;;
+	*)
+		echo "conformance: unknown version '$which' (want stable or next)" >&2
+		return 2
+		;;
+	esac
+	local version
+	version=$(node -p "require('$pkg/package.json').version")
+	echo "== MCP conformance $version ($which), baseline $(basename "$expected_file")"
+	# The expected failures (one "scenario  reason" per line) → the suite's YAML baseline.
+	local args=(server --url "$url" --suite "${CONFORMANCE_SUITE:-active}" -o "${CONFORMANCE_RESULTS:-$work/results}/$which")
+	local expected
+	expected=$(grep -Ev '^[[:space:]]*(#|$)' "$expected_file" | awk '{print "  - " $1}' || true)
+	if [ -n "$expected" ]; then
+		printf 'server:\n%s\n' "$expected" >"$work/baseline-$which.yml"
+		args+=(--expected-failures "$work/baseline-$which.yml")
+	fi
+	if [ -n "${CONFORMANCE_SCENARIO:-}" ]; then
+		args+=(--scenario "$CONFORMANCE_SCENARIO")
+	fi
+	node "$pkg/dist/index.js" "${args[@]}"
+}
+
 status=0
-conformance "${args[@]}" || status=$?
+failed=()
+for which in ${CONFORMANCE_VERSIONS:-stable next}; do
+	if ! run_suite "$which"; then
+		status=1
+		failed+=("$which")
+	fi
+done
 if [ "$status" -ne 0 ]; then
-	echo "conformance: the suite failed (exit $status); the host's log:" >&2
+	echo "conformance: the suite failed (${failed[*]}); the host's log:" >&2
 	tail -n 50 "$work/host.log" >&2
 fi
 exit "$status"

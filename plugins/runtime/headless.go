@@ -112,8 +112,12 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 			continue
 		}
 		clean, _ := respath.Clean(p)
-		if _, serr := os.Stat(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(clean, "res://")))); serr != nil {
+		file := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(clean, "res://")))
+		if _, serr := os.Stat(file); serr != nil {
 			return HeadlessOut{}, sdk.NotFound(fmt.Sprintf("%s does not exist in the project %s", clean, dir))
+		}
+		if err := respath.Inside(dir, file, clean); err != nil {
+			return HeadlessOut{}, err
 		}
 	}
 	args := []string{"--headless", "--path", dir}

@@ -5,6 +5,7 @@ package respath
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -31,4 +32,25 @@ func Clean(p string) (string, error) {
 	}
 	cleaned := path.Clean("/" + rest)
 	return "res://" + strings.TrimPrefix(cleaned, "/"), nil
+}
+
+// Inside checks that file (an existing file of the project in dir, named
+// res in messages) really is inside dir once symbolic links are resolved:
+// a link in the project that leads out of it is refused with
+// VALIDATION_ERROR naming the real location (the addon's path_guard.gd makes
+// the same check for everything the editor touches).
+func Inside(dir, file, res string) error {
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return sdk.Validation(fmt.Sprintf("the project directory %s cannot be resolved (%v)", dir, err))
+	}
+	realFile, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return sdk.Validation(fmt.Sprintf("%s cannot be resolved (%v); check its symbolic links", res, err))
+	}
+	rel, err := filepath.Rel(realDir, realFile)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return sdk.Validation(fmt.Sprintf("%s goes through a symbolic link that leads outside the project (to %s); only files inside the project are run: use a path that does not go through the link, or replace it with a real folder or file", res, realFile))
+	}
+	return nil
 }

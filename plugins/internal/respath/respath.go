@@ -4,6 +4,7 @@ package respath
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -35,22 +36,35 @@ func Clean(p string) (string, error) {
 }
 
 // Inside checks that file (an existing file of the project in dir, named
-// res in messages) really is inside dir once symbolic links are resolved:
-// a link in the project that leads out of it is refused with
-// VALIDATION_ERROR naming the real location (the addon's path_guard.gd makes
-// the same check for everything the editor touches).
+// res in messages) really is inside dir once symbolic links are resolved,
+// each prefix of res on its own: a link in the project that leads out of it
+// is refused with VALIDATION_ERROR naming that link (the addon's
+// path_guard.gd makes the same check for everything the editor touches).
 func Inside(dir, file, res string) error {
 	realDir, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return sdk.Validation(fmt.Sprintf("the project directory %s cannot be resolved (%v)", dir, err))
 	}
-	realFile, err := filepath.EvalSymlinks(file)
+	rel, err := filepath.Rel(dir, file)
 	if err != nil {
-		return sdk.Validation(fmt.Sprintf("%s cannot be resolved (%v); check its symbolic links", res, err))
+		return sdk.Validation(fmt.Sprintf("%s is not inside the project %s", res, dir))
 	}
-	rel, err := filepath.Rel(realDir, realFile)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return sdk.Validation(fmt.Sprintf("%s goes through a symbolic link that leads outside the project (to %s); only files inside the project are run: use a path that does not go through the link, or replace it with a real folder or file", res, realFile))
+	prefix := dir
+	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
+		prefix = filepath.Join(prefix, seg)
+		real, err := filepath.EvalSymlinks(prefix)
+		if err != nil {
+			return sdk.Validation(fmt.Sprintf("%s cannot be resolved (%v); check its symbolic links", res, err))
+		}
+		if r, err := filepath.Rel(realDir, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r) {
+			continue
+		}
+		link, _ := filepath.Rel(dir, prefix)
+		name := "res://" + filepath.ToSlash(link)
+		if target, err := os.Readlink(prefix); err == nil {
+			name += " (-> " + target + ")"
+		}
+		return sdk.Validation(fmt.Sprintf("%s goes through the symbolic link %s, which leads outside the project (to %s); only files inside the project are run: use a path that does not go through the link, or replace it with a real folder or file", res, name, real))
 	}
 	return nil
 }

@@ -67,10 +67,13 @@ func TestInside(t *testing.T) {
 			t.Skipf("symlinks unavailable: %v", err)
 		}
 	}
-	for _, bad := range []string{"rel/out.tscn", "abs/out.tscn", "chain1/out.tscn", "sub/deep/up/esc/out.tscn", "filelink.tscn"} {
+	for bad, link := range map[string]string{
+		"rel/out.tscn": "res://rel (", "abs/out.tscn": "res://abs (", "chain1/out.tscn": "res://chain1 (",
+		"sub/deep/up/esc/out.tscn": "res://sub/deep/up/esc (", "filelink.tscn": "res://filelink.tscn (",
+	} {
 		err := Inside(dir, filepath.Join(dir, filepath.FromSlash(bad)), "res://"+bad)
-		if e := sdk.AsError(err); err == nil || e.Code != sdk.CodeValidationError || !strings.Contains(e.Hint, "symbolic link") {
-			t.Errorf("Inside(%s) = %v, want VALIDATION_ERROR about a symbolic link", bad, err)
+		if e := sdk.AsError(err); err == nil || e.Code != sdk.CodeValidationError || !strings.Contains(e.Hint, "symbolic link "+link) {
+			t.Errorf("Inside(%s) = %v, want VALIDATION_ERROR naming the symbolic link %s", bad, err, link)
 		}
 	}
 	for _, good := range []string{"sub/in.tscn", "alias/in.tscn", "aliasfile.tscn"} {

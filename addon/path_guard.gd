@@ -22,6 +22,9 @@ extends RefCounted
 
 ## Most symbolic links followed while resolving one path (Linux's own limit is 40).
 const MAX_HOPS := 40
+## DirAccess.read_link() reads at most 256 bytes of a link's target: a target this long or
+## longer may have been cut, so the link cannot be checked and is refused.
+const MAX_TARGET_BYTES := 250
 
 ## The project directory as given (ProjectSettings) and as it really is.
 static var _root_given: String = ""
@@ -93,6 +96,8 @@ static func escape_problem(path: String) -> String:
 		_step(st, seg)
 		if str(st["error"]) == "loop":
 			return "'%s' goes through a loop of symbolic links at '%s'; fix or remove that link" % [path, prefix]
+		if str(st["error"]) == "unreadable":
+			return "'%s' goes through the symbolic link '%s', whose target godot-mcp cannot read in full (unreadable, not UTF-8, or %d bytes or longer), so it cannot tell whether it stays inside the project; replace the link with a real folder or file, or shorten its target" % [path, prefix, MAX_TARGET_BYTES]
 		if not inside(str(st["path"])):
 			return _leak_hint(path, prefix, folder, seg, str(st["path"]))
 	return ""
@@ -101,12 +106,14 @@ static func escape_problem(path: String) -> String:
 ## The hint for a path whose prefix [param prefix] (the name [param seg] in the real folder
 ## [param folder]) is a symbolic link that leads to [param real], outside the project.
 static func _leak_hint(path: String, prefix: String, folder: String, seg: String, real: String) -> String:
-	var link: String = "'%s'" % prefix
+	var target: String = ""
 	var d: DirAccess = DirAccess.open(folder)
 	if d != null and d.is_link(seg):
-		link = "'%s' (-> '%s')" % [prefix, d.read_link(seg)]
-	var head: String = "'%s' is a symbolic link %s" % [path, link.trim_prefix("'%s' " % prefix)] if path == prefix else "'%s' goes through the symbolic link %s" % [path, link]
-	return "%s that leads outside the project (to '%s'); godot-mcp only reads and writes files inside the project: use a path that does not go through %s, or replace the link with a real folder or file" % [head, real, prefix]
+		target = " (-> '%s')" % d.read_link(seg)
+	var head: String = "'%s' is a symbolic link%s, which" % [path, target]
+	if path != prefix:
+		head = "'%s' goes through the symbolic link '%s'%s, which" % [path, prefix, target]
+	return "%s leads outside the project (to '%s'); godot-mcp only reads and writes files inside the project: use a path that does not go through %s, or replace the link with a real folder or file" % [head, real, prefix]
 
 
 ## Resolves one path segment [param seg] (a name, or a link target being expanded) under
@@ -123,8 +130,12 @@ static func _step(st: Dictionary, seg: String) -> void:
 			st["path"] = _parent(cur)
 			continue
 		var d: DirAccess = DirAccess.open(cur)
+		if d == null and DirAccess.dir_exists_absolute(cur):
+			# A folder that exists but cannot be looked into: its links cannot be checked.
+			st["error"] = "unreadable"
+			return
 		if d == null or not d.is_link(s):
-			# Not a link (or cur is missing: nothing below it exists, so no link either).
+			# Not a link (or cur is missing or a file: nothing below it exists, so no link).
 			st["path"] = cur.path_join(s)
 			continue
 		st["hops"] = int(st["hops"]) + 1
@@ -132,10 +143,11 @@ static func _step(st: Dictionary, seg: String) -> void:
 			st["error"] = "loop"
 			return
 		var target: String = d.read_link(s).replace("\\", "/")
-		if target == "":
-			# An unreadable link: judge it where it is (a missing file below it).
-			st["path"] = cur.path_join(s)
-			continue
+		if target == "" or target.to_utf8_buffer().size() >= MAX_TARGET_BYTES:
+			# Unreadable, not UTF-8, or possibly cut by read_link(): cannot be followed here
+			# as the OS would, so it is not trusted.
+			st["error"] = "unreadable"
+			return
 		if _is_abs(target):
 			var top: String = _fs_root(target)
 			st["path"] = top

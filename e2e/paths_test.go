@@ -33,6 +33,10 @@ var escapes = []struct {
 	// project; c/esc -> ../../outside only leaves the project when judged
 	// where c really is (read as text from deep/a/up it stays inside).
 	{"shallower link then ..", "res://deep/a/up/esc", "res://deep/a/up/esc"},
+	// Godot's DirAccess.read_link() reads 256 bytes of a target: a longer
+	// one, cut there, would look like the project itself.
+	{"long link target", "res://long", "res://long"},
+	{"link loop", "res://loop1", "res://loop1"},
 }
 
 var plantedLinks = []plantedLink{
@@ -44,6 +48,9 @@ var plantedLinks = []plantedLink{
 	{"deep/a/up", "../../c"},
 	{"c/esc", "../../outside"},
 	{"leak.gd", "@outside/secret.gd"},
+	{"long", strings.Repeat("./", 130) + "../outside"},
+	{"loop1", "loop2"},
+	{"loop2", "loop1"},
 	// A link that stays inside the project works as the folder it points to.
 	{"alias", "real"},
 }
@@ -101,7 +108,7 @@ func snapshotOutside(t *testing.T, dir string) map[string]string {
 
 // A project that carries symbolic links leading out of it (relative,
 // absolute, chained, through a link to a shallower folder and then "..",
-// and a file link): every tool that takes a path refuses those paths with
+// a file link, a target longer than Godot reads, a loop): every tool that takes a path refuses those paths with
 // VALIDATION_ERROR naming the link, nothing outside is read, written, moved
 // or deleted, and listings and searches skip the links (and say so). Links
 // that stay inside work.
@@ -197,7 +204,7 @@ func TestPathsSymlinksStayInTheProject(t *testing.T) {
 
 	// Whole-project walks skip every link that leads out and say which.
 	t.Run("walks skip links that lead out", func(t *testing.T) {
-		leaving := []string{"res://rel", "res://abs", "res://chain1", "res://chain2", "res://chain3", "res://c/esc", "res://leak.gd"}
+		leaving := []string{"res://rel", "res://abs", "res://chain1", "res://chain2", "res://chain3", "res://c/esc", "res://leak.gd", "res://long"}
 		outsidePath := func(p string) bool {
 			for _, l := range append(slices.Clone(leaving), "res://deep/a/up/esc") {
 				if p == l || strings.HasPrefix(p, l+"/") {

@@ -113,11 +113,11 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 		}
 		clean, _ := respath.Clean(p)
 		file := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(clean, "res://")))
-		if _, serr := os.Stat(file); serr != nil {
-			return HeadlessOut{}, sdk.NotFound(fmt.Sprintf("%s does not exist in the project %s", clean, dir))
-		}
 		if err := respath.Inside(dir, file, clean); err != nil {
 			return HeadlessOut{}, err
+		}
+		if _, serr := os.Stat(file); serr != nil {
+			return HeadlessOut{}, sdk.NotFound(fmt.Sprintf("%s does not exist in the project %s", clean, dir))
 		}
 	}
 	args := []string{"--headless", "--path", dir}

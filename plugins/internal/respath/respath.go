@@ -3,7 +3,9 @@
 package respath
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -35,7 +37,7 @@ func Clean(p string) (string, error) {
 	return "res://" + strings.TrimPrefix(cleaned, "/"), nil
 }
 
-// Inside checks that file (an existing file of the project in dir, named
+// Inside checks that file (a file of the project in dir, named
 // res in messages) really is inside dir once symbolic links are resolved,
 // each prefix of res on its own: a link in the project that leads out of it
 // is refused with VALIDATION_ERROR naming that link (the addon's
@@ -53,8 +55,11 @@ func Inside(dir, file, res string) error {
 	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
 		prefix = filepath.Join(prefix, seg)
 		real, err := filepath.EvalSymlinks(prefix)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // nothing there (the caller says so); a missing name is no link
+		}
 		if err != nil {
-			return sdk.Validation(fmt.Sprintf("%s cannot be resolved (%v); check its symbolic links", res, err))
+			return sdk.Validation(fmt.Sprintf("%s cannot be resolved (%v); check its symbolic links (a loop of symbolic links?)", res, err))
 		}
 		if r, err := filepath.Rel(realDir, real); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r) {
 			continue

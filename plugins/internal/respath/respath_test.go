@@ -61,6 +61,8 @@ func TestInside(t *testing.T) {
 		"c/esc":          "../../outside",
 		"filelink.tscn":  filepath.Join(outside, "out.tscn"),
 		"aliasfile.tscn": "sub/in.tscn",
+		"loop1":          "loop2",
+		"loop2":          "loop1",
 	}
 	for l, target := range links {
 		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(l))); err != nil {
@@ -75,6 +77,12 @@ func TestInside(t *testing.T) {
 		if e := sdk.AsError(err); err == nil || e.Code != sdk.CodeValidationError || !strings.Contains(e.Hint, "symbolic link "+link) {
 			t.Errorf("Inside(%s) = %v, want VALIDATION_ERROR naming the symbolic link %s", bad, err, link)
 		}
+	}
+	if err := Inside(dir, filepath.Join(dir, "loop1", "x.tscn"), "res://loop1/x.tscn"); sdk.AsError(err) == nil || sdk.AsError(err).Code != sdk.CodeValidationError {
+		t.Errorf("a loop of links: %v, want VALIDATION_ERROR", err)
+	}
+	if err := Inside(dir, filepath.Join(dir, "sub", "missing.tscn"), "res://sub/missing.tscn"); err != nil {
+		t.Errorf("a missing file: %v, want nil (the caller reports it)", err)
 	}
 	for _, good := range []string{"sub/in.tscn", "alias/in.tscn", "aliasfile.tscn"} {
 		if err := Inside(dir, filepath.Join(dir, filepath.FromSlash(good)), "res://"+good); err != nil {

@@ -108,8 +108,9 @@ static func escape_problem(path: String) -> String:
 static func _leak_hint(path: String, prefix: String, folder: String, seg: String, real: String) -> String:
 	var target: String = ""
 	var d: DirAccess = DirAccess.open(folder)
-	if d != null and d.is_link(seg):
-		target = " (-> '%s')" % d.read_link(seg)
+	if d == null or not d.is_link(seg):
+		return "'%s' leads outside the project (to '%s'); godot-mcp only reads and writes files inside the project" % [path, real]
+	target = " (-> '%s')" % d.read_link(seg)
 	var head: String = "'%s' is a symbolic link%s, which" % [path, target]
 	if path != prefix:
 		head = "'%s' goes through the symbolic link '%s'%s, which" % [path, prefix, target]

@@ -165,6 +165,8 @@ func TestPathsSymlinksStayInTheProject(t *testing.T) {
 			refused(t, l.link, "godot_scene_open", map[string]any{"path": p + "/secret.tscn"})
 			refused(t, l.link, "godot_project_add_autoload", map[string]any{"name": "Evil", "path": p + "/secret.gd"})
 			refused(t, l.link, "godot_runtime_run_headless", map[string]any{"scene": p + "/secret.tscn", "timeout_ms": 5000})
+			refused(t, l.link, "godot_runtime_play", map[string]any{"scene": p + "/secret.tscn"})
+			refused(t, l.link, "godot_project_set_settings", map[string]any{"settings": map[string]any{"application/run/main_scene": p + "/secret.tscn"}})
 		})
 	}
 

@@ -254,6 +254,11 @@ func set_settings(params: Dictionary) -> Dictionary:
 		var range_problem: String = _range_problem(value, hint, hs)
 		if range_problem != "":
 			return _router.fail("VALIDATION_ERROR", "%s: %s" % [where, range_problem])
+		# A file setting (main scene, icon, …) never names a file behind a link leading out.
+		if typeof(value) == TYPE_STRING and (value as String).begins_with("res://"):
+			var outside: String = PathGuard.escape_problem(value as String)
+			if outside != "":
+				return _router.fail("VALIDATION_ERROR", "%s: %s." % [where, outside])
 		var old: Variant = ProjectSettings.get_setting(key) if exists else null
 		var typed: int = t if t != TYPE_NIL else typeof(value)
 		plan.append({

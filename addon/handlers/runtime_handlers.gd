@@ -341,12 +341,15 @@ func play(params: Dictionary) -> Dictionary:
 				return _router.fail("VALIDATION_ERROR", "scene must be \"main\", \"current\" or a res:// scene path (got '%s')." % path)
 			if not (path.ends_with(".tscn") or path.ends_with(".scn")):
 				return _router.fail("VALIDATION_ERROR", "'%s' is not a scene file (.tscn or .scn)." % path)
+			var outside: String = PathGuard.problem(path)
+			if outside != "":
+				return _router.fail("VALIDATION_ERROR", "scene: %s." % outside)
 			if not ResourceLoader.exists(path):
 				return _router.fail("RESOURCE_NOT_FOUND", "No scene at '%s'.%s" % [path, _near_scenes(path)])
-	# The scene played (also the main or the edited one) must really be inside the project.
-	var outside: String = PathGuard.problem(path)
-	if outside != "":
-		return _router.fail("VALIDATION_ERROR", "scene: %s." % outside)
+	# The main or the edited scene must really be inside the project too.
+	var where: String = PathGuard.escape_problem(path) if path.begins_with("res://") else ""
+	if where != "":
+		return _router.fail("VALIDATION_ERROR", "scene (%s): %s." % [kind, where])
 	var why: String = _set_probe_registered(true)
 	if why != "":
 		return _router.fail("INTERNAL_ERROR", "Could not register the game-side probe: %s." % why)

@@ -9,6 +9,8 @@ extends RefCounted
 ##
 ## The codec uses no editor-only class by name, so the runtime probe can share it.
 
+## The check that a referenced resource file really is inside the project.
+const PathGuard := preload("path_guard.gd")
 const MAX_INLINE_DEPTH := 4
 const MAX_INT_FLOAT := 9007199254740992.0 # 2^53: the largest integer a JSON number carries exactly
 
@@ -754,6 +756,9 @@ static func _load_resource(path: String, bases: PackedStringArray, where: String
 		real = ResourceUID.get_id_path(id)
 	elif not path.begins_with("res://"):
 		return _bad(where, "a \"res://…\" or \"uid://…\" path", path)
+	var outside: String = PathGuard.problem(real)
+	if outside != "":
+		return _bad_msg(where, outside + ".")
 	if not ResourceLoader.exists(real):
 		return _bad_msg(where, "no resource at '%s'. List files with the resources tools, or check the spelling." % path)
 	var res: Resource = load(real)

@@ -2,7 +2,9 @@
 # Checks the addon against a real Godot 4 binary, when one exists:
 #   1. opens a throwaway project with the addon enabled in the headless editor and
 #      fails on any SCRIPT ERROR / Parse Error / error mentioning the addon;
-#   2. runs the value-codec test (tools/godot/codec_test.gd) in that project.
+#   2. runs the value-codec test (tools/godot/codec_test.gd) in that project;
+#   3. plants symbolic links in it (leading out of the project and staying inside) and
+#      runs the path-guard test (tools/godot/path_guard_test.gd).
 # Finds Godot in $GODOT, then `godot` on PATH, then /opt/godot-src/*/bin/godot*.
 # Exits 0 with a message when no Godot binary is found (nothing to check).
 set -euo pipefail
@@ -25,12 +27,13 @@ if [ -z "$godot" ]; then
 fi
 
 project="$(mktemp -d)"
-trap 'rm -rf "$project"' EXIT
+outside="$project.outside"
+trap 'rm -rf "$project" "$outside"' EXIT
 mkdir -p "$project/addons/godot_mcp/handlers" "$project/addons/godot_mcp/runtime"
 cp "$repo"/addon/plugin.cfg "$repo"/addon/*.gd "$project/addons/godot_mcp/"
 cp "$repo"/addon/handlers/*.gd "$project/addons/godot_mcp/handlers/"
 cp "$repo"/addon/runtime/*.gd "$project/addons/godot_mcp/runtime/"
-cp "$here/godot/codec_test.gd" "$project/"
+cp "$here/godot/codec_test.gd" "$here/godot/path_guard_test.gd" "$project/"
 cat > "$project/project.godot" <<'CFG'
 config_version=5
 
@@ -53,6 +56,29 @@ if grep -nE "SCRIPT ERROR|Parse Error|res://addons/godot_mcp|godot_mcp" "$log" >
 fi
 if ! timeout 120 "$godot" --headless --path "$project" -s res://codec_test.gd >&2; then
 	echo "godot-check: value codec test failed" >&2
+	status=1
+fi
+# The link layout of path_guard_test.gd, planted after the editor run (the editor would
+# scan through it).
+lt="$project/linktest"
+mkdir -p "$lt/real" "$lt/deep/a" "$lt/c" "$outside"
+echo secret >"$outside/secret.txt"
+echo ok >"$lt/real/ok.txt"
+ln -s "../../$(basename "$outside")" "$lt/rel"
+ln -s "$outside" "$lt/abs"
+ln -s chain2 "$lt/chain1"
+ln -s "$lt/chain3" "$lt/chain2"
+ln -s "../../$(basename "$outside")" "$lt/chain3"
+ln -s ../../c "$lt/deep/a/up"
+ln -s "../../../$(basename "$outside")" "$lt/c/esc"
+ln -s "$outside/secret.txt" "$lt/leak.txt"
+ln -s real/ok.txt "$lt/okfile.txt"
+ln -s real "$lt/alias"
+ln -s "$(printf './%.0s' $(seq 130))../../$(basename "$outside")" "$lt/long"
+ln -s loop2 "$lt/loop1"
+ln -s loop1 "$lt/loop2"
+if ! timeout 120 "$godot" --headless --path "$project" -s res://path_guard_test.gd >&2; then
+	echo "godot-check: path guard test failed" >&2
 	status=1
 fi
 exit "$status"

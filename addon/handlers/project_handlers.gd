@@ -11,6 +11,7 @@ extends RefCounted
 
 const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
+const PathGuard := preload("../path_guard.gd")
 
 const PROJECT_FILE := "res://project.godot"
 ## InputMap's default deadzone for new actions (InputMap::DEFAULT_DEADZONE).
@@ -253,6 +254,11 @@ func set_settings(params: Dictionary) -> Dictionary:
 		var range_problem: String = _range_problem(value, hint, hs)
 		if range_problem != "":
 			return _router.fail("VALIDATION_ERROR", "%s: %s" % [where, range_problem])
+		# A file setting (main scene, icon, …) never names a file behind a link leading out.
+		if typeof(value) == TYPE_STRING and (value as String).begins_with("res://"):
+			var outside: String = PathGuard.escape_problem(value as String)
+			if outside != "":
+				return _router.fail("VALIDATION_ERROR", "%s: %s." % [where, outside])
 		var old: Variant = ProjectSettings.get_setting(key) if exists else null
 		var typed: int = t if t != TYPE_NIL else typeof(value)
 		plan.append({
@@ -556,6 +562,9 @@ func add_autoload(params: Dictionary) -> Dictionary:
 	if typeof(path_v) != TYPE_STRING or not (path_v as String).begins_with("res://"):
 		return _router.fail("VALIDATION_ERROR", "path must be a res:// path of a script or scene, e.g. res://autoload/game_state.gd.")
 	var path: String = path_v
+	var outside: String = PathGuard.problem(path)
+	if outside != "":
+		return _router.fail("VALIDATION_ERROR", "path: %s." % outside)
 	var file_problem: Dictionary = _autoload_file_problem(path)
 	if not file_problem.is_empty():
 		return _router.fail(str(file_problem["code"]), str(file_problem["hint"]))

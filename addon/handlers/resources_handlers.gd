@@ -14,6 +14,7 @@ extends RefCounted
 
 const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
+const PathGuard := preload("../path_guard.gd")
 
 ## Files kept for undo: above this many bytes in one action, the change is not undoable.
 const UNDO_LIMIT_BYTES := 16 * 1024 * 1024
@@ -74,48 +75,9 @@ static func project_root() -> String:
 
 ## Why [param path] is not an acceptable project path, or "" when it is: res:// only, no
 ## "..", no hidden segment, and no symbolic link on the way that leads out of the project
-## (checked against the real filesystem, link by link).
+## (each prefix resolved against the real filesystem: see path_guard.gd).
 static func path_problem(path: String, allow_root: bool = false) -> String:
-	if not path.begins_with("res://"):
-		return "'%s' must be a res:// path (inside the project)" % path
-	var rest: String = path.substr(6)
-	if rest == "":
-		return "" if allow_root else "name a file or folder inside the project, not res:// itself"
-	if rest.contains("\\") or rest.begins_with("/"):
-		return "'%s' must use forward slashes and be relative to res://" % path
-	var parts: PackedStringArray = rest.split("/")
-	for seg: String in parts:
-		if seg == ".." or seg == "." or seg == "":
-			return "'%s' is not a clean project path (no '.', '..' or empty segments)" % path
-		if seg.begins_with("."):
-			return "'%s' has a hidden segment '%s'; the editor ignores hidden files and folders" % [path, seg]
-	var root: String = project_root()
-	var cur: String = root
-	for seg: String in parts:
-		var parent: String = cur
-		cur = cur.path_join(seg)
-		var d: DirAccess = DirAccess.open(parent)
-		if d == null:
-			break
-		if not d.file_exists(seg) and not d.dir_exists(seg) and not d.is_link(seg):
-			break # nothing further exists
-		var hops: int = 0
-		var probe_dir: String = parent
-		var probe: String = seg
-		while d != null and d.is_link(probe):
-			hops += 1
-			if hops > 16:
-				return "'%s' goes through a symbolic link loop" % path
-			var target: String = d.read_link(probe)
-			if target.is_relative_path():
-				target = probe_dir.path_join(target)
-			target = target.simplify_path()
-			if target != root and not target.begins_with(root + "/"):
-				return "'%s' goes through a symbolic link (%s) to '%s', outside the project" % [path, ProjectSettings.localize_path(probe_dir.path_join(probe)), target]
-			probe_dir = target.get_base_dir()
-			probe = target.get_file()
-			d = DirAccess.open(probe_dir)
-	return ""
+	return PathGuard.problem(path, allow_root)
 
 
 ## A failure answer for a bad path, or {} when the path is fine.
@@ -142,11 +104,14 @@ static func near_paths(path: String) -> PackedStringArray:
 	var scored: Array = []
 	var dir: EditorFileSystemDirectory = efs().get_filesystem_path(path.get_base_dir())
 	var pool: Array[String] = []
-	if dir != null:
+	var walk: Dictionary = PathGuard.walk_new()
+	if dir != null and PathGuard.walk_folder_inside(walk, dir.get_path()):
 		for i: int in range(dir.get_file_count()):
-			pool.append(dir.get_file_path(i))
+			if PathGuard.walk_file_inside(walk, dir.get_file_path(i)):
+				pool.append(dir.get_file_path(i))
 		for i: int in range(dir.get_subdir_count()):
-			pool.append(dir.get_subdir(i).get_path().trim_suffix("/"))
+			if PathGuard.walk_folder_inside(walk, dir.get_subdir(i).get_path()):
+				pool.append(dir.get_subdir(i).get_path().trim_suffix("/"))
 	if pool.size() < 3:
 		for f: Dictionary in files_under("res://", true, 5000):
 			pool.append(str(f["path"]))
@@ -173,16 +138,23 @@ static func not_found(router: CommandRouter, path: String, what: String = "file"
 
 
 ## The files the editor knows under [param dir_path], depth first in the editor's order:
-## [{path, type, class_name, extends, import_valid}]. At most [param cap] entries.
-static func files_under(dir_path: String, recursive: bool, cap: int = 1 << 30) -> Array[Dictionary]:
+## [{path, type, class_name, extends, import_valid}]. At most [param cap] entries. Folders
+## and files behind a symbolic link that leads out of the project are skipped (the editor
+## scans through links); pass a PathGuard.walk_new() as [param walk] to learn which.
+static func files_under(dir_path: String, recursive: bool, cap: int = 1 << 30, walk: Dictionary = {}) -> Array[Dictionary]:
 	var out: Array[Dictionary] = []
+	var w: Dictionary = walk if not walk.is_empty() else PathGuard.walk_new()
 	var start: EditorFileSystemDirectory = efs().get_filesystem_path(dir_path)
 	if start == null:
 		return out
 	var stack: Array[EditorFileSystemDirectory] = [start]
 	while not stack.is_empty() and out.size() < cap:
 		var d: EditorFileSystemDirectory = stack.pop_back()
+		if not PathGuard.walk_folder_inside(w, d.get_path()):
+			continue
 		for i: int in range(d.get_file_count()):
+			if not PathGuard.walk_file_inside(w, d.get_file_path(i)):
+				continue
 			out.append({
 				"path": d.get_file_path(i),
 				"type": str(d.get_file_type(i)),
@@ -198,14 +170,18 @@ static func files_under(dir_path: String, recursive: bool, cap: int = 1 << 30) -
 	return out
 
 
-## The folders directly inside [param dir_path], as res:// paths without a trailing slash.
-static func subdirs_of(dir_path: String) -> PackedStringArray:
+## The folders directly inside [param dir_path], as res:// paths without a trailing slash
+## (links that lead out of the project skipped, and noted in [param walk] when given).
+static func subdirs_of(dir_path: String, walk: Dictionary = {}) -> PackedStringArray:
 	var out: PackedStringArray = []
+	var w: Dictionary = walk if not walk.is_empty() else PathGuard.walk_new()
 	var d: EditorFileSystemDirectory = efs().get_filesystem_path(dir_path)
 	if d == null:
 		return out
 	for i: int in range(d.get_subdir_count()):
-		out.append(d.get_subdir(i).get_path().trim_suffix("/"))
+		var sub: String = d.get_subdir(i).get_path().trim_suffix("/")
+		if PathGuard.walk_folder_inside(w, sub):
+			out.append(sub)
 	return out
 
 
@@ -684,11 +660,12 @@ func list(params: Dictionary) -> Dictionary:
 			return _router.fail("VALIDATION_ERROR", "'%s' is a file; list its folder '%s' or read it." % [dir, dir.get_base_dir()])
 		return not_found(_router, dir, "folder")
 	var matched: Array = []
+	var walk: Dictionary = PathGuard.walk_new()
 	if not recursive:
-		for sub: String in subdirs_of(dir):
+		for sub: String in subdirs_of(dir, walk):
 			if glob_match(sub, glob as String):
 				matched.append({"path": sub, "kind": "folder"})
-	for f: Dictionary in files_under(dir, recursive as bool):
+	for f: Dictionary in files_under(dir, recursive as bool, 1 << 30, walk):
 		var p: String = f["path"]
 		if not glob_match(p, glob as String):
 			continue
@@ -705,7 +682,9 @@ func list(params: Dictionary) -> Dictionary:
 			if u != "":
 				e["uid"] = u
 	var next: int = int(offset) + page.size()
-	return _router.ok({"entries": page, "next_offset": next if next < matched.size() else 0, "scanning": efs().is_scanning()})
+	var out: Dictionary = {"entries": page, "next_offset": next if next < matched.size() else 0, "scanning": efs().is_scanning()}
+	out.merge(PathGuard.walk_report(walk))
+	return _router.ok(out)
 
 
 static func _type_matches(file_type: String, types: PackedStringArray) -> bool:
@@ -753,7 +732,8 @@ func search(params: Dictionary) -> Dictionary:
 	var files: PackedStringArray = []
 	if dir == "res://" and glob_match("res://project.godot", glob as String):
 		files.append("res://project.godot")
-	for f: Dictionary in files_under(dir, true):
+	var walk: Dictionary = PathGuard.walk_new()
+	for f: Dictionary in files_under(dir, true, 1 << 30, walk):
 		var p: String = f["path"]
 		if p.get_extension().to_lower() in SEARCH_EXTENSIONS and glob_match(p, glob as String):
 			files.append(p)
@@ -814,10 +794,12 @@ func search(params: Dictionary) -> Dictionary:
 		if now - slice_start > SLICE_MS:
 			await (Engine.get_main_loop() as SceneTree).process_frame
 			slice_start = Time.get_ticks_msec()
-	return _router.ok({
+	var out: Dictionary = {
 		"matches": matches, "files_searched": searched, "files_skipped": skipped,
 		"next_offset": i if reason != "" else -1, "next_skip": next_skip, "reason": reason,
-	})
+	}
+	out.merge(PathGuard.walk_report(walk))
+	return _router.ok(out)
 
 
 # --- cmd_resources_read ---------------------------------------------------------------------
@@ -1135,6 +1117,10 @@ func move(params: Dictionary) -> Dictionary:
 		return _router.fail("VALIDATION_ERROR", "'%s' exists already; moves never overwrite. Pick a free path, or delete it first." % to)
 	if folder and (to + "/").begins_with(from + "/"):
 		return _router.fail("VALIDATION_ERROR", "Cannot move the folder '%s' into itself." % from)
+	if folder:
+		var links: PackedStringArray = PathGuard.links_under(from)
+		if not links.is_empty():
+			return _router.fail("VALIDATION_ERROR", _links_inside_hint(from, links, "moved"))
 	if not folder and from.get_extension().to_lower() != to.get_extension().to_lower():
 		return _router.fail("VALIDATION_ERROR", "'%s' and '%s' have different extensions; the extension decides how Godot loads a file, so a move keeps it (create a new resource to change format)." % [from, to])
 	if from == "res://addons/godot_mcp" or from.begins_with("res://addons/godot_mcp/"):
@@ -1275,6 +1261,10 @@ func delete(params: Dictionary) -> Dictionary:
 		return not_found(_router, p, "file or folder")
 	if folder and not recursive:
 		return _router.fail("VALIDATION_ERROR", "'%s' is a folder; pass recursive: true to delete it and everything in it." % p)
+	if folder:
+		var links: PackedStringArray = PathGuard.links_under(p)
+		if not links.is_empty():
+			return _router.fail("VALIDATION_ERROR", _links_inside_hint(p, links, "deleted"))
 	if p == "res://project.godot" or p == "res://addons/godot_mcp" or p.begins_with("res://addons/godot_mcp/"):
 		return _router.fail("VALIDATION_ERROR", "'%s' cannot be deleted through godot-mcp." % p)
 	var files: PackedStringArray = []
@@ -1337,6 +1327,11 @@ func delete(params: Dictionary) -> Dictionary:
 	out["written"] = res["written"]
 	out["removed"] = res["removed"]
 	return _router.ok(out)
+
+
+## Why a folder holding symbolic links is not moved or deleted.
+static func _links_inside_hint(folder: String, links: PackedStringArray, verb: String) -> String:
+	return "'%s' holds symbolic links (%s); a folder with links is not %s through godot-mcp (its files could be outside the project, or elsewhere in it). Remove or replace the links first, or work on the files one by one." % [folder, ", ".join(links), verb]
 
 
 # --- cmd_resources_get_dependencies ---------------------------------------------------------

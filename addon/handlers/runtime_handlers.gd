@@ -14,6 +14,7 @@ extends RefCounted
 ## stopped in the debugger. One bridge command, one answer.
 
 const CommandRouter := preload("../command_router.gd")
+const PathGuard := preload("../path_guard.gd")
 const DebuggerPlugin := preload("../runtime/debugger_plugin.gd")
 
 const PROBE_NAME := "GodotMcpProbe"
@@ -340,8 +341,15 @@ func play(params: Dictionary) -> Dictionary:
 				return _router.fail("VALIDATION_ERROR", "scene must be \"main\", \"current\" or a res:// scene path (got '%s')." % path)
 			if not (path.ends_with(".tscn") or path.ends_with(".scn")):
 				return _router.fail("VALIDATION_ERROR", "'%s' is not a scene file (.tscn or .scn)." % path)
+			var outside: String = PathGuard.problem(path)
+			if outside != "":
+				return _router.fail("VALIDATION_ERROR", "scene: %s." % outside)
 			if not ResourceLoader.exists(path):
 				return _router.fail("RESOURCE_NOT_FOUND", "No scene at '%s'.%s" % [path, _near_scenes(path)])
+	# The main or the edited scene must really be inside the project too.
+	var where: String = PathGuard.escape_problem(path) if path.begins_with("res://") else ""
+	if where != "":
+		return _router.fail("VALIDATION_ERROR", "scene (%s): %s." % [kind, where])
 	var why: String = _set_probe_registered(true)
 	if why != "":
 		return _router.fail("INTERNAL_ERROR", "Could not register the game-side probe: %s." % why)
@@ -438,14 +446,15 @@ func _near_scenes(path: String) -> String:
 	var stack: PackedStringArray = ["res://"]
 	var wanted: String = path.get_file().get_basename().to_lower()
 	var scored: Array = []
+	var walk: Dictionary = PathGuard.walk_new()
 	while not stack.is_empty() and found.size() < 2000:
 		var dir: String = stack[stack.size() - 1]
 		stack.remove_at(stack.size() - 1)
 		for d: String in DirAccess.get_directories_at(dir):
-			if not d.begins_with("."):
+			if not d.begins_with(".") and PathGuard.walk_folder_inside(walk, dir.path_join(d)):
 				stack.append(dir.path_join(d))
 		for f: String in DirAccess.get_files_at(dir):
-			if f.ends_with(".tscn") or f.ends_with(".scn"):
+			if (f.ends_with(".tscn") or f.ends_with(".scn")) and PathGuard.walk_file_inside(walk, dir.path_join(f)):
 				var p: String = dir.path_join(f)
 				found.append(p)
 				scored.append([f.get_basename().to_lower().similarity(wanted), p])

@@ -12,6 +12,7 @@ extends RefCounted
 
 const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
+const PathGuard := preload("../path_guard.gd")
 
 const ACTION_PREFIX := "godot-mcp: "
 ## get_tree / find_nodes: the most nodes one answer lists, and a byte budget.
@@ -287,6 +288,13 @@ func _string_list(p: Dictionary, key: String) -> Variant:
 
 func _bad(hint: String) -> Dictionary:
 	return _router.fail("VALIDATION_ERROR", hint)
+
+
+## A VALIDATION_ERROR when the res:// [param path] (argument [param arg]) is not inside the
+## project on the real filesystem (a symbolic link leading out: path_guard.gd), else {}.
+func _outside(arg: String, path: String) -> Dictionary:
+	var why: String = PathGuard.problem(path)
+	return {} if why == "" else _bad("%s: %s." % [arg, why])
 
 
 # --- scenes and nodes -------------------------------------------------------------------
@@ -826,6 +834,9 @@ func _op_create_node(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 func _load_script(path: String, node_type: String) -> Dictionary:
 	if not path.begins_with("res://"):
 		return {"ok": false, "failure": _bad("script must be a res:// path, e.g. \"res://player.gd\".")}
+	var out: Dictionary = _outside("script", path)
+	if not out.is_empty():
+		return {"ok": false, "failure": out}
 	if not ResourceLoader.exists(path):
 		return {"ok": false, "failure": _router.fail("RESOURCE_NOT_FOUND", "No script at '%s'. Create it with godot_scripts_write first, or check the path with godot_resources_list." % path)}
 	var s: Script = load(path) as Script
@@ -844,6 +855,9 @@ func _op_instantiate(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	if sv == null or (sv as String) == "":
 		return _bad("scene is required: the res:// path of a scene file, e.g. \"res://enemy.tscn\".")
 	var path: String = sv
+	var outside: Dictionary = _outside("scene", path)
+	if not outside.is_empty():
+		return outside
 	if not ResourceLoader.exists(path):
 		return _scene_file_not_found(path)
 	if path == root.scene_file_path or _depends_on(path, root.scene_file_path):
@@ -1351,6 +1365,9 @@ func cmd_extract_branch(params: Dictionary) -> Dictionary:
 	if pv == null or not _is_scene_path(pv as String):
 		return _bad("path is required: the res:// path of the new scene file, ending in .tscn or .scn (e.g. \"res://enemy.tscn\").")
 	var path: String = pv
+	var outside: Dictionary = _outside("path", path)
+	if not outside.is_empty():
+		return outside
 	if FileAccess.file_exists(path) or ResourceLoader.exists(path):
 		return _bad("'%s' already exists; extract_branch never overwrites a file. Choose another path." % path)
 	# The branch: nodes the scene owns, and connections that cross its border (lost).
@@ -1466,6 +1483,9 @@ func _read_root(params: Dictionary) -> Dictionary:
 		if edited == null:
 			return {"ok": false, "failure": _no_scene()}
 		return {"ok": true, "root": edited, "scene": edited.scene_file_path, "source": "editor", "temp": false, "unsaved_changes_ignored": false}
+	var outside: Dictionary = _outside("scene", scene)
+	if not outside.is_empty():
+		return {"ok": false, "failure": outside}
 	if not ResourceLoader.exists(scene):
 		return {"ok": false, "failure": _scene_file_not_found(scene)}
 	var packed: PackedScene = load(scene) as PackedScene
@@ -1735,14 +1755,16 @@ func _scene_file_not_found(path: String) -> Dictionary:
 	return _router.fail("RESOURCE_NOT_FOUND", hint)
 
 
-static func _collect_scenes(dir: EditorFileSystemDirectory, out: PackedStringArray) -> void:
-	if dir == null or out.size() > 2000:
+## The scenes the editor knows under [param dir] (links that lead out of the project skipped).
+static func _collect_scenes(dir: EditorFileSystemDirectory, out: PackedStringArray, walk: Dictionary = {}) -> void:
+	var w: Dictionary = walk if not walk.is_empty() else PathGuard.walk_new()
+	if dir == null or out.size() > 2000 or not PathGuard.walk_folder_inside(w, dir.get_path()):
 		return
 	for i: int in range(dir.get_file_count()):
-		if dir.get_file_type(i) == &"PackedScene":
+		if dir.get_file_type(i) == &"PackedScene" and PathGuard.walk_file_inside(w, dir.get_file_path(i)):
 			out.append(dir.get_file_path(i))
 	for j: int in range(dir.get_subdir_count()):
-		_collect_scenes(dir.get_subdir(j), out)
+		_collect_scenes(dir.get_subdir(j), out, w)
 
 
 ## The scene tab bar's tabs [{title, dirty}]; Godot 4.4 shows unsaved scenes as "name(*)".
@@ -1858,6 +1880,9 @@ func cmd_open(params: Dictionary) -> Dictionary:
 	if pv == null or not _is_scene_path(pv as String):
 		return _bad("path is required: the res:// path of a scene file (.tscn or .scn), e.g. \"res://main.tscn\".")
 	var path: String = pv
+	var outside: Dictionary = _outside("path", path)
+	if not outside.is_empty():
+		return outside
 	if not ResourceLoader.exists(path):
 		return _scene_file_not_found(path)
 	if ResourceLoader.get_recognized_extensions_for_type("PackedScene").find(path.get_extension()) < 0:
@@ -1885,6 +1910,9 @@ func cmd_create(params: Dictionary) -> Dictionary:
 	if pv == null or not _is_scene_path(pv as String):
 		return _bad("path is required: the res:// path of the new scene file, ending in .tscn or .scn (e.g. \"res://levels/level_1.tscn\").")
 	var path: String = pv
+	var outside: Dictionary = _outside("path", path)
+	if not outside.is_empty():
+		return outside
 	if FileAccess.file_exists(path) or ResourceLoader.exists(path):
 		return _bad("'%s' already exists; godot_scene_create never overwrites a file. Open it with godot_scene_open, or choose another path." % path)
 	var tv: Variant = _str(params, "root_type", "Node")
@@ -1989,6 +2017,9 @@ func cmd_save(params: Dictionary) -> Dictionary:
 	if target == "":
 		return _bad("This scene has never been saved: give path (a res:// path ending in .tscn), e.g. \"res://main.tscn\".")
 	var save_as: bool = target != current
+	var outside: Dictionary = _outside("path" if save_as else "scene", target)
+	if not outside.is_empty():
+		return outside
 	if save_as:
 		if EditorInterface.get_open_scenes().has(target):
 			return _bad("'%s' is open in another tab; the editor cannot save over an open scene. Close it first (godot_scene_close) or choose another path." % target)

@@ -16,6 +16,7 @@ extends RefCounted
 const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
 const Files := preload("resources_handlers.gd")
+const PathGuard := preload("../path_guard.gd")
 
 ## Where the checker and its job files live (hidden from the editor's filesystem).
 const WORK_DIR := "res://.godot/godot_mcp"
@@ -424,7 +425,8 @@ func list(params: Dictionary) -> Dictionary:
 	if not Files.is_dir(dir):
 		return Files.not_found(_router, dir, "folder")
 	var matched: Array = []
-	for f: Dictionary in Files.files_under(dir, recursive as bool):
+	var walk: Dictionary = PathGuard.walk_new()
+	for f: Dictionary in Files.files_under(dir, recursive as bool, 1 << 30, walk):
 		var t: String = f["type"]
 		if not ClassDB.class_exists(t) or not ClassDB.is_parent_class(t, "Script"):
 			continue
@@ -447,7 +449,9 @@ func list(params: Dictionary) -> Dictionary:
 		matched.append(e)
 	var page: Array = matched.slice(int(offset), int(offset) + int(limit))
 	var next: int = int(offset) + page.size()
-	return _router.ok({"scripts": page, "next_offset": next if next < matched.size() else 0, "scanning": Files.efs().is_scanning()})
+	var out: Dictionary = {"scripts": page, "next_offset": next if next < matched.size() else 0, "scanning": Files.efs().is_scanning()}
+	out.merge(PathGuard.walk_report(walk))
+	return _router.ok(out)
 
 
 ## Whether a script extending [param base] extends [param wanted], through engine
@@ -725,7 +729,8 @@ func _script_path(ref: String) -> Dictionary:
 		return _gd_path({"script": ref}, "script")
 	for entry: Dictionary in ProjectSettings.get_global_class_list():
 		if str(entry.get("class", "")) == ref:
-			return {"ok": true, "path": str(entry.get("path", ""))}
+			# A class the editor found behind a link that leads out of the project is refused.
+			return _gd_path({"script": str(entry.get("path", ""))}, "script")
 	var near: PackedStringArray = []
 	for entry: Dictionary in ProjectSettings.get_global_class_list():
 		var c: String = str(entry.get("class", ""))

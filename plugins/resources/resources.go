@@ -56,12 +56,17 @@ type ListOut struct {
 	Truncated  bool    `json:"truncated" description:"more entries follow: call again with next_cursor"`
 	NextCursor string  `json:"next_cursor,omitempty"`
 	Scanning   bool    `json:"scanning" description:"the editor was scanning the filesystem: files being added may be missing"`
+	// LinksSkipped and SkippedLinks say what the walk did not follow.
+	LinksSkipped int      `json:"links_skipped,omitempty" description:"symbolic links met on the way that lead out of the project; they were not followed and nothing behind them is listed"`
+	SkippedLinks []string `json:"skipped_links,omitempty" description:"the first 20 of those links (res:// paths)"`
 }
 
 type listAnswer struct {
-	Entries    []Entry `json:"entries"`
-	NextOffset int     `json:"next_offset"`
-	Scanning   bool    `json:"scanning"`
+	Entries      []Entry  `json:"entries"`
+	NextOffset   int      `json:"next_offset"`
+	Scanning     bool     `json:"scanning"`
+	LinksSkipped int      `json:"links_skipped"`
+	SkippedLinks []string `json:"skipped_links"`
 }
 
 const defaultListLimit = 500
@@ -90,7 +95,7 @@ func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
 	if err != nil {
 		return ListOut{}, err
 	}
-	out := ListOut{Path: dir, Entries: a.Entries, Scanning: a.Scanning}
+	out := ListOut{Path: dir, Entries: a.Entries, Scanning: a.Scanning, LinksSkipped: a.LinksSkipped, SkippedLinks: a.SkippedLinks}
 	if out.Entries == nil {
 		out.Entries = []Entry{}
 	}
@@ -124,21 +129,25 @@ type Match struct {
 
 // SearchOut is one page of matches.
 type SearchOut struct {
-	Matches       []Match `json:"matches"`
-	FilesSearched int     `json:"files_searched"`
-	FilesSkipped  int     `json:"files_skipped" description:"text files over 2 MiB or unreadable"`
-	Truncated     bool    `json:"truncated" description:"the search stopped early (see reason): call again with next_cursor"`
-	Reason        string  `json:"reason,omitempty" description:"max_results or time_budget"`
-	NextCursor    string  `json:"next_cursor,omitempty"`
+	Matches       []Match  `json:"matches"`
+	FilesSearched int      `json:"files_searched"`
+	FilesSkipped  int      `json:"files_skipped" description:"text files over 2 MiB or unreadable"`
+	Truncated     bool     `json:"truncated" description:"the search stopped early (see reason): call again with next_cursor"`
+	Reason        string   `json:"reason,omitempty" description:"max_results or time_budget"`
+	NextCursor    string   `json:"next_cursor,omitempty"`
+	LinksSkipped  int      `json:"links_skipped,omitempty" description:"symbolic links met on the way that lead out of the project; they were not followed and nothing behind them is searched"`
+	SkippedLinks  []string `json:"skipped_links,omitempty" description:"the first 20 of those links (res:// paths)"`
 }
 
 type searchAnswer struct {
-	Matches       []Match `json:"matches"`
-	FilesSearched int     `json:"files_searched"`
-	FilesSkipped  int     `json:"files_skipped"`
-	NextOffset    int     `json:"next_offset"`
-	NextSkip      int     `json:"next_skip"`
-	Reason        string  `json:"reason"`
+	Matches       []Match  `json:"matches"`
+	FilesSearched int      `json:"files_searched"`
+	FilesSkipped  int      `json:"files_skipped"`
+	NextOffset    int      `json:"next_offset"`
+	NextSkip      int      `json:"next_skip"`
+	Reason        string   `json:"reason"`
+	LinksSkipped  int      `json:"links_skipped"`
+	SkippedLinks  []string `json:"skipped_links"`
 }
 
 func search(ctx context.Context, call *sdk.Call, in SearchIn) (SearchOut, error) {
@@ -161,7 +170,7 @@ func search(ctx context.Context, call *sdk.Call, in SearchIn) (SearchOut, error)
 	if err != nil {
 		return SearchOut{}, err
 	}
-	out := SearchOut{Matches: a.Matches, FilesSearched: a.FilesSearched, FilesSkipped: a.FilesSkipped, Reason: a.Reason}
+	out := SearchOut{Matches: a.Matches, FilesSearched: a.FilesSearched, FilesSkipped: a.FilesSkipped, Reason: a.Reason, LinksSkipped: a.LinksSkipped, SkippedLinks: a.SkippedLinks}
 	if out.Matches == nil {
 		out.Matches = []Match{}
 	}

@@ -114,7 +114,11 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 			continue
 		}
 		clean, _ := respath.Clean(p)
-		if _, serr := os.Stat(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(clean, "res://")))); serr != nil {
+		file := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(clean, "res://")))
+		if err := respath.Inside(dir, file, clean); err != nil {
+			return HeadlessOut{}, err
+		}
+		if _, serr := os.Stat(file); serr != nil {
 			return HeadlessOut{}, sdk.NotFound(fmt.Sprintf("%s does not exist in the project %s", clean, dir))
 		}
 	}

@@ -67,6 +67,9 @@ type ListOut struct {
 	Truncated  bool         `json:"truncated"`
 	NextCursor string       `json:"next_cursor,omitempty"`
 	Scanning   bool         `json:"scanning" description:"the editor was scanning: scripts being added may be missing"`
+	// LinksSkipped and SkippedLinks say what the walk did not follow.
+	LinksSkipped int      `json:"links_skipped,omitempty" description:"symbolic links met on the way that lead out of the project; they were not followed and nothing behind them is listed"`
+	SkippedLinks []string `json:"skipped_links,omitempty" description:"the first 20 of those links (res:// paths)"`
 }
 
 func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
@@ -86,9 +89,11 @@ func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
 		limit = 500
 	}
 	a, err := sdk.Send[struct {
-		Scripts    []ScriptInfo `json:"scripts"`
-		NextOffset int          `json:"next_offset"`
-		Scanning   bool         `json:"scanning"`
+		Scripts      []ScriptInfo `json:"scripts"`
+		NextOffset   int          `json:"next_offset"`
+		Scanning     bool         `json:"scanning"`
+		LinksSkipped int          `json:"links_skipped"`
+		SkippedLinks []string     `json:"skipped_links"`
 	}](ctx, call.Host, "cmd_scripts_list", map[string]any{
 		"path": dir, "recursive": in.Recursive == nil || *in.Recursive, "glob": in.Glob, "class_name": in.ClassName,
 		"extends": in.Extends, "only_classes": in.OnlyClasses, "offset": offset, "limit": limit,
@@ -96,7 +101,7 @@ func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
 	if err != nil {
 		return ListOut{}, err
 	}
-	out := ListOut{Scripts: a.Scripts, Scanning: a.Scanning}
+	out := ListOut{Scripts: a.Scripts, Scanning: a.Scanning, LinksSkipped: a.LinksSkipped, SkippedLinks: a.SkippedLinks}
 	if out.Scripts == nil {
 		out.Scripts = []ScriptInfo{}
 	}

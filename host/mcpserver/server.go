@@ -102,9 +102,10 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithToolFilter(hideUnavailableTool),
 		server.WithToolCapabilities(true),
-		// Toolsets may serve resources and prompts (content.go); both lists
-		// change as toolsets are enabled. No resources/subscribe: toolsets
-		// cannot announce that a resource changed.
+		// The core serves guides, the editor state, the class reference and
+		// workflow prompts (guidance.go); toolsets may add their own
+		// (content.go), so both lists change as toolsets are enabled. No
+		// resources/subscribe: nothing announces that a resource changed.
 		server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true),
 		// Toolsets' log records of a call reach the calling client (LogCall).
@@ -112,12 +113,19 @@ func New(opts Options) *Server {
 		server.WithRecovery(),
 		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
 			"enable toolsets (godot_list_toolsets; godot_enable_toolset with names, or all) to get scene, script, resource, project and runtime tools. "+
-			"Mutating tools take dry_run; destructive tools need confirm: true."),
+			"Mutating tools take dry_run; destructive tools need confirm: true. "+
+			"Resources: godot://docs/values (the JSON shapes of Godot values), godot://docs/<toolset> (each toolset's guide), godot://editor/state, godot://class/{name}."),
 	)
 	if err := s.AddTools(coreTools(s)...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test
 	}
 	s.mcp.AddTool(mcp.Tool{Name: unavailableTool, InputSchema: mcp.ToolInputSchema{Type: "object"}}, s.answerDisabledTool)
+	if err := s.AddResources(s.coreResources()...); err != nil {
+		panic(err)
+	}
+	if err := s.AddPrompts(corePrompts()...); err != nil {
+		panic(err)
+	}
 	return s
 }
 

@@ -213,7 +213,7 @@ func checkEvents(field string, events []InputEvent) error {
 
 func checkEvent(where string, e InputEvent) error {
 	bad := func(format string, args ...any) error {
-		return sdk.Validation(where + ": " + fmt.Sprintf(format, args...) + " (see the input event shape in docs/project.md)")
+		return sdk.Validation(where + ": " + fmt.Sprintf(format, args...) + " (see the input event shape in the resource godot://docs/project)")
 	}
 	var present []string
 	if e.Keycode != "" {

@@ -53,7 +53,7 @@ func Toolset() sdk.Toolset {
 			}, setSettings),
 			sdk.NewTool("list_actions", sdk.ToolOptions{
 				Title: "List input actions",
-				Description: "The input map: actions with deadzone and full events (keys, mouse buttons, joypad buttons and axes, in the shape of docs/project.md). " +
+				Description: "The input map: actions with deadzone and full events (keys, mouse buttons, joypad buttons and axes, in the shape of godot://docs/project). " +
 					"Built-in ui_* actions only with include_builtin. Paginated with cursor.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridge,

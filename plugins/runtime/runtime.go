@@ -81,7 +81,7 @@ func Toolset() sdk.Toolset {
 			}, getTree),
 			sdk.NewTool("get_node", sdk.ToolOptions{
 				Title:         "Live node",
-				Description:   "A node of the running game: its class, script, groups, children and properties (all inspector-visible and script properties, or the named ones) in the JSON value shapes of docs/values.md.",
+				Description:   "A node of the running game: its class, script, groups, children and properties (all inspector-visible and script properties, or the named ones) in the JSON value shapes of godot://docs/values.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getNode),

@@ -88,7 +88,7 @@ func Toolset() sdk.Toolset {
 			}, edit[SceneIn, ReloadOut]("cmd_scene_reload", fileTimeout)),
 			sdk.NewTool("create_node", sdk.ToolOptions{
 				Title: "Create a node",
-				Description: "Adds a node of a type (engine class or script class_name) under parent, with a name, initial properties (docs/values.md shapes), " +
+				Description: "Adds a node of a type (engine class or script class_name) under parent, with a name, initial properties (godot://docs/values shapes), " +
 					"a script and a position among its siblings. One undo action. A taken name is refused; without a name a free one is picked.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
@@ -126,7 +126,7 @@ func Toolset() sdk.Toolset {
 			}, edit[MoveNodeIn, MoveNodeOut]("cmd_scene_move_node", editTimeout)),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title: "Set node properties",
-				Description: "Sets several properties of one node at once, typed by each property (docs/values.md shapes), all or nothing; answers old and new " +
+				Description: "Sets several properties of one node at once, typed by each property (godot://docs/values shapes), all or nothing; answers old and new " +
 					"values. Unknown properties and values of the wrong shape are refused with the expected shape. One undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,

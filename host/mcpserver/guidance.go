@@ -134,7 +134,7 @@ func corePrompts() []Prompt {
 				}
 				return PromptResult{
 					Description: "Start a 2D scene at " + path,
-					Messages: []PromptMessage{{Role: "user", Content: Content{Type: "text", Text: fmt.Sprintf(start2DScene, path, idea)}}},
+					Messages:    []PromptMessage{{Role: "user", Content: Content{Type: "text", Text: fmt.Sprintf(start2DScene, path, idea)}}},
 				}, nil
 			},
 		},

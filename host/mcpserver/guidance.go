@@ -26,6 +26,10 @@ const (
 	EditorStateURI = "godot://editor/state"
 	// ClassURITemplate is godot_describe_class's answer for one class.
 	ClassURITemplate = "godot://class/{name}"
+	// ToolURITemplate is the full contract of one served tool: its schemas
+	// with every field described (tools/list serves output schemas without
+	// descriptions, budget.go).
+	ToolURITemplate = "godot://tool/{name}"
 	// DocsURIPrefix + a toolset name is that toolset's guide.
 	DocsURIPrefix = "godot://docs/"
 )
@@ -81,6 +85,25 @@ func (s *Server) coreResources() []Resource {
 					return nil, envelope.Errorf(envelope.ValidationError, "Name a class in the URI, e.g. godot://class/Node2D.")
 				}
 				return s.editorJSON(ctx, "cmd_describe_class", DescribeClassArgs{ClassName: name})
+			},
+		},
+		Resource{
+			URI: ToolURITemplate, Template: true, Name: "tool", Title: "Tool contract",
+			Description: "The full contract of a served tool, e.g. godot://tool/godot_scene_get_tree: description, safety class, preconditions, and input and output schemas with every field described (tools/list leaves descriptions out of output schemas).",
+			MimeType:    "application/json", Toolset: CoreToolset,
+			Read: func(_ context.Context, _ string, params map[string]string) ([]ResourceContents, *envelope.Error) {
+				name := params["name"]
+				s.mu.RLock()
+				reg, ok := s.tools[name]
+				s.mu.RUnlock()
+				if !ok {
+					return nil, envelope.Errorf(envelope.ResourceNotFound, "No tool %q is served. tools/list lists the tools; a toolset's tools appear once godot_enable_toolset enabled it.", name)
+				}
+				text, err := json.Marshal(reg.def)
+				if err != nil {
+					return nil, envelope.Errorf(envelope.InternalError, "The contract of %s could not be encoded: %v.", name, err)
+				}
+				return []ResourceContents{{MimeType: "application/json", Text: string(text)}}, nil
 			},
 		},
 	)

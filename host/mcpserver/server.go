@@ -114,7 +114,7 @@ func New(opts Options) *Server {
 		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
 			"enable toolsets (godot_list_toolsets; godot_enable_toolset with names, or all) to get scene, script, resource, project and runtime tools. "+
 			"Mutating tools take dry_run; destructive tools need confirm: true. "+
-			"Resources: godot://docs/values (the JSON shapes of Godot values), godot://docs/<toolset> (each toolset's guide), godot://editor/state, godot://class/{name}."),
+			"Resources: godot://docs/values (the JSON shapes of Godot values), godot://docs/<toolset> (each toolset's guide), godot://editor/state, godot://class/{name}, godot://tool/{name} (a tool's full contract, every result field described)."),
 	)
 	if err := s.AddTools(coreTools(s)...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test
@@ -260,9 +260,10 @@ func mcpTool(def ToolDef) mcp.Tool {
 		Title:           def.Title,
 		Description:     def.Description,
 		RawInputSchema:  def.InputSchema,
-		RawOutputSchema: def.OutputSchema,
+		RawOutputSchema: wireOutputSchema(def.OutputSchema),
+		// The title is the tool's own (title above); annotations.title
+		// would repeat it in every tools/list entry.
 		Annotations: mcp.ToolAnnotation{
-			Title:           def.Title,
 			ReadOnlyHint:    boolPtr(a.ReadOnly),
 			DestructiveHint: boolPtr(a.Destructive),
 			IdempotentHint:  boolPtr(a.Idempotent),

@@ -6,57 +6,129 @@ import (
 
 // This file keeps tools/list within its context budget (every built-in
 // toolset enabled ≤ 90 KB, the core alone ≤ 8 KB; `make bench` reports it).
-// A tool's outputSchema is served as its structure: types, properties,
-// required, items, enums and $defs, without descriptions. The meaning of
-// each result field stays in the full contract, which the agent reads as
-// the resource godot://tool/{name} (and docs/tool-contracts.md renders): an
-// agent reads the result itself, and most clients never show an
-// outputSchema to the model, yet every byte of it is in tools/list.
+//
+// A tool's outputSchema is served as a summary: the result's top-level
+// fields with their JSON types (an array's item type, a nullable field's
+// null) and which of them are always present. Nested objects are
+// {"type":"object"}, and no field carries a description. The full schema,
+// every nested field and its meaning, is the tool's contract, which the
+// agent reads as the resource godot://tool/{name} (docs/tool-contracts.md
+// renders the same). Before this, output schemas were half of tools/list,
+// yet an agent reads the result itself and most clients never show an
+// outputSchema to the model. A summary is weaker than the full schema, so a
+// result that matches the contract always matches what tools/list says.
 
-// wireOutputSchema is the outputSchema as tools/list serves it: the schema
-// without "description" keywords. Invalid JSON is returned unchanged.
+// wireOutputSchema is the outputSchema as tools/list serves it. Invalid
+// JSON is returned unchanged.
 func wireOutputSchema(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return raw
 	}
-	var s any
-	if err := json.Unmarshal(raw, &s); err != nil {
+	var root map[string]any
+	if err := json.Unmarshal(raw, &root); err != nil {
 		return raw
 	}
-	stripDescriptions(s)
-	out, err := json.Marshal(s)
+	defs, _ := root["$defs"].(map[string]any)
+	out := map[string]any{"type": "object"}
+	if props, ok := root["properties"].(map[string]any); ok {
+		summary := make(map[string]any, len(props))
+		for name, p := range props {
+			summary[name] = typeSummary(p, defs, 0)
+		}
+		out["properties"] = summary
+	}
+	if req, ok := root["required"].([]any); ok && len(req) > 0 {
+		out["required"] = req
+	}
+	b, err := json.Marshal(out)
 	if err != nil {
 		return raw
+	}
+	return b
+}
+
+// typeSummary is a sub-schema reduced to its JSON type: "type" (and
+// "enum"), an array's items likewise, anyOf alternatives merged into one
+// type list. Anything it cannot reduce becomes {} (any value), which is
+// always weaker than the original.
+func typeSummary(v any, defs map[string]any, depth int) map[string]any {
+	s, ok := v.(map[string]any)
+	if !ok || depth > 8 {
+		return map[string]any{}
+	}
+	if ref, ok := s["$ref"].(string); ok {
+		const prefix = "#/$defs/"
+		if len(ref) > len(prefix) && ref[:len(prefix)] == prefix {
+			if d, ok := defs[ref[len(prefix):]]; ok {
+				return typeSummary(d, defs, depth+1)
+			}
+		}
+		return map[string]any{}
+	}
+	if alts, ok := s["anyOf"].([]any); ok {
+		var types []any
+		for _, alt := range alts {
+			t, ok := typeSummary(alt, defs, depth+1)["type"]
+			if !ok {
+				return map[string]any{} // an alternative of any type
+			}
+			types = appendTypes(types, t)
+		}
+		return map[string]any{"type": oneOrList(types)}
+	}
+	out := map[string]any{}
+	t, hasType := s["type"]
+	if !hasType {
+		return out
+	}
+	out["type"] = t
+	if enum, ok := s["enum"]; ok {
+		out["enum"] = enum
+	}
+	if items, ok := s["items"]; ok && hasJSONType(t, "array") {
+		if it := typeSummary(items, defs, depth+1); len(it) > 0 {
+			out["items"] = it
+		}
 	}
 	return out
 }
 
-// stripDescriptions removes the description keyword from a schema and
-// every sub-schema. It walks only schema positions, so a property named
-// "description" and the values of const, enum or default are kept.
-func stripDescriptions(v any) {
-	s, ok := v.(map[string]any)
-	if !ok {
-		return
+func appendTypes(list []any, t any) []any {
+	add := func(x any) {
+		for _, have := range list {
+			if have == x {
+				return
+			}
+		}
+		list = append(list, x)
 	}
-	if _, isText := s["description"].(string); isText {
-		delete(s, "description")
+	if many, ok := t.([]any); ok {
+		for _, x := range many {
+			add(x)
+		}
+	} else {
+		add(t)
 	}
-	for _, key := range []string{"items", "additionalProperties", "not", "contains", "if", "then", "else", "propertyNames"} {
-		stripDescriptions(s[key])
+	return list
+}
+
+func oneOrList(types []any) any {
+	if len(types) == 1 {
+		return types[0]
 	}
-	for _, key := range []string{"properties", "$defs", "definitions", "patternProperties"} {
-		if m, ok := s[key].(map[string]any); ok {
-			for _, sub := range m {
-				stripDescriptions(sub)
+	return types
+}
+
+func hasJSONType(t any, name string) bool {
+	switch t := t.(type) {
+	case string:
+		return t == name
+	case []any:
+		for _, x := range t {
+			if x == name {
+				return true
 			}
 		}
 	}
-	for _, key := range []string{"anyOf", "oneOf", "allOf", "prefixItems"} {
-		if list, ok := s[key].([]any); ok {
-			for _, sub := range list {
-				stripDescriptions(sub)
-			}
-		}
-	}
+	return false
 }

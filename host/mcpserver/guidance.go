@@ -89,7 +89,7 @@ func (s *Server) coreResources() []Resource {
 		},
 		Resource{
 			URI: ToolURITemplate, Template: true, Name: "tool", Title: "Tool contract",
-			Description: "The full contract of a served tool, e.g. godot://tool/godot_scene_get_tree: description, safety class, preconditions, and input and output schemas with every field described (tools/list leaves descriptions out of output schemas).",
+			Description: "The full contract of a served tool, e.g. godot://tool/godot_scene_get_tree: description, safety class, preconditions, and input and output schemas with every field described (tools/list serves output schemas as a summary: top-level fields and types).",
 			MimeType:    "application/json", Toolset: CoreToolset,
 			Read: func(_ context.Context, _ string, params map[string]string) ([]ResourceContents, *envelope.Error) {
 				name := params["name"]

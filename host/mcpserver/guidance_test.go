@@ -170,3 +170,34 @@ func TestPromptsNameRealTools(t *testing.T) {
 		}
 	}
 }
+
+// tools/list serves a summary output schema; godot://tool/{name} has the
+// full contract with every result field described.
+func TestToolContractResource(t *testing.T) {
+	c := newClient(t, New(Options{Config: testConfig(), Bridge: &stubBridge{}}))
+	text, mime, err := readResource(t, c, "godot://tool/godot_get_server_info")
+	if err != nil || mime != "application/json" {
+		t.Fatalf("read: %v", err)
+	}
+	var def ToolDef
+	if err := json.Unmarshal([]byte(text), &def); err != nil || def.Name != "godot_get_server_info" || def.Class != "read_only" {
+		t.Fatalf("contract = %s (%v)", text, err)
+	}
+	// The nested peer and its described fields are in the contract only.
+	if !strings.Contains(string(def.OutputSchema), "negotiated with this client") || !strings.Contains(string(def.OutputSchema), "godot_version") {
+		t.Errorf("the contract's output schema is not the full one: %s", def.OutputSchema)
+	}
+	tools := toolNames(t, c)
+	listed, _ := json.Marshal(tools["godot_get_server_info"])
+	var wireTool struct {
+		OutputSchema json.RawMessage `json:"outputSchema"`
+	}
+	json.Unmarshal(listed, &wireTool)
+	wire := wireTool.OutputSchema
+	if strings.Contains(string(wire), "description") || strings.Contains(string(wire), "godot_version") || !strings.Contains(string(wire), `"bridge":{"type":"object"}`) {
+		t.Errorf("tools/list output schema is not the summary: %s", wire)
+	}
+	if _, _, err := readResource(t, c, "godot://tool/godot_scene_get_tree"); err == nil || !strings.Contains(err.Error(), "RESOURCE_NOT_FOUND") || !strings.Contains(err.Error(), "godot_enable_toolset") {
+		t.Errorf("a tool that is not served: %v", err)
+	}
+}

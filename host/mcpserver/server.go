@@ -261,14 +261,23 @@ func mcpTool(def ToolDef) mcp.Tool {
 		Description:     def.Description,
 		RawInputSchema:  def.InputSchema,
 		RawOutputSchema: wireOutputSchema(def.OutputSchema),
-		// The title is the tool's own (title above); annotations.title
-		// would repeat it in every tools/list entry.
+		// The title is the tool's own (above): annotations.title would
+		// repeat it. readOnlyHint and openWorldHint are always explicit;
+		// destructiveHint and idempotentHint mean something only for a tool
+		// that is not read-only (MCP), so only such tools carry them,
+		// destructiveHint always (a client that took a missing one for
+		// false would under-warn) and idempotentHint when true (false is
+		// the default).
 		Annotations: mcp.ToolAnnotation{
-			ReadOnlyHint:    boolPtr(a.ReadOnly),
-			DestructiveHint: boolPtr(a.Destructive),
-			IdempotentHint:  boolPtr(a.Idempotent),
-			OpenWorldHint:   boolPtr(a.OpenWorld),
+			ReadOnlyHint:  boolPtr(a.ReadOnly),
+			OpenWorldHint: boolPtr(a.OpenWorld),
 		},
+	}
+	if !a.ReadOnly {
+		t.Annotations.DestructiveHint = boolPtr(a.Destructive)
+		if a.Idempotent {
+			t.Annotations.IdempotentHint = boolPtr(true)
+		}
 	}
 	return t
 }

@@ -435,7 +435,7 @@ type Step struct {
 type BatchIn struct {
 	Steps   []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
 	Confirm bool   `json:"confirm,omitempty" description:"required (true) when a step is destructive (delete_node), unless dry_run"`
-	DryRun  bool   `json:"dry_run,omitempty" description:"Preview the effect without changing anything; the result says what would happen."`
+	DryRun  bool   `json:"dry_run,omitempty" description:"true: change nothing, answer what would change."`
 }
 
 // StepResult is one step's verdict: the result its own tool would give.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/internal/hosttest"
 )
 
 // The binary serves the guides, the editor state, the class reference and
@@ -132,5 +133,21 @@ func TestToolTextsPointToResources(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The context budget of issue 15: tools/list with every built-in toolset
+// enabled stays within 90 KB and the core alone within 8 KB (1 KB = 1000
+// bytes, as make bench reports them).
+func TestToolsListBudget(t *testing.T) {
+	for _, tc := range []struct {
+		toolsets string
+		max      int
+	}{{"", 8000}, {"all", 90000}} {
+		_, raw := hosttest.ToolsList(t, binPath, tc.toolsets)
+		if len(raw) > tc.max {
+			t.Errorf("tools/list with toolsets %q is %d bytes, over its budget of %d", tc.toolsets, len(raw), tc.max)
+		}
+		t.Logf("tools/list with toolsets %q: %d bytes", tc.toolsets, len(raw))
 	}
 }

@@ -5,15 +5,16 @@ import (
 )
 
 // This file keeps tools/list within its context budget (every built-in
-// toolset enabled ≤ 90 KB, the core alone ≤ 8 KB; `make bench` reports it).
+// toolset enabled ≤ 90 KB, the core alone ≤ 8 KB; `make bench` reports it,
+// TestToolsListBudget holds it).
 //
 // A tool's outputSchema is served as a summary: the result's top-level
 // fields with their JSON types (an array's item type, a nullable field's
-// null) and which of them are always present. Nested objects are
-// {"type":"object"}, and no field carries a description. The full schema,
-// every nested field and its meaning, is the tool's contract, which the
-// agent reads as the resource godot://tool/{name} (docs/tool-contracts.md
-// renders the same). Before this, output schemas were half of tools/list,
+// null, an enum's values). Nested objects are {"type":"object"}; which
+// fields are always present and what each means are left out. The full
+// schema (every nested field, required and described) is the tool's
+// contract, which the agent reads as the resource godot://tool/{name} and
+// docs/tool-contracts.md renders. Output schemas were half of tools/list,
 // yet an agent reads the result itself and most clients never show an
 // outputSchema to the model. A summary is weaker than the full schema, so a
 // result that matches the contract always matches what tools/list says.
@@ -36,9 +37,6 @@ func wireOutputSchema(raw json.RawMessage) json.RawMessage {
 			summary[name] = typeSummary(p, defs, 0)
 		}
 		out["properties"] = summary
-	}
-	if req, ok := root["required"].([]any); ok && len(req) > 0 {
-		out["required"] = req
 	}
 	b, err := json.Marshal(out)
 	if err != nil {

@@ -103,7 +103,7 @@ func TestResourcesAndPromptsReachTypeScriptSDKClient(t *testing.T) {
 			t.Errorf("resources = %q, want %s", got.Resources, want)
 		}
 	}
-	if len(got.Templates) != 1 || got.Templates[0] != "godot://class/{name}" {
+	if strings.Join(got.Templates, " ") != "godot://class/{name} godot://tool/{name}" {
 		t.Errorf("templates = %q", got.Templates)
 	}
 	if len(got.Prompts) != 2 {
@@ -128,4 +128,49 @@ func TestResourcesAndPromptsReachTypeScriptSDKClient(t *testing.T) {
 	if !strings.Contains(string(got.Steps[4].Result), "res://level.tscn") {
 		t.Errorf("prompt = %s", got.Steps[4].Result)
 	}
+}
+
+// TestRefSchemasPassTypeScriptSDKValidation: a tool whose schemas use $defs
+// and $ref (godot_project_set_action: the event shape in its input, the
+// action state in its output) works through the TypeScript SDK v1 client:
+// the call's result passes the client's check against the tools/list
+// outputSchema, and the SDK's own validator accepts it against the full
+// contract (godot://tool/{name}, with $defs) too, while refusing a result
+// that does not fit.
+func TestRefSchemasPassTypeScriptSDKValidation(t *testing.T) {
+	needNPM(t)
+	url := freeBridgeURL(t)
+	state := map[string]any{"deadzone": 0.2, "events": []any{map[string]any{"type": "key", "keycode": "Space", "text": "Space"}}}
+	dialWhenUp(t, url, func(a *fakeaddon.Addon) {
+		a.HandleResult("cmd_project_set_action", map[string]any{"name": "jump", "created": true, "builtin": false, "old": nil, "new": state,
+			"changed": true, "dry_run": false, "persisted": true, "undoable": true, "undo_action": "Set input action jump"})
+		a.HandleResult("cmd_get_editor_state", mcpserver.EditorState{ProjectDir: "/tmp/p", OpenScenes: []mcpserver.OpenScene{}, Selection: []string{}})
+	})
+	env := map[string]string{"GODOT_MCP_BRIDGE_URL": url, "GODOT_MCP_PLUGIN_DIR": t.TempDir(), "GODOT_MCP_DEFAULT_TOOLSETS": "project"}
+	got := sdkClientRaw(t, env,
+		map[string]any{"call": "godot_get_editor_state", "until_ok": true},
+		map[string]any{"call": "godot_project_set_action", "arguments": map[string]any{"name": "jump", "events": []any{map[string]any{"type": "key", "keycode": "Space"}}}},
+		map[string]any{"check_contract": "godot_project_set_action", "of": 1},
+		map[string]any{"check_contract": "godot_project_set_action", "of": 1, "merge": map[string]any{"new": map[string]any{"deadzone": "far", "events": []any{}}}},
+		map[string]any{"check_contract": "godot_project_set_action", "of": 1, "merge": map[string]any{"old": map[string]any{"deadzone": 0.5, "events": []any{map[string]any{"keycode": "A"}}}}},
+	)
+	var res callResult
+	if err := json.Unmarshal(got.Steps[1].Result, &res); err != nil || res.IsError || !strings.Contains(string(res.StructuredContent), `"keycode":"Space"`) {
+		t.Fatalf("set_action through the TypeScript client = %s", got.Steps[1].Result)
+	}
+	type verdict struct {
+		Valid        bool   `json:"valid"`
+		ErrorMessage string `json:"errorMessage"`
+	}
+	var ok, badDeadzone, badEvent verdict
+	json.Unmarshal(got.Steps[2].Result, &ok)
+	json.Unmarshal(got.Steps[3].Result, &badDeadzone)
+	json.Unmarshal(got.Steps[4].Result, &badEvent)
+	if !ok.Valid {
+		t.Errorf("the result does not match the full contract with $defs: %s", ok.ErrorMessage)
+	}
+	if badDeadzone.Valid || badEvent.Valid {
+		t.Errorf("the full contract accepted a result that does not fit (the check cannot fail): %+v %+v", badDeadzone, badEvent)
+	}
+	t.Logf("refused: %s; %s", badDeadzone.ErrorMessage, badEvent.ErrorMessage)
 }

@@ -47,7 +47,7 @@ func TestBinaryServesResourcesAndPrompts(t *testing.T) {
 	}
 	raw, _ = p.Request("resources/templates/list", map[string]any{})
 	json.Unmarshal(raw, &list)
-	if len(list.ResourceTemplates) != 1 || list.ResourceTemplates[0].URITemplate != "godot://class/{name}" {
+	if len(list.ResourceTemplates) != 2 || list.ResourceTemplates[0].URITemplate != "godot://class/{name}" || list.ResourceTemplates[1].URITemplate != "godot://tool/{name}" {
 		t.Errorf("templates = %s", raw)
 	}
 	raw, _ = p.Request("prompts/list", map[string]any{})
@@ -99,6 +99,13 @@ func TestBinaryServesResourcesAndPrompts(t *testing.T) {
 	cmds := addon.Received()
 	if len(cmds) != 2 || cmds[1].Command != "cmd_describe_class" || !strings.Contains(string(cmds[1].Params), `"class_name":"Sprite2D"`) {
 		t.Errorf("editor received %+v", cmds)
+	}
+
+	// A tool's full contract: the nested, described output schema that
+	// tools/list summarises.
+	contract, rpcErr := read("godot://tool/godot_get_server_info")
+	if rpcErr != nil || !strings.Contains(contract, `"output_schema"`) || !strings.Contains(contract, "negotiated with this client") {
+		t.Errorf("tool contract = %.300s %s", contract, rpcErr)
 	}
 
 	raw, _ = p.Request("prompts/get", map[string]any{"name": "godot_start_2d_scene", "arguments": map[string]string{"path": "res://game.tscn"}})

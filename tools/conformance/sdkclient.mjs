@@ -12,12 +12,17 @@
 // until_ok repeats the call (every 100 ms) until it succeeds or the timeout.
 // A step {"read": "godot://..."} reads a resource, {"prompt": name,
 // "arguments": {...}} gets a prompt (their results are the SDK's answers).
+// {"check_contract": tool, "of": i, "merge": {...}} validates the
+// structuredContent of step i (with merge's top-level members replaced)
+// against the tool's full output schema from godot://tool/<tool>, with the
+// SDK's own validator: result {"valid", "errorMessage"}.
 // The server inherits this process's environment plus env.
 // Prints one JSON document: {"tools": [names], "resources": [uris],
 // "templates": [uri templates], "prompts": [names], "steps": [{"call",
 // "result"} or {"call", "thrown": {"code", "message"}}]}.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 
 const plan = JSON.parse(process.argv[2] ?? "{}");
 const transport = new StdioClientTransport({
@@ -43,12 +48,19 @@ async function call(name, args, step) {
 		if (step?.read) {
 			return { call: step.read, result: await client.readResource({ uri: step.read }) };
 		}
+		if (step?.check_contract) {
+			const read = await client.readResource({ uri: "godot://tool/" + step.check_contract });
+			const schema = JSON.parse(read.contents[0].text).output_schema;
+			const structured = { ...out.steps[step.of].result.structuredContent, ...(step.merge ?? {}) };
+			const verdict = new AjvJsonSchemaValidator().getValidator(schema)(structured);
+			return { call: "contract:" + step.check_contract, result: { valid: verdict.valid, errorMessage: verdict.errorMessage ?? null } };
+		}
 		if (step?.prompt) {
 			return { call: step.prompt, result: await client.getPrompt({ name: step.prompt, arguments: args ?? {} }) };
 		}
 		return { call: name, result: await client.callTool({ name, arguments: args ?? {} }) };
 	} catch (e) {
-		return { call: step?.read ?? step?.prompt ?? name, thrown: { code: e.code ?? null, message: String(e.message ?? e) } };
+		return { call: step?.read ?? step?.prompt ?? step?.check_contract ?? name, thrown: { code: e.code ?? null, message: String(e.message ?? e) } };
 	}
 }
 

@@ -29,8 +29,7 @@ func Toolset() sdk.Toolset {
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title: "Get the scene tree",
 				Description: "Lists the nodes of the edited scene (or of a scene file given as scene) in tree order: path, name, type, depth, child count, " +
-					"script and instance info. Filter by type or name, limit the depth, start at a node. One answer is bounded (limit, at most 5000 nodes): " +
-					"when truncated is true, call again with cursor: next_cursor. Instanced scenes are not expanded unless they have Editable Children or expand_instances is set.",
+					"script and instance info; type, name, root and max_depth narrow it. Paged: when truncated is true, call again with cursor: next_cursor.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: connected,
 			}, getTree),
@@ -158,8 +157,7 @@ func Toolset() sdk.Toolset {
 			}, edit[ExtractBranchIn, ExtractBranchOut]("cmd_scene_extract_branch", fileTimeout)),
 			sdk.NewTool("batch", sdk.ToolOptions{
 				Title: "Several edits as one undo action",
-				Description: "Runs edits (create_node, instantiate, delete_node, duplicate_node, rename_node, move_node, set_properties, connect_signal, " +
-					"disconnect_signal, set_groups: steps [{tool, args}]) in order as ONE undo action, in one round trip. All or nothing: when a step fails " +
+				Description: "Runs scene edits (steps [{tool, args}], tool an edit tool's short name, e.g. create_node) in order as ONE undo action, in one round trip. All or nothing: when a step fails " +
 					"the result has applied: false, aborted_at (the step's index) and error {error, hint}, and nothing was changed. Steps with delete_node " +
 					"need confirm: true (or dry_run). Each step's result is what its own tool would answer.",
 				Safety:        sdk.Mutating,

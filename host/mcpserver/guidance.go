@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/docs"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
@@ -72,7 +73,7 @@ func (s *Server) coreResources() []Resource {
 			Description: "The connected editor now: project, Godot version, open scenes and the active one, selection, playing, scanning, undo/redo (what godot_get_editor_state answers). Fails with BRIDGE_DISCONNECTED when no editor is connected.",
 			MimeType:    "application/json", Toolset: CoreToolset,
 			Read: func(ctx context.Context, _ string, _ map[string]string) ([]ResourceContents, *envelope.Error) {
-				return s.editorJSON(ctx, "cmd_get_editor_state", NoArgs{})
+				return s.editorJSON(ctx, "cmd_get_editor_state", NoArgs{}, editorStateTimeout)
 			},
 		},
 		Resource{
@@ -84,7 +85,7 @@ func (s *Server) coreResources() []Resource {
 				if name == "" {
 					return nil, envelope.Errorf(envelope.ValidationError, "Name a class in the URI, e.g. godot://class/Node2D.")
 				}
-				return s.editorJSON(ctx, "cmd_describe_class", DescribeClassArgs{ClassName: name})
+				return s.editorJSON(ctx, "cmd_describe_class", DescribeClassArgs{ClassName: name}, describeClassTimeout)
 			},
 		},
 		Resource{
@@ -111,16 +112,12 @@ func (s *Server) coreResources() []Resource {
 }
 
 // editorJSON asks the editor and returns its answer as one JSON content.
-func (s *Server) editorJSON(ctx context.Context, command string, params any) ([]ResourceContents, *envelope.Error) {
+func (s *Server) editorJSON(ctx context.Context, command string, params any, timeout time.Duration) ([]ResourceContents, *envelope.Error) {
 	if s.bridge == nil {
 		return nil, &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: "No editor bridge is running."}
 	}
 	if !s.bridge.Status().Connected {
 		return nil, &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: bridgeHint(s.bridge.Status())}
-	}
-	timeout := editorStateTimeout
-	if command == "cmd_describe_class" {
-		timeout = describeClassTimeout
 	}
 	resp := s.bridge.Send(ctx, command, params, timeout)
 	if e := resp.Err(); e != nil {

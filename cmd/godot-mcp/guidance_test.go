@@ -74,7 +74,7 @@ func TestBinaryServesResourcesAndPrompts(t *testing.T) {
 	}
 	values, rpcErr := read("godot://docs/values")
 	want, _ := os.ReadFile("../../docs/values.md")
-	if rpcErr != nil || values != string(want) {
+	if rpcErr != nil || strings.ReplaceAll(values, "](godot://docs/values", "](values.md") != string(want) {
 		t.Errorf("godot://docs/values is not docs/values.md: %s", rpcErr)
 	}
 	if _, rpcErr := read("godot://editor/state"); !strings.Contains(string(rpcErr), "BRIDGE_DISCONNECTED") {

@@ -50,6 +50,15 @@ var guides = []guide{
 	{"runtime.md", "runtime", "Runtime toolset guide", "How the runtime tools behave: playing, output and error cursors, inspecting and driving the running game, headless runs."},
 }
 
+// servedGuide is a docs page as an agent reads it: links to the other
+// guides and to tool-contracts.md point to the resources that serve them.
+func servedGuide(text string) string {
+	for _, g := range guides {
+		text = strings.ReplaceAll(text, "]("+g.file, "]("+DocsURIPrefix+g.name)
+	}
+	return strings.ReplaceAll(text, "](tool-contracts.md", "]("+ToolURITemplate)
+}
+
 // coreResources are the resources and templates the host serves itself.
 func (s *Server) coreResources() []Resource {
 	out := make([]Resource, 0, len(guides)+2)
@@ -63,7 +72,7 @@ func (s *Server) coreResources() []Resource {
 				if err != nil {
 					return nil, envelope.Errorf(envelope.InternalError, "The guide %s is missing from this build: %v.", file, err)
 				}
-				return []ResourceContents{{MimeType: "text/markdown", Text: string(text)}}, nil
+				return []ResourceContents{{MimeType: "text/markdown", Text: servedGuide(string(text))}}, nil
 			},
 		})
 	}

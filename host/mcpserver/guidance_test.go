@@ -58,8 +58,8 @@ func TestCoreServesTheGuidesAsResources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text != string(want) || mime != "text/markdown" {
-			t.Errorf("%s is not docs/%s.md (%d bytes, want %d)", uri, page, len(text), len(want))
+		if text != servedGuide(string(want)) || mime != "text/markdown" || strings.Contains(text, ".md)") {
+			t.Errorf("%s is not docs/%s.md with its links to resources (%d bytes, want %d)", uri, page, len(text), len(want))
 		}
 	}
 	if _, ok := listed[EditorStateURI]; !ok {
@@ -199,5 +199,13 @@ func TestToolContractResource(t *testing.T) {
 	}
 	if _, _, err := readResource(t, c, "godot://tool/godot_scene_get_tree"); err == nil || !strings.Contains(err.Error(), "RESOURCE_NOT_FOUND") || !strings.Contains(err.Error(), "godot_enable_toolset") {
 		t.Errorf("a tool that is not served: %v", err)
+	}
+}
+
+func TestServedGuideLinksToResources(t *testing.T) {
+	in := "See [values](values.md#enums-and-flags), [scene](scene.md) and the [schemas](tool-contracts.md); [here](#local) stays."
+	want := "See [values](godot://docs/values#enums-and-flags), [scene](godot://docs/scene) and the [schemas](godot://tool/{name}); [here](#local) stays."
+	if got := servedGuide(in); got != want {
+		t.Errorf("servedGuide =\n%s\nwant\n%s", got, want)
 	}
 }

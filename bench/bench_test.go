@@ -239,6 +239,29 @@ func BenchmarkStartup(b *testing.B) {
 	}
 }
 
+// BenchmarkStartupDefaultToolsets: process start to the initialize answer
+// with a toolset enabled at start, which must not delay the handshake. The
+// first tools/list (which waits for it) is outside the timing.
+func BenchmarkStartupDefaultToolsets(b *testing.B) {
+	for b.Loop() {
+		c := hosttest.StartClient(b, binPath, "GODOT_MCP_DEFAULT_TOOLSETS=scene")
+		b.StopTimer()
+		list, err := c.ListTools(context.Background(), mcpListTools())
+		if err != nil {
+			b.Fatal(err)
+		}
+		found := false
+		for _, t := range list.Tools {
+			found = found || t.Name == "godot_scene_get_tree"
+		}
+		if !found {
+			b.Fatal("the default toolset's tools are not in the first tools/list")
+		}
+		c.Close()
+		b.StartTimer()
+	}
+}
+
 // BenchmarkHostRSS reports the host's resident memory after 1,000 calls.
 func BenchmarkHostRSS(b *testing.B) {
 	c, _ := chain(b)

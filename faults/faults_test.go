@@ -249,8 +249,12 @@ func TestPluginHangs(t *testing.T) {
 	h.mustEcho(t, "warm")
 	start := time.Now()
 	r := h.call(context.Background(), "godot_echo_hang", nil)
-	if !r.isError || r.err.Code != envelope.InternalError || time.Since(start) > 5*time.Second {
-		t.Fatalf("hang: %+v after %v", r, time.Since(start))
+	if !r.isError || r.err.Code != envelope.Timeout || time.Since(start) > 5*time.Second {
+		t.Fatalf("hang: want TIMEOUT, got %+v after %v", r, time.Since(start))
+	}
+	// The hint tells the truth: the plugin was killed, and when it comes back.
+	if !strings.Contains(r.err.Hint, "killed") || !strings.Contains(r.err.Hint, "possible in") {
+		t.Fatalf("hang hint: %s", r.err.Hint)
 	}
 	eventuallyEcho(t, h)
 }

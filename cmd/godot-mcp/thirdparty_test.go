@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The example third-party toolset (its own module, importing only sdk/)
@@ -31,7 +32,17 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 			ToolCount         int  `json:"tool_count"`
 		} `json:"toolsets"`
 	}
-	json.Unmarshal(call(p, "godot_list_toolsets", nil).StructuredContent, &list)
+	// A description still being read is listed as "describing": list again.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		json.Unmarshal(call(p, "godot_list_toolsets", nil).StructuredContent, &list)
+		describing := false
+		for _, ts := range list.Toolsets {
+			describing = describing || ts.State == "describing"
+		}
+		if !describing || time.Now().After(deadline) {
+			break
+		}
+	}
 	found := false
 	for _, ts := range list.Toolsets {
 		if ts.Name == "hello" {

@@ -6,8 +6,12 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
@@ -36,6 +40,9 @@ type App struct {
 	Toolsets *toolsets.Manager
 	Server   *mcpserver.Server
 	log      *slog.Logger
+
+	stopDefaults context.CancelFunc
+	defaults     sync.WaitGroup // enabling GODOT_MCP_DEFAULT_TOOLSETS
 }
 
 // hostServices lends plugins the bridge and progress notifications.
@@ -77,6 +84,7 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 			}
 			return a.Toolsets.Enabled()
 		},
+		OnPeerChange: a.peerChanged,
 	})
 	if err != nil {
 		return nil, err
@@ -91,10 +99,19 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 	if opts.Self != "" {
 		specs = toolsets.BuiltinSpecs(opts.Self, opts.Builtins)
 	}
+	var skipped []mcpserver.SkippedPlugin
 	if cfg.PluginDir != "" {
 		found, err := pluginhost.Discover(cfg.PluginDir)
 		if err != nil {
 			log.Warn("some plugin-dir entries were skipped", "dir", cfg.PluginDir, "err", err)
+			var se *pluginhost.SkippedError
+			if errors.As(err, &se) {
+				for _, f := range se.Skipped {
+					skipped = append(skipped, mcpserver.SkippedPlugin{File: f.File, Reason: f.Reason})
+				}
+			} else {
+				skipped = append(skipped, mcpserver.SkippedPlugin{File: cfg.PluginDir, Reason: err.Error()})
+			}
 		}
 		specs = append(specs, found...)
 	}
@@ -114,7 +131,7 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		CallTimeout: cfg.CallTimeout,
 		Unqualified: unqualified,
 	})
-	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log})
+	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log, SkippedPlugins: skipped})
 	if err := a.enableDefaults(ctx, cfg.DefaultToolsets); err != nil {
 		a.Close()
 		return nil, err
@@ -122,24 +139,66 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 	return a, nil
 }
 
-// enableDefaults enables GODOT_MCP_DEFAULT_TOOLSETS ("all" or names).
+// enableDefaults enables GODOT_MCP_DEFAULT_TOOLSETS ("all" or names) in
+// the background, so that the MCP handshake is answered at once; until they
+// are enabled the server holds the requests that depend on them (see
+// mcpserver.Server.HoldUntil). An unknown name fails the start; a toolset
+// that fails to start is logged and listed as failed.
 func (a *App) enableDefaults(ctx context.Context, names []string) error {
 	if len(names) == 1 && names[0] == "all" {
-		names = nil
-		for _, st := range a.Toolsets.List(ctx) {
-			names = append(names, st.Name)
-		}
+		names = a.Toolsets.Names()
 	}
 	for _, name := range names {
-		if err := a.Server.EnableToolset(ctx, name); err != nil {
-			return fmt.Errorf("GODOT_MCP_DEFAULT_TOOLSETS: %s", err.Hint)
+		if !slices.Contains(a.Toolsets.Names(), name) {
+			return fmt.Errorf("GODOT_MCP_DEFAULT_TOOLSETS: unknown toolset %q; known toolsets: %s", name, strings.Join(a.Toolsets.Names(), ", "))
 		}
 	}
+	if len(names) == 0 {
+		return nil
+	}
+	ctx, a.stopDefaults = context.WithCancel(ctx)
+	ready := make(chan struct{})
+	a.Server.HoldUntil(ready)
+	a.defaults.Add(1)
+	go func() {
+		defer a.defaults.Done()
+		defer close(ready)
+		for _, name := range names {
+			if err := a.Server.EnableToolset(ctx, name); err != nil {
+				a.log.Error("GODOT_MCP_DEFAULT_TOOLSETS: a toolset could not be enabled", "toolset", name, "err", err.Hint)
+			}
+		}
+	}()
 	return nil
+}
+
+// peerChanged applies min_godot when an editor connects: toolsets enabled
+// before (GODOT_MCP_DEFAULT_TOOLSETS, or with no editor) that need a newer
+// Godot are disabled, their tools removed, and the editor told.
+func (a *App) peerChanged(connected bool, peer *bridge.PeerInfo) {
+	if a.Toolsets == nil || a.Server == nil {
+		return
+	}
+	godot := ""
+	if connected && peer != nil {
+		godot = peer.GodotVersion
+	}
+	out := a.Toolsets.EditorChanged(godot)
+	if len(out.RemovedTools)+len(out.RemovedResources)+len(out.RemovedPrompts) == 0 {
+		return
+	}
+	a.Server.RemoveTools(out.RemovedTools...)
+	a.Server.RemoveResources(out.RemovedResources...)
+	a.Server.RemovePrompts(out.RemovedPrompts...)
+	a.Bridge.PushToolsets(a.Toolsets.Enabled())
 }
 
 // Close stops every plugin and the bridge.
 func (a *App) Close() {
+	if a.stopDefaults != nil {
+		a.stopDefaults()
+		a.defaults.Wait()
+	}
 	if a.Toolsets != nil {
 		a.Toolsets.Close()
 	}

@@ -59,6 +59,7 @@ type ServerInfo struct {
 	Bridge                BridgeInfo      `json:"bridge"`
 	VersionNotice         string          `json:"version_notice,omitempty" jsonschema:"set when the connected addon's version differs from the server's"`
 	Toolsets              []ToolsetStatus `json:"toolsets"`
+	PluginDir             PluginDirInfo   `json:"plugin_dir"`
 }
 
 // ToolsetList is the result of godot_list_toolsets.
@@ -219,10 +220,12 @@ func coreTools(s *Server) []Tool {
 	return []Tool{
 		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", safety.ReadOnly, nil,
 			"Versions (CalVer build, contract_version, min_compatible_contract, MCP protocol), bridge state and the connected editor's identity, "+
-				"a version_notice when addon and server differ, and every toolset with its state. Call it first to orient and to check compatibility.",
+				"a version_notice when addon and server differ, every toolset with its state, and the plugin directory with the files in it that are not served (and why). "+
+				"Call it first to orient and to check compatibility.",
 			false, s.serverInfo),
 		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", safety.ReadOnly, nil,
-			"Every known toolset, built-in or third-party (with its path): enabled or not, state (stopped/running/crashed), tool count, min_godot and description.",
+			"Every known toolset, built-in or third-party (with its path): enabled or not, state (stopped/describing/starting/running/crashed/failed/incompatible) "+
+				"and last_error, tool count, min_godot and description. It never waits long on a toolset: one still being described is listed as describing.",
 			false, func(ctx context.Context, _ Call, _ NoArgs) Result {
 				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
 			}),
@@ -319,6 +322,10 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		ProjectDir:            s.projectDir(),
 		Bridge:                BridgeInfo{URL: st.URL, Listening: st.Listening, Connected: st.Connected},
 		Toolsets:              s.listToolsets(ctx),
+		PluginDir:             PluginDirInfo{Path: s.cfg.PluginDir, Skipped: s.skipped},
+	}
+	if info.PluginDir.Skipped == nil {
+		info.PluginDir.Skipped = []SkippedPlugin{}
 	}
 	if st.Peer != nil {
 		info.Bridge.Peer = &PeerInfo{
@@ -362,6 +369,9 @@ func (s *Server) unknownToolset(ctx context.Context, name string) *envelope.Erro
 }
 
 func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, bool) {
+	if one, ok := s.toolsets.(toolsetStatuser); ok {
+		return one.Status(name) // without waiting on the other toolsets' descriptions
+	}
 	for _, t := range s.listToolsets(ctx) {
 		if t.Name == name {
 			return t, true

@@ -45,6 +45,9 @@ type Options struct {
 	Toolsets Toolsets // nil: no toolsets known
 	Approver Approver // nil: approve (GODOT_MCP_APPROVAL=auto)
 	Logger   *slog.Logger
+	// SkippedPlugins are the plugin-directory files not served as toolsets
+	// (godot_get_server_info reports them).
+	SkippedPlugins []SkippedPlugin
 }
 
 // Server is the godot-mcp MCP server.
@@ -55,6 +58,11 @@ type Server struct {
 	approve  Approver
 	log      *slog.Logger
 	mcp      *server.MCPServer
+	skipped  []SkippedPlugin
+
+	// starting, when set, closes once the toolsets enabled at start are
+	// (see HoldUntil).
+	starting atomic.Pointer[<-chan struct{}]
 
 	mu    sync.RWMutex
 	tools map[string]*registered
@@ -95,9 +103,11 @@ func New(opts Options) *Server {
 		tools:    map[string]*registered{},
 		content:  newContentRegistry(),
 		progress: map[string]progressTarget{},
+		skipped:  opts.SkippedPlugins,
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(s.redirectDisabledTool)
+	hooks.AddBeforeAny(s.awaitStart)
 	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
 		server.WithHooks(hooks),
 		server.WithToolFilter(hideUnavailableTool),
@@ -188,6 +198,49 @@ func (s *Server) answerDisabledTool(_ context.Context, req mcp.CallToolRequest) 
 	return shape(Fail(envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf(
 		"%s belongs to the toolset %q, which is not enabled. Call godot_enable_toolset with {\"names\":[%q]} (or {\"name\":\"all\"}), then call %s again.",
 		tool, toolset, toolset, tool)))), nil
+}
+
+// startWait bounds how long a request waits for the toolsets enabled at
+// start; a toolset that comes up later is announced with
+// notifications/tools/list_changed as usual.
+const startWait = 5 * time.Second
+
+// HoldUntil makes the requests whose answer depends on the toolsets enabled
+// at start (GODOT_MCP_DEFAULT_TOOLSETS) wait until ready closes: the lists
+// of tools, resources and prompts, reading a resource or a prompt, and
+// calls to a tool not (yet) served. The MCP handshake, ping and the core
+// tools never wait, so enabling toolsets at start does not delay them.
+func (s *Server) HoldUntil(ready <-chan struct{}) { s.starting.Store(&ready) }
+
+// awaitStart is a before-any hook: see HoldUntil.
+func (s *Server) awaitStart(ctx context.Context, _ any, method mcp.MCPMethod, message any) {
+	ready := s.starting.Load()
+	if ready == nil {
+		return
+	}
+	switch method {
+	case mcp.MethodToolsList, mcp.MethodResourcesList, mcp.MethodResourcesTemplatesList, mcp.MethodResourcesRead,
+		mcp.MethodPromptsList, mcp.MethodPromptsGet:
+	case mcp.MethodToolsCall:
+		if req, ok := message.(*mcp.CallToolRequest); ok {
+			s.mu.RLock()
+			_, served := s.tools[req.Params.Name]
+			s.mu.RUnlock()
+			if served {
+				return
+			}
+		}
+	default:
+		return
+	}
+	timer := time.NewTimer(startWait)
+	defer timer.Stop()
+	select {
+	case <-*ready:
+		s.starting.CompareAndSwap(ready, nil)
+	case <-ctx.Done():
+	case <-timer.C:
+	}
 }
 
 // MCP exposes the underlying mcp-go server (for transports and tests).

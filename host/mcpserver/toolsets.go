@@ -14,10 +14,10 @@ type ToolsetStatus struct {
 	BuiltIn     bool   `json:"builtin"`
 	Path        string `json:"path,omitempty" jsonschema:"executable of a third-party toolset"`
 	Enabled     bool   `json:"enabled"`
-	State       string `json:"state" jsonschema:"stopped, running or crashed"`
+	State       string `json:"state" jsonschema:"stopped, describing (its description is being read), starting, running, crashed (restarts on the next call), failed (could not be started or described: see last_error; retried when its executable changes or on godot_enable_toolset) or incompatible (needs a newer Godot than the connected editor: see last_error)"`
 	ToolCount   int    `json:"tool_count"`
 	MinGodot    string `json:"min_godot,omitempty"`
-	LastError   string `json:"last_error,omitempty"`
+	LastError   string `json:"last_error,omitempty" jsonschema:"why it last failed to start, to describe itself or to answer, or why it was refused"`
 }
 
 // EnableOutcome is what a Toolsets implementation returns on enable.
@@ -38,6 +38,12 @@ type DisableOutcome struct {
 	AlreadyDisabled  bool
 }
 
+// toolsetStatuser is optionally implemented by Toolsets: one toolset's
+// status, without describing (or waiting on) the others as List does.
+type toolsetStatuser interface {
+	Status(name string) (ToolsetStatus, bool)
+}
+
 // Toolsets is the registry and gate of toolset plugins (host/toolsets).
 type Toolsets interface {
 	List(ctx context.Context) []ToolsetStatus
@@ -46,4 +52,16 @@ type Toolsets interface {
 	Enable(ctx context.Context, name, godotVersion string) (EnableOutcome, *envelope.Error)
 	Disable(ctx context.Context, name string) (DisableOutcome, *envelope.Error)
 	Enabled() []string
+}
+
+// PluginDirInfo is the third-party plugin directory as the server read it at start.
+type PluginDirInfo struct {
+	Path    string          `json:"path" jsonschema:"GODOT_MCP_PLUGIN_DIR (empty: none)"`
+	Skipped []SkippedPlugin `json:"skipped" jsonschema:"executables in it that are not served as toolsets"`
+}
+
+// SkippedPlugin is one plugin-directory file that is not served, and why.
+type SkippedPlugin struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }

@@ -38,11 +38,21 @@ func BuiltInSpec(name string) (Spec, error) {
 // cannot be one. Discover returns it alongside the usable specs.
 type SkippedError struct {
 	Dir     string
-	Reasons []string // "file: why"
+	Skipped []SkippedFile
+}
+
+// SkippedFile is one plugin-directory entry that is not served, and why.
+type SkippedFile struct {
+	File   string // the entry's name in the directory
+	Reason string
 }
 
 func (e *SkippedError) Error() string {
-	return fmt.Sprintf("plugin directory %s: skipped %s", e.Dir, strings.Join(e.Reasons, "; "))
+	reasons := make([]string, len(e.Skipped))
+	for i, s := range e.Skipped {
+		reasons[i] = s.File + ": " + s.Reason
+	}
+	return fmt.Sprintf("plugin directory %s: skipped %s", e.Dir, strings.Join(reasons, "; "))
 }
 
 // Discover lists the toolset executables in dir, sorted by name. The file
@@ -63,7 +73,7 @@ func Discover(dir string) ([]Spec, error) {
 		return nil, err
 	}
 	var specs []Spec
-	var skipped []string
+	var skipped []SkippedFile
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
@@ -79,7 +89,7 @@ func Discover(dir string) ([]Spec, error) {
 			toolset = strings.TrimSuffix(strings.ToLower(name), ".exe")
 		}
 		if !toolNameRE.MatchString(toolset) {
-			skipped = append(skipped, fmt.Sprintf("%s: the file name must be the toolset name (lower case letters, digits and '_')", name))
+			skipped = append(skipped, SkippedFile{File: name, Reason: "the file name must be the toolset name (lower case letters, digits and '_')"})
 			continue
 		}
 		abs, err := filepath.Abs(path)
@@ -90,7 +100,7 @@ func Discover(dir string) ([]Spec, error) {
 	}
 	sort.Slice(specs, func(i, j int) bool { return specs[i].Name < specs[j].Name })
 	if len(skipped) > 0 {
-		return specs, &SkippedError{Dir: dir, Reasons: skipped}
+		return specs, &SkippedError{Dir: dir, Skipped: skipped}
 	}
 	return specs, nil
 }

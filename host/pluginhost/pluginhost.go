@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -146,7 +147,7 @@ type Plugin struct {
 	spec    Spec
 	logger  *slog.Logger
 	client  *plugin.Client
-	proc    *procRunner
+	proc    atomic.Pointer[procRunner] // set once go-plugin runs it
 	toolset pluginproto.ToolsetClient
 	calls   *pluginproto.Mux[pluginproto.CallStreamRequest, pluginproto.CallStreamResponse]
 	info    ToolsetInfo
@@ -181,7 +182,9 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			r, err := newProcRunner(spec, cmd.Env)
-			p.proc = r
+			if err == nil {
+				p.proc.Store(r)
+			}
 			return r, err
 		},
 		Logger:          newHCLogger(plog),
@@ -201,9 +204,24 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 			p = nil
 		}
 	}()
+	// go-plugin's handshake wait knows only its StartTimeout: a ctx that
+	// ends first kills the plugin, which ends the wait.
+	self := p
+	stopKill := context.AfterFunc(ctx, func() {
+		if r := self.proc.Load(); r != nil {
+			_ = r.Kill(context.Background())
+		}
+	})
+	defer stopKill()
 	rpc, err := p.client.Client()
 	if err != nil {
-		return p, fmt.Errorf("start: %w", err)
+		switch ctx.Err() {
+		case context.Canceled:
+			return p, errors.New("start: cancelled")
+		case context.DeadlineExceeded: // killed by stopKill rather than timed out by go-plugin
+			err = errors.New("timeout while waiting for plugin to start")
+		}
+		return p, startFailure(err, startTimeout)
 	}
 	raw, err := rpc.Dispense(pluginproto.PluginName)
 	if err != nil {
@@ -257,10 +275,10 @@ func (p *Plugin) Info() ToolsetInfo { return p.info }
 
 // Pid is the plugin's process id (0 if it never started).
 func (p *Plugin) Pid() int {
-	if p.proc == nil {
-		return 0
+	if r := p.proc.Load(); r != nil {
+		return r.Pid()
 	}
-	return p.proc.Pid()
+	return 0
 }
 
 // Exited reports whether the plugin can serve no more calls: its process
@@ -273,8 +291,8 @@ func (p *Plugin) Kill() {
 	if p.calls != nil {
 		p.calls.Close()
 	}
-	if p.proc != nil {
-		_ = p.proc.Kill(context.Background())
+	if r := p.proc.Load(); r != nil {
+		_ = r.Kill(context.Background())
 	}
 	p.client.Kill()
 }
@@ -414,6 +432,19 @@ func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *envel
 	p.logger.Error("toolset plugin failed during a call", "tool", tool, "error", err, "exited", p.client.Exited())
 	return envelope.Errorf(envelope.InternalError,
 		"toolset '%s' crashed during the call; it will be restarted on the next call. Retry once; if it crashes again, check the server log (stderr).", name)
+}
+
+// startFailure explains a plugin that did not complete go-plugin's handshake.
+func startFailure(err error, timeout time.Duration) error {
+	const hint = "a toolset must be built with the godot-mcp SDK (sdk.Serve) for this OS and architecture, and print nothing to stdout before sdk.Serve"
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "timeout while waiting for plugin to start"):
+		return fmt.Errorf("start: it did not complete the godot-mcp plugin handshake within %s (%s)", timeout, hint)
+	case strings.Contains(msg, "plugin exited before we could connect"),
+		strings.Contains(msg, "Unrecognized remote plugin message: \nFailed to read any lines"):
+		return fmt.Errorf("start: it exited before completing the godot-mcp plugin handshake (%s)", hint)
+	}
+	return fmt.Errorf("start: %w", err)
 }
 
 // toolNameRE is the name rule the SDK enforces, checked again here for

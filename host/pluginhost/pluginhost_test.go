@@ -500,7 +500,7 @@ func TestDiscover(t *testing.T) {
 	}
 	specs, err := Discover(dir)
 	var skipped *SkippedError
-	if !errors.As(err, &skipped) || len(skipped.Reasons) != 1 || !strings.Contains(skipped.Reasons[0], "Bad-Name") {
+	if !errors.As(err, &skipped) || len(skipped.Skipped) != 1 || skipped.Skipped[0].File != "Bad-Name" {
 		t.Fatalf("err = %v, want one skipped Bad-Name", err)
 	}
 	var names []string

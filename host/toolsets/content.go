@@ -46,7 +46,8 @@ func (m *Manager) prompts(e *entry) []mcpserver.Prompt {
 }
 
 // contentCall runs fn against e's live plugin with the call timeout, and
-// records a plugin that died meanwhile as crashed, as a tool call does.
+// records a plugin that died meanwhile as crashed, as a tool call does; it
+// then returns the error to answer instead of fn's result.
 func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn func(context.Context, contentPlugin)) *envelope.Error {
 	p, perr := m.running(ctx, e)
 	if perr != nil {
@@ -60,12 +61,18 @@ func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn fun
 	defer cancel()
 	fn(ctx, cp)
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	var dead Plugin
 	if e.plugin == p && p.Exited() {
 		m.crashed(e, "the plugin process exited during "+what)
-		m.stop(e)
+		dead = m.detach(e)
 	}
-	return nil
+	back := m.comesBack(e)
+	e.mu.Unlock()
+	if dead == nil {
+		return nil
+	}
+	m.release(dead)
+	return envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; the next request restarts it (possible %s).", e.spec.Name, what, back)
 }
 
 // reader reads a resource of e; template is set for a resource template.

@@ -4,12 +4,17 @@
 package toolsets
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
@@ -38,15 +43,26 @@ type Launcher func(ctx context.Context, spec pluginhost.Spec) (Plugin, error)
 
 // Toolset states reported by godot_list_toolsets.
 const (
-	StateStopped = "stopped"
-	StateRunning = "running"
-	StateCrashed = "crashed"
+	StateStopped      = "stopped"      // not enabled
+	StateDescribing   = "describing"   // not enabled; its plugin is being started to read its description
+	StateStarting     = "starting"     // being enabled
+	StateRunning      = "running"      // enabled, plugin up
+	StateCrashed      = "crashed"      // enabled, plugin died or hung; restarts on the next call (after a backoff)
+	StateFailed       = "failed"       // could not be started or described (last_error); retried when its executable changes or it is enabled by name
+	StateIncompatible = "incompatible" // needs a newer Godot than the connected editor (last_error)
 )
 
 // Restart backoff after a crash.
 const (
 	minBackoff = 500 * time.Millisecond
 	maxBackoff = 10 * time.Second
+)
+
+// Default time limits (see Options).
+const (
+	DefaultDescribeTimeout = 5 * time.Second
+	DefaultStartTimeout    = 10 * time.Second
+	DefaultListWait        = 2 * time.Second
 )
 
 // Options configure a Manager.
@@ -56,6 +72,14 @@ type Options struct {
 	Logger *slog.Logger
 	// CallTimeout bounds one tool call inside a plugin (default 2 min).
 	CallTimeout time.Duration
+	// DescribeTimeout bounds starting a plugin to read its description,
+	// which godot_list_toolsets does in the background (default
+	// DefaultDescribeTimeout). StartTimeout bounds starting it to enable it
+	// or to restart it after a crash (default DefaultStartTimeout).
+	DescribeTimeout, StartTimeout time.Duration
+	// ListWait is how long List waits for descriptions still being read
+	// before it answers with what it has (default DefaultListWait).
+	ListWait time.Duration
 	// Unqualified is test-only (GODOT_MCP_CONFORMANCE_FIXTURE): the toolset
 	// of this name serves its tools and prompts under their own names, not
 	// godot_<toolset>_<name>, so that the MCP conformance suite can call its
@@ -64,32 +88,78 @@ type Options struct {
 	Unqualified string
 }
 
+// fileStamp identifies a version of a toolset's executable.
+type fileStamp struct {
+	mtime time.Time
+	size  int64
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{mtime: fi.ModTime(), size: fi.Size()}
+}
+
+// An entry is one toolset. Two locks: op serializes what starts or stops
+// this toolset's plugin (enable, disable, restart) and is held across the
+// start; mu guards the fields and is never held across a plugin start,
+// describe or stop, so that listing, and every other toolset, never waits
+// on a plugin.
 type entry struct {
 	spec pluginhost.Spec
 
-	mu        sync.Mutex // serializes start/stop of this toolset
+	op sync.Mutex
+
+	mu        sync.Mutex
 	info      *pluginhost.ToolsetInfo
+	infoStamp fileStamp // the executable info was read from
 	enabled   bool
 	plugin    Plugin
 	state     string
 	lastErr   string
 	backoff   time.Duration
 	restartAt time.Time
+	// describing is non-nil while a background describe runs; closed when it ends.
+	describing chan struct{}
+	// failed: the last start or describe failed (lastErr) for the
+	// executable failStamp; it is not retried until that changes or the
+	// toolset is enabled by name.
+	failed    bool
+	failStamp fileStamp
 }
 
 // Manager implements mcpserver.Toolsets.
 type Manager struct {
-	launch      Launcher
-	log         *slog.Logger
-	callTimeout time.Duration
-	unqualified string
-	order       []string
-	entries     map[string]*entry
+	launch          Launcher
+	log             *slog.Logger
+	callTimeout     time.Duration
+	describeTimeout time.Duration
+	startTimeout    time.Duration
+	listWait        time.Duration
+	unqualified     string
+	order           []string
+	entries         map[string]*entry
+
+	// godot is the connected editor's Godot version ("" when none), as
+	// last told by EditorChanged. Read and written under an entry's mu
+	// too, see Enable.
+	godot atomic.Pointer[string]
+
+	ctx    context.Context // ends with Close: cancels starts and describes
+	cancel context.CancelFunc
+	bg     sync.WaitGroup // background describes and plugin stops
 }
 
 // New builds a Manager. Specs with duplicate names keep the first (built-ins win).
 func New(opts Options) *Manager {
-	m := &Manager{launch: opts.Launch, log: opts.Logger, callTimeout: opts.CallTimeout, unqualified: opts.Unqualified, entries: map[string]*entry{}}
+	m := &Manager{launch: opts.Launch, log: opts.Logger, callTimeout: opts.CallTimeout, unqualified: opts.Unqualified, entries: map[string]*entry{},
+		describeTimeout: cmp.Or(opts.DescribeTimeout, DefaultDescribeTimeout),
+		startTimeout:    cmp.Or(opts.StartTimeout, DefaultStartTimeout),
+		listWait:        cmp.Or(opts.ListWait, DefaultListWait),
+	}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
@@ -107,7 +177,11 @@ func New(opts Options) *Manager {
 	return m
 }
 
+// status reports e. Caller holds e.mu.
 func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
+	if e.plugin != nil && e.plugin.Exited() && e.state == StateRunning {
+		e.state = StateCrashed
+	}
 	st := mcpserver.ToolsetStatus{Name: e.spec.Name, BuiltIn: e.spec.BuiltIn, Enabled: e.enabled, State: e.state, LastError: e.lastErr}
 	if !e.spec.BuiltIn {
 		st.Path = e.spec.Path
@@ -118,57 +192,127 @@ func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
 	return st
 }
 
-// describe fills e.info, starting the plugin briefly when it is not running. Caller holds e.mu.
-func (m *Manager) describe(ctx context.Context, e *entry) error {
-	if e.info != nil {
-		return nil
-	}
-	if e.plugin != nil {
-		info := e.plugin.Info()
-		e.info = &info
-		return nil
-	}
-	p, err := m.launch(ctx, e.spec)
-	if err != nil {
-		e.lastErr = err.Error()
-		return err
-	}
-	info := p.Info()
-	e.info = &info
-	stopCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = p.Stop(stopCtx)
-	return nil
+// startCtx bounds a plugin start by timeout, ctx and the manager's life.
+func (m *Manager) startCtx(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	stop := context.AfterFunc(m.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
 }
 
-// List reports every known toolset, describing (in parallel) the ones never seen yet.
-func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
-	var wg sync.WaitGroup
-	for _, name := range m.order {
-		e := m.entries[name]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e.mu.Lock()
-			defer e.mu.Unlock()
-			if err := m.describe(ctx, e); err != nil {
-				m.log.Warn("could not describe toolset", "name", name, "err", err)
-			}
-		}()
+// describeLater starts reading e's description in the background when it
+// is unknown or its executable changed, unless a failure for this very
+// executable is cached. It returns the channel that closes when the
+// describe in flight ends, or nil when none is.
+func (m *Manager) describeLater(e *entry) <-chan struct{} {
+	stamp := stampOf(e.spec.Path)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch {
+	case e.describing != nil:
+		return e.describing
+	case m.ctx.Err() != nil, e.enabled, e.plugin != nil, e.state == StateStarting:
+		return nil // a running plugin describes itself; a start is under way
+	case e.failed && stamp == e.failStamp:
+		return nil // cached failure
+	case e.info != nil && !e.failed && stamp == e.infoStamp:
+		return nil // known
 	}
-	wg.Wait()
+	done := make(chan struct{})
+	e.describing = done
+	if !e.enabled {
+		e.state = StateDescribing
+	}
+	m.bg.Add(1)
+	go m.describe(e, stamp, done)
+	return done
+}
+
+// describe starts e's plugin, reads its description and stops it.
+func (m *Manager) describe(e *entry, stamp fileStamp, done chan struct{}) {
+	defer m.bg.Done()
+	ctx, cancel := m.startCtx(context.Background(), m.describeTimeout)
+	p, err := m.launch(ctx, e.spec)
+	cancel()
+	var info pluginhost.ToolsetInfo
+	if err == nil {
+		info = p.Info()
+		defer m.release(p) // after the description is recorded: List need not wait for the stop
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.describing = nil
+	close(done)
+	if err != nil {
+		if m.ctx.Err() != nil {
+			err = errors.New("the server is shutting down")
+		}
+		m.log.Warn("could not describe toolset", "name", e.spec.Name, "path", e.spec.Path, "err", err)
+		e.failed, e.failStamp, e.lastErr = true, stamp, err.Error()
+		if e.state == StateDescribing {
+			e.state = StateFailed
+		}
+		return
+	}
+	if e.plugin == nil { // an enabled plugin's own description wins
+		e.info, e.infoStamp = &info, stamp
+	}
+	wasFailed := e.failed
+	if wasFailed {
+		e.failed, e.lastErr = false, ""
+	}
+	if e.state == StateDescribing || (wasFailed && e.state == StateFailed) {
+		e.state = StateStopped
+	}
+}
+
+// List reports every known toolset. It reads (in the background, in
+// parallel) the descriptions of toolsets never seen or whose executable
+// changed, waits for them at most ListWait, and reports the rest as
+// "describing".
+func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
+	var pending []<-chan struct{}
+	for _, name := range m.order {
+		if ch := m.describeLater(m.entries[name]); ch != nil {
+			pending = append(pending, ch)
+		}
+	}
+	if len(pending) > 0 {
+		timer := time.NewTimer(m.listWait)
+	wait:
+		for _, ch := range pending {
+			select {
+			case <-ch:
+			case <-timer.C:
+				break wait
+			case <-ctx.Done():
+				break wait
+			}
+		}
+		timer.Stop()
+	}
 	out := make([]mcpserver.ToolsetStatus, 0, len(m.order))
 	for _, name := range m.order {
 		e := m.entries[name]
 		e.mu.Lock()
-		if e.plugin != nil && e.plugin.Exited() && e.state == StateRunning {
-			e.state = StateCrashed
-		}
 		out = append(out, m.status(e))
 		e.mu.Unlock()
 	}
 	return out
 }
+
+// Status reports one toolset as List does, without describing anything.
+func (m *Manager) Status(name string) (mcpserver.ToolsetStatus, bool) {
+	e, ok := m.entries[name]
+	if !ok {
+		return mcpserver.ToolsetStatus{}, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return m.status(e), true
+}
+
+// Names lists every known toolset, built-ins first.
+func (m *Manager) Names() []string { return slices.Clone(m.order) }
 
 // Enabled lists the enabled toolsets, sorted.
 func (m *Manager) Enabled() []string {
@@ -213,35 +357,82 @@ func (m *Manager) ToolOwner(ctx context.Context, tool string) (string, bool) {
 	return "", false
 }
 
-// Enable starts the toolset's plugin and returns its tools.
+// Enable starts the toolset's plugin and returns its tools. It retries a
+// toolset whose start or describe failed before.
 func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *envelope.Error) {
 	e, ok := m.entries[name]
 	if !ok {
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
 	}
+	e.op.Lock()
+	defer e.op.Unlock()
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.enabled {
+		defer e.mu.Unlock()
 		return mcpserver.EnableOutcome{Tools: m.tools(e), Resources: m.resources(e), Prompts: m.prompts(e), AlreadyEnabled: true}, nil
 	}
-	if e.plugin == nil || e.plugin.Exited() {
-		p, err := m.launch(ctx, e.spec)
-		if err != nil {
-			e.state, e.lastErr = StateCrashed, err.Error()
-			return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError,
-				"Toolset %q failed to start: %v. Check the server log (stderr); for a third-party toolset, check its executable %s.", name, err, e.spec.Path)
+	dead := m.detach(e) // normally nil: a disabled toolset has no plugin
+	prev := e.state
+	e.state = StateStarting
+	e.mu.Unlock()
+	m.release(dead)
+
+	stamp := stampOf(e.spec.Path)
+	sctx, cancel := m.startCtx(ctx, m.startTimeout)
+	p, err := m.launch(sctx, e.spec)
+	cancel()
+	if err != nil {
+		e.mu.Lock()
+		e.state, e.lastErr, e.failed, e.failStamp = StateFailed, err.Error(), true, stamp
+		e.mu.Unlock()
+		where := "check the server log (stderr)"
+		if !e.spec.BuiltIn {
+			where = fmt.Sprintf("check its executable %s and the server log (stderr); it is retried when the file changes or on the next godot_enable_toolset", e.spec.Path)
 		}
-		e.plugin = p
-		info := p.Info()
-		e.info = &info
+		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "Toolset %q failed to start: %v. %s.", name, err, upperFirst(where))
 	}
-	if e.info.MinGodot != "" && godotVersion != "" && versionBelow(godotVersion, e.info.MinGodot) {
-		m.stop(e)
-		return mcpserver.EnableOutcome{}, envelope.Precondition(envelope.RequireGodotVersion,
-			fmt.Sprintf("Toolset %q needs Godot %s or newer; the connected editor is %s. Open the project in a newer Godot.", name, e.info.MinGodot, godotVersion))
+	info := p.Info()
+	if m.ctx.Err() != nil {
+		m.release(p)
+		e.mu.Lock()
+		e.state = prev
+		e.mu.Unlock()
+		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "The server is shutting down; toolset %q was not enabled.", name)
 	}
-	e.enabled, e.state, e.lastErr, e.backoff = true, StateRunning, "", 0
+	e.mu.Lock()
+	// Checked under e.mu against the editor connected now: an editor that
+	// connected during the start is either seen here or sees this toolset
+	// enabled (EditorChanged).
+	if v := m.godot.Load(); v != nil && *v != "" {
+		godotVersion = *v
+	}
+	if reason := incompatible(name, info.MinGodot, godotVersion); reason != "" {
+		e.info, e.infoStamp, e.failed = &info, stamp, false
+		e.state, e.lastErr = StateIncompatible, reason
+		e.mu.Unlock()
+		m.release(p)
+		return mcpserver.EnableOutcome{}, envelope.Precondition(envelope.RequireGodotVersion, reason+" Open the project in a newer Godot.")
+	}
+	defer e.mu.Unlock()
+	e.plugin, e.info, e.infoStamp = p, &info, stamp
+	e.enabled, e.state, e.lastErr, e.backoff, e.failed = true, StateRunning, "", 0, false
 	return mcpserver.EnableOutcome{Tools: m.tools(e), Resources: m.resources(e), Prompts: m.prompts(e)}, nil
+}
+
+// incompatible explains why a toolset needing minGodot cannot run with the
+// editor's godot version ("" when it can, or either is unknown).
+func incompatible(name, minGodot, godot string) string {
+	if minGodot == "" || godot == "" || !versionBelow(godot, minGodot) {
+		return ""
+	}
+	return fmt.Sprintf("Toolset %q needs Godot %s or newer; the connected editor is %s.", name, minGodot, godot)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // Disable stops the toolset's plugin and returns the tool names to remove.
@@ -250,11 +441,23 @@ func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOu
 	if !ok {
 		return mcpserver.DisableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
 	}
+	e.op.Lock()
+	defer e.op.Unlock()
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if !e.enabled {
+		e.mu.Unlock()
 		return mcpserver.DisableOutcome{AlreadyDisabled: true}, nil
 	}
+	out := m.removed(e)
+	e.enabled, e.state = false, StateStopped
+	p := m.detach(e)
+	e.mu.Unlock()
+	m.release(p)
+	return out, nil
+}
+
+// removed lists what disabling e takes away. Caller holds e.mu.
+func (m *Manager) removed(e *entry) mcpserver.DisableOutcome {
 	var out mcpserver.DisableOutcome
 	if e.info != nil {
 		for _, t := range e.info.Tools {
@@ -267,33 +470,96 @@ func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOu
 			out.RemovedPrompts = append(out.RemovedPrompts, m.servedName(e, p.Name))
 		}
 	}
-	e.enabled = false
-	m.stop(e)
-	e.state = StateStopped
-	return out, nil
+	return out
 }
 
-// stop ends the plugin. Caller holds e.mu.
-func (m *Manager) stop(e *entry) {
-	if e.plugin == nil {
+// EditorChanged applies min_godot to the editor that just connected
+// (godotVersion; "" when it disconnected): every enabled toolset that
+// needs a newer Godot is disabled (state incompatible, with the reason in
+// last_error), and what they served is returned for the caller to remove.
+// Toolsets refused for an older editor before are cleared for a new enough
+// one. It waits on no plugin start: a toolset being enabled meanwhile is
+// checked by Enable itself.
+func (m *Manager) EditorChanged(godotVersion string) mcpserver.DisableOutcome {
+	m.godot.Store(&godotVersion)
+	var all mcpserver.DisableOutcome
+	if godotVersion == "" {
+		return all
+	}
+	for _, name := range m.order {
+		e := m.entries[name]
+		e.mu.Lock()
+		var p Plugin
+		if e.info != nil {
+			reason := incompatible(name, e.info.MinGodot, godotVersion)
+			switch {
+			case reason != "" && e.enabled:
+				out := m.removed(e)
+				all.RemovedTools = append(all.RemovedTools, out.RemovedTools...)
+				all.RemovedResources = append(all.RemovedResources, out.RemovedResources...)
+				all.RemovedPrompts = append(all.RemovedPrompts, out.RemovedPrompts...)
+				e.enabled, e.state, e.lastErr = false, StateIncompatible, reason
+				p = m.detach(e)
+				m.log.Warn("toolset disabled: the connected editor is too old", "name", name, "min_godot", e.info.MinGodot, "godot", godotVersion)
+			case reason == "" && e.state == StateIncompatible:
+				e.state, e.lastErr = StateStopped, ""
+			}
+		}
+		e.mu.Unlock()
+		if p != nil {
+			// Stopped in the background: the caller removes the tools now.
+			m.bg.Add(1)
+			go func() {
+				defer m.bg.Done()
+				m.release(p)
+			}()
+		}
+	}
+	return all
+}
+
+// detach takes e's plugin away from it. Caller holds e.mu; the caller
+// releases the plugin after unlocking.
+func (m *Manager) detach(e *entry) Plugin {
+	p := e.plugin
+	e.plugin = nil
+	return p
+}
+
+// release stops a plugin no entry refers to any more (nil: nothing).
+func (m *Manager) release(p Plugin) {
+	if p == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := e.plugin.Stop(ctx); err != nil {
-		m.log.Warn("stopping toolset", "name", e.spec.Name, "err", err)
+	if err := p.Stop(ctx); err != nil {
+		m.log.Warn("stopping toolset", "name", p.Info().Name, "err", err)
 	}
-	e.plugin = nil
 }
 
-// Close stops every plugin.
+// kill ends a plugin no entry refers to any more at once (a hung one).
+func (m *Manager) kill(p Plugin) {
+	if k, ok := p.(interface{ Kill() }); ok {
+		k.Kill()
+		return
+	}
+	m.release(p)
+}
+
+// Close stops every plugin and waits for background describes.
 func (m *Manager) Close() {
+	m.cancel() // ends starts and describes under way
 	for _, name := range m.order {
 		e := m.entries[name]
+		e.op.Lock()
 		e.mu.Lock()
-		m.stop(e)
+		p := m.detach(e)
 		e.mu.Unlock()
+		m.release(p)
+		e.op.Unlock()
 	}
+	m.bg.Wait()
 }
 
 // tools converts the toolset's declared tools into host tools. Caller holds e.mu.
@@ -313,29 +579,61 @@ func (m *Manager) tools(e *entry) []mcpserver.Tool {
 
 // running returns the live plugin, restarting a crashed one (with backoff).
 func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Error) {
+	p, perr := m.live(e)
+	if p != nil || perr != nil {
+		return p, perr
+	}
+	// Restart, serialized with enable and disable of this toolset.
+	e.op.Lock()
+	defer e.op.Unlock()
+	if p, perr := m.live(e); p != nil || perr != nil {
+		return p, perr // restarted by another call meanwhile, or disabled
+	}
+	sctx, cancel := m.startCtx(ctx, m.startTimeout)
+	p, err := m.launch(sctx, e.spec)
+	cancel()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if !e.enabled {
-		return nil, envelope.Precondition("", fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
-	}
-	if e.plugin != nil && !e.plugin.Exited() {
-		return e.plugin, nil
-	}
-	if e.plugin != nil { // it died since the last call
-		e.state = StateCrashed
-		m.stop(e) // releases the dead plugin's client and broker
-	}
-	if wait := time.Until(e.restartAt); wait > 0 {
-		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q crashed (%s) and restarts in %s; retry after that.", e.spec.Name, e.lastErr, wait.Round(100*time.Millisecond))
-	}
-	p, err := m.launch(ctx, e.spec)
 	if err != nil {
 		m.crashed(e, err.Error())
-		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q could not be restarted: %v. Retry later, or disable and enable it.", e.spec.Name, err)
+		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q could not be restarted: %v. The next call retries it (possible %s); or disable and enable it.", e.spec.Name, err, m.comesBack(e))
+	}
+	if !e.enabled || m.ctx.Err() != nil {
+		go m.release(p)
+		return nil, envelope.Precondition("", fmt.Sprintf("Toolset %q was disabled. Call godot_enable_toolset first.", e.spec.Name))
 	}
 	m.log.Info("toolset restarted", "name", e.spec.Name)
 	e.plugin, e.state = p, StateRunning
 	return p, nil
+}
+
+// live returns e's running plugin; (nil, nil) means it must be
+// (re)started now; an error means not now (disabled, or in its backoff).
+func (m *Manager) live(e *entry) (Plugin, *envelope.Error) {
+	e.mu.Lock()
+	if !e.enabled {
+		e.mu.Unlock()
+		return nil, envelope.Precondition("", fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
+	}
+	if e.plugin != nil && !e.plugin.Exited() {
+		defer e.mu.Unlock()
+		return e.plugin, nil
+	}
+	var dead Plugin
+	if e.plugin != nil { // it died since the last call
+		if e.state == StateRunning {
+			e.state, e.lastErr = StateCrashed, "the plugin process exited"
+		}
+		dead = m.detach(e)
+	}
+	wait := time.Until(e.restartAt)
+	why := e.lastErr
+	e.mu.Unlock()
+	m.release(dead) // releases the dead plugin's client and broker
+	if wait > 0 {
+		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q crashed (%s) and restarts in %s; retry after that.", e.spec.Name, why, roundUp(wait))
+	}
+	return nil, nil
 }
 
 // crashed records a crash and schedules the next restart. Caller holds e.mu.
@@ -347,6 +645,20 @@ func (m *Manager) crashed(e *entry, why string) {
 		e.backoff = min(2*e.backoff, maxBackoff)
 	}
 	e.restartAt = time.Now().Add(e.backoff)
+}
+
+// comesBack says when e's plugin can restart: "in 1s" or "now". Caller holds e.mu.
+func (m *Manager) comesBack(e *entry) string {
+	if wait := time.Until(e.restartAt); wait > 0 {
+		return "in " + roundUp(wait).String()
+	}
+	return "now"
+}
+
+// roundUp rounds d up to 100 ms, so that "retry in" never says 0s.
+func roundUp(d time.Duration) time.Duration {
+	const step = 100 * time.Millisecond
+	return (d + step - 1) / step * step
 }
 
 // servedName is the name agents see for a tool or prompt of e.
@@ -372,29 +684,31 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		res := p.Call(ctx, pluginhost.CallRequest{
 			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken, CallID: call.CallID,
 		})
+		hung := res.Err != nil && ctx.Err() == context.DeadlineExceeded
 		e.mu.Lock()
 		ours := e.plugin == p // false: disabled or replaced by the host meanwhile
 		crashed := ours && p.Exited()
-		if crashed {
+		var gone Plugin
+		switch {
+		case crashed:
 			m.crashed(e, "the plugin process exited during "+call.Tool)
-			m.stop(e) // releases the dead plugin's client and broker
+			gone = m.detach(e)
+		case ours && hung:
+			// Hung: kill it so that a later call gets a fresh plugin.
+			m.crashed(e, fmt.Sprintf("the plugin did not answer %s within %s", call.Tool, m.callTimeout))
+			gone = m.detach(e)
 		}
+		back := m.comesBack(e)
 		e.mu.Unlock()
-		if !ours && res.Err != nil {
+		switch {
+		case !ours && res.Err != nil:
 			res.Err = envelope.Precondition("", fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
-		} else if crashed {
-			if res.Err == nil || res.Err.Code != envelope.InternalError {
-				res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; it restarts on the next call. Retry once.", e.spec.Name, call.Tool)
-			}
-		} else if ctx.Err() != nil && res.Err != nil && ctx.Err() == context.DeadlineExceeded {
-			// Hung: kill it so the next call gets a fresh plugin.
-			e.mu.Lock()
-			if e.plugin == p {
-				m.stop(e)
-				m.crashed(e, "the plugin hung during "+call.Tool)
-			}
-			e.mu.Unlock()
-			res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q did not answer %s within %s and was restarted. Retry once; if it hangs again, report it.", e.spec.Name, call.Tool, m.callTimeout)
+		case crashed:
+			m.release(gone) // releases the dead plugin's client and broker
+			res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
+		case gone != nil:
+			m.kill(gone)
+			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q did not answer %s within %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run; if it hangs again, report it to the toolset's author.", e.spec.Name, call.Tool, m.callTimeout, back)
 		}
 		return mcpserver.Result{Structured: res.Structured, Content: convertContent(res.Content), Err: res.Err}
 	}

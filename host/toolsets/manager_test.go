@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -210,8 +213,11 @@ func TestHungPluginIsKilled(t *testing.T) {
 	out, _ := m.Enable(context.Background(), "scene", "")
 	start := time.Now()
 	res := out.Tools[0].Exec(context.Background(), mcpserver.Call{})
-	if res.Err == nil || res.Err.Code != envelope.InternalError || time.Since(start) > 2*time.Second {
-		t.Fatalf("hang: %+v after %v", res, time.Since(start))
+	if res.Err == nil || res.Err.Code != envelope.Timeout || time.Since(start) > 2*time.Second {
+		t.Fatalf("hang: want TIMEOUT, got %+v after %v", res, time.Since(start))
+	}
+	if !strings.Contains(res.Err.Hint, "killed") || !strings.Contains(res.Err.Hint, "possible in 500ms") {
+		t.Fatalf("the hint does not say the plugin was killed and when it comes back: %s", res.Err.Hint)
 	}
 	if !l.last.stopped.Load() {
 		t.Fatal("the hung plugin was not stopped")
@@ -219,5 +225,185 @@ func TestHungPluginIsKilled(t *testing.T) {
 	time.Sleep(minBackoff + 50*time.Millisecond)
 	if res := out.Tools[0].Exec(context.Background(), mcpserver.Call{}); res.Err != nil {
 		t.Fatalf("no working restart: %v", res.Err)
+	}
+}
+
+// blockingLauncher's launches of "stuck" wait for ctx (a plugin that never
+// completes the handshake); others succeed at once.
+type blockingLauncher struct {
+	fakeLauncher
+}
+
+func (l *blockingLauncher) launch(ctx context.Context, spec pluginhost.Spec) (Plugin, error) {
+	if spec.Name == "stuck" {
+		l.mu.Lock()
+		l.launches++
+		if l.byName == nil {
+			l.byName = map[string]int{}
+		}
+		l.byName["stuck"]++
+		l.mu.Unlock()
+		<-ctx.Done()
+		return nil, errors.New("it did not complete the godot-mcp plugin handshake")
+	}
+	return l.fakeLauncher.launch(ctx, spec)
+}
+
+func (l *blockingLauncher) launchesOf(name string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.byName[name]
+}
+
+func TestStuckPluginNeverStallsOthers(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "stuck")
+	if err := os.WriteFile(exe, []byte("v1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l := &blockingLauncher{}
+	m := New(Options{
+		Specs:           []pluginhost.Spec{{Name: "scene", BuiltIn: true}, {Name: "stuck", Path: exe}},
+		Launch:          l.launch,
+		DescribeTimeout: 600 * time.Millisecond, StartTimeout: 600 * time.Millisecond, ListWait: 100 * time.Millisecond,
+	})
+	defer m.Close()
+
+	start := time.Now()
+	list := m.List(context.Background())
+	if d := time.Since(start); d > 400*time.Millisecond {
+		t.Fatalf("List waited %v on a stuck plugin", d)
+	}
+	if list[0].ToolCount != 1 || list[1].State != StateDescribing {
+		t.Fatalf("first list: %+v", list)
+	}
+	// While stuck is being described (and while it is being enabled),
+	// enabling, listing and disabling scene do not wait for it.
+	enabling := make(chan *envelope.Error, 1)
+	go func() { _, err := m.Enable(context.Background(), "stuck", ""); enabling <- err }()
+	time.Sleep(50 * time.Millisecond)
+	start = time.Now()
+	if _, err := m.Enable(context.Background(), "scene", ""); err != nil {
+		t.Fatal(err)
+	}
+	m.List(context.Background())
+	if _, err := m.Disable(context.Background(), "scene"); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 300*time.Millisecond {
+		t.Fatalf("scene enable/list/disable took %v while stuck was starting", d)
+	}
+	if err := <-enabling; err == nil || err.Code != envelope.InternalError || !strings.Contains(err.Hint, "handshake") || !strings.Contains(err.Hint, exe) {
+		t.Fatalf("enabling stuck: %v", err)
+	}
+
+	// The failure is cached: listing does not start it again...
+	waitState(t, m, "stuck", StateFailed)
+	n := l.launchesOf("stuck")
+	for range 3 {
+		if st := m.List(context.Background())[1]; st.State != StateFailed || !strings.Contains(st.LastError, "handshake") {
+			t.Fatalf("stuck listed as %+v", st)
+		}
+	}
+	if l.launchesOf("stuck") != n {
+		t.Fatal("a cached failure was retried by List")
+	}
+	// ...until its executable changes,
+	if err := os.WriteFile(exe, []byte("version 2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if st := m.List(context.Background())[1]; st.State != StateDescribing {
+		t.Fatalf("a changed executable is not described again: %+v", st)
+	}
+	waitState(t, m, "stuck", StateFailed)
+	if l.launchesOf("stuck") != n+1 {
+		t.Fatalf("launches of stuck: %d, want %d", l.launchesOf("stuck"), n+1)
+	}
+	// ...or it is enabled by name.
+	if _, err := m.Enable(context.Background(), "stuck", ""); err == nil {
+		t.Fatal("stuck enabled")
+	}
+	if l.launchesOf("stuck") != n+2 {
+		t.Fatalf("enabling by name did not retry: launches %d", l.launchesOf("stuck"))
+	}
+}
+
+func waitState(t *testing.T, m *Manager, name, state string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		for _, st := range m.List(context.Background()) {
+			if st.Name == name && st.State == state {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never reached state %s: %+v", name, state, m.List(context.Background()))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestMinGodotCheckedWhenAnEditorConnects(t *testing.T) {
+	l := &fakeLauncher{minGodot: "4.4"}
+	m := newManager(l, 0)
+	defer m.Close()
+	if _, err := m.Enable(context.Background(), "scene", ""); err != nil { // no editor yet
+		t.Fatal(err)
+	}
+	if out := m.EditorChanged("4.4.1.stable"); len(out.RemovedTools) != 0 {
+		t.Fatalf("a new enough editor disabled %v", out.RemovedTools)
+	}
+	out := m.EditorChanged("4.3.stable")
+	if len(out.RemovedTools) != 1 || out.RemovedTools[0] != "godot_scene_do" {
+		t.Fatalf("removed %+v", out)
+	}
+	if len(m.Enabled()) != 0 {
+		t.Fatal("the incompatible toolset is still enabled")
+	}
+	for deadline := time.Now().Add(5 * time.Second); !l.last.stopped.Load(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the incompatible toolset's plugin was not stopped")
+		}
+	}
+	st := m.List(context.Background())[0]
+	if st.State != StateIncompatible || !strings.Contains(st.LastError, "needs Godot 4.4 or newer; the connected editor is 4.3.stable") {
+		t.Fatalf("scene listed as %+v", st)
+	}
+	m.EditorChanged("4.5")
+	if st := m.List(context.Background())[0]; st.State != StateStopped || st.LastError != "" {
+		t.Fatalf("after a newer editor: %+v", st)
+	}
+}
+
+// An editor that connects while a toolset is being enabled (with no editor
+// known when the enable began) is checked all the same.
+func TestMinGodotForAnEditorConnectingDuringEnable(t *testing.T) {
+	l := &fakeLauncher{minGodot: "4.4"}
+	gate := make(chan struct{})
+	m := New(Options{Specs: []pluginhost.Spec{{Name: "scene", BuiltIn: true}}, Launch: func(ctx context.Context, spec pluginhost.Spec) (Plugin, error) {
+		<-gate
+		return l.launch(ctx, spec)
+	}})
+	defer m.Close()
+	done := make(chan *envelope.Error, 1)
+	go func() { _, err := m.Enable(context.Background(), "scene", ""); done <- err }()
+	time.Sleep(20 * time.Millisecond)
+	start := time.Now()
+	if out := m.EditorChanged("4.3.stable"); len(out.RemovedTools) != 0 {
+		t.Fatalf("removed %v", out.RemovedTools)
+	}
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Fatalf("EditorChanged waited %v on a plugin start", d)
+	}
+	close(gate)
+	if err := <-done; err == nil || err.Required != envelope.RequireGodotVersion {
+		t.Fatalf("enable finished after a 4.3 editor connected: %v", err)
+	}
+	if len(m.Enabled()) != 0 {
+		t.Fatal("enabled anyway")
+	}
+	m.EditorChanged("") // disconnected: unknown versions never block
+	if _, err := m.Enable(context.Background(), "scene", ""); err != nil {
+		t.Fatalf("with no editor: %v", err)
 	}
 }

@@ -74,3 +74,29 @@ func WaitChild(tb testing.TB, ppid int, what string, match func(Child) bool) int
 	tb.Fatalf("no child process %s", what)
 	return 0
 }
+
+// Processes lists the live (non-zombie) processes of any parent that match
+// accepts (Linux), e.g. grandchildren a plugin left behind, which the init
+// process inherits.
+func Processes(match func(Child) bool) []Child {
+	entries, _ := os.ReadDir("/proc")
+	var out []Child
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if state, _, ok := stat(pid); !ok || state == "Z" {
+			continue
+		}
+		raw, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || len(raw) == 0 {
+			continue
+		}
+		c := Child{PID: pid, Cmdline: strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")}
+		if match(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

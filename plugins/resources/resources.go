@@ -1,20 +1,19 @@
 // Package resources is the built-in resources toolset: files and resources under res://.
 //
-// Every tool names its files with res:// paths (checked here with respath,
+// Every tool names its files with res:// paths (checked with resfs.CleanPath,
 // and again in the editor against symlinks that leave the project). Tools
 // that change files wait, bounded, until the editor's filesystem has caught
-// up (AwaitFilesystem), and say rescan_pending when it has not.
+// up (resfs.AwaitFilesystem), and say rescan_pending when it has not.
 package resources
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/plugins/internal/respath"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/resfs"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -22,35 +21,11 @@ import (
 // undo history (godot_undo with history: "global").
 const UndoHistoryGlobal = "global"
 
-// CleanPath checks a res:// path argument: inside the project (respath) and
-// not hidden (a segment starting with '.', such as res://.godot, which the
-// editor ignores). The project root res:// itself is allowed only when
-// allowRoot is true.
-func CleanPath(arg, p string, allowRoot bool) (string, error) {
-	c, err := respath.Clean(p)
-	if err != nil {
-		e := sdk.AsError(err)
-		return "", sdk.Validation(arg + ": " + e.Hint)
-	}
-	if c == "res://" {
-		if allowRoot {
-			return c, nil
-		}
-		return "", sdk.Validation(fmt.Sprintf("%s: name a file or folder inside the project, not res:// itself", arg))
-	}
-	for _, seg := range strings.Split(strings.TrimPrefix(c, "res://"), "/") {
-		if strings.HasPrefix(seg, ".") {
-			return "", sdk.Validation(fmt.Sprintf("%s: %q has a hidden segment %q; the editor ignores hidden files and folders (res://.godot is its private data)", arg, p, seg))
-		}
-	}
-	return c, nil
-}
-
 func folderArg(p string) (string, error) {
 	if p == "" {
 		return "res://", nil
 	}
-	return CleanPath("path", p, true)
+	return resfs.CleanPath("path", p, true)
 }
 
 // ---- list ----
@@ -96,7 +71,7 @@ func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
 	if err != nil {
 		return ListOut{}, err
 	}
-	offset, _, err := DecodeCursor("resources_list", in.Cursor)
+	offset, _, err := resfs.DecodeCursor("resources_list", in.Cursor)
 	if err != nil {
 		return ListOut{}, err
 	}
@@ -121,7 +96,7 @@ func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
 	}
 	if a.NextOffset > 0 {
 		out.Truncated = true
-		out.NextCursor = EncodeCursor("resources_list", a.NextOffset, 0)
+		out.NextCursor = resfs.EncodeCursor("resources_list", a.NextOffset, 0)
 	}
 	return out, nil
 }
@@ -171,7 +146,7 @@ func search(ctx context.Context, call *sdk.Call, in SearchIn) (SearchOut, error)
 	if err != nil {
 		return SearchOut{}, err
 	}
-	offset, skip, err := DecodeCursor("resources_search", in.Cursor)
+	offset, skip, err := resfs.DecodeCursor("resources_search", in.Cursor)
 	if err != nil {
 		return SearchOut{}, err
 	}
@@ -192,7 +167,7 @@ func search(ctx context.Context, call *sdk.Call, in SearchIn) (SearchOut, error)
 	}
 	if a.NextOffset >= 0 && a.Reason != "" {
 		out.Truncated = true
-		out.NextCursor = EncodeCursor("resources_search", a.NextOffset, a.NextSkip)
+		out.NextCursor = resfs.EncodeCursor("resources_search", a.NextOffset, a.NextSkip)
 	}
 	return out, nil
 }
@@ -224,7 +199,7 @@ type ReadOut struct {
 }
 
 func read(ctx context.Context, call *sdk.Call, in ReadIn) (ReadOut, error) {
-	p, err := CleanPath("path", in.Path, false)
+	p, err := resfs.CleanPath("path", in.Path, false)
 	if err != nil {
 		return ReadOut{}, err
 	}
@@ -273,55 +248,10 @@ type CreateOut struct {
 	DryRun        bool           `json:"dry_run,omitempty"`
 }
 
-// ChangeFacts are the facts every file-changing editor answer carries: whether
-// the editor's filesystem was up to date already, and which files were
-// written and removed.
-type ChangeFacts struct {
-	Ready   bool     `json:"ready"`
-	Written []string `json:"written"`
-	Removed []string `json:"removed"`
-}
-
-func (m ChangeFacts) change() FSChange { return FSChange{Written: m.Written, Removed: m.Removed} }
-
-// SendChange sends a command that changes files and decodes both its result
-// (Out) and the change facts every such answer carries (ready, written,
-// removed).
-func SendChange[Out any](ctx context.Context, call *sdk.Call, command string, params any, timeout time.Duration) (Out, ChangeFacts, error) {
-	var out Out
-	var m ChangeFacts
-	raw, err := call.Host.Send(ctx, command, params, timeout)
-	if err != nil {
-		return out, m, err
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return out, m, sdk.Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return out, m, sdk.Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
-	}
-	return out, m, nil
-}
-
-// Settle waits for the editor after a change sent with SendChange, unless
-// the editor said it was ready already; it returns rescan_pending.
-func Settle(ctx context.Context, call *sdk.Call, m ChangeFacts, timeoutMS int) (bool, error) {
-	return settle(ctx, call, m, timeoutMS)
-}
-
-// settle waits for the editor after a change the addon made, unless it was
-// ready already.
-func settle(ctx context.Context, call *sdk.Call, m ChangeFacts, timeoutMS int) (bool, error) {
-	if m.Ready {
-		return false, nil
-	}
-	return AwaitFilesystem(ctx, call, m.change(), waitFor(timeoutMS))
-}
-
 var resourceExts = map[string]bool{".tres": true, ".res": true}
 
 func create(ctx context.Context, call *sdk.Call, in CreateIn) (CreateOut, error) {
-	p, err := CleanPath("path", in.Path, false)
+	p, err := resfs.CleanPath("path", in.Path, false)
 	if err != nil {
 		return CreateOut{}, err
 	}
@@ -332,7 +262,7 @@ func create(ctx context.Context, call *sdk.Call, in CreateIn) (CreateOut, error)
 	if props == nil {
 		props = map[string]any{}
 	}
-	out, m, err := SendChange[CreateOut](ctx, call, "cmd_resources_create", map[string]any{
+	out, m, err := resfs.SendChange[CreateOut](ctx, call, "cmd_resources_create", map[string]any{
 		"path": p, "type": in.Type, "properties": props, "overwrite": in.Overwrite, "dry_run": call.DryRun,
 	}, 30*time.Second)
 	if err != nil {
@@ -345,7 +275,7 @@ func create(ctx context.Context, call *sdk.Call, in CreateIn) (CreateOut, error)
 		out.DryRun, out.Persisted, out.Undoable = true, false, false
 		return out, nil
 	}
-	out.RescanPending, err = settle(ctx, call, m, in.TimeoutMS)
+	out.RescanPending, err = resfs.Settle(ctx, call, m, in.TimeoutMS)
 	return out, err
 }
 
@@ -378,14 +308,14 @@ type SetPropertiesOut struct {
 }
 
 func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (SetPropertiesOut, error) {
-	p, err := CleanPath("path", in.Path, false)
+	p, err := resfs.CleanPath("path", in.Path, false)
 	if err != nil {
 		return SetPropertiesOut{}, err
 	}
 	if len(in.Properties) == 0 {
 		return SetPropertiesOut{}, sdk.Validation("properties is empty: give at least one property name and value, e.g. {\"size\": {\"x\": 32, \"y\": 16}}")
 	}
-	out, m, err := SendChange[SetPropertiesOut](ctx, call, "cmd_resources_set_properties", map[string]any{"path": p, "properties": in.Properties, "dry_run": call.DryRun}, 30*time.Second)
+	out, m, err := resfs.SendChange[SetPropertiesOut](ctx, call, "cmd_resources_set_properties", map[string]any{"path": p, "properties": in.Properties, "dry_run": call.DryRun}, 30*time.Second)
 	if err != nil {
 		return SetPropertiesOut{}, err
 	}
@@ -396,7 +326,7 @@ func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (Set
 		out.DryRun, out.Persisted, out.Undoable = true, false, false
 		return out, nil
 	}
-	out.RescanPending, err = settle(ctx, call, m, in.TimeoutMS)
+	out.RescanPending, err = resfs.Settle(ctx, call, m, in.TimeoutMS)
 	return out, err
 }
 
@@ -438,11 +368,11 @@ type MoveOut struct {
 }
 
 func move(ctx context.Context, call *sdk.Call, in MoveIn) (MoveOut, error) {
-	from, err := CleanPath("from", in.From, false)
+	from, err := resfs.CleanPath("from", in.From, false)
 	if err != nil {
 		return MoveOut{}, err
 	}
-	to, err := CleanPath("to", in.To, false)
+	to, err := resfs.CleanPath("to", in.To, false)
 	if err != nil {
 		return MoveOut{}, err
 	}
@@ -452,7 +382,7 @@ func move(ctx context.Context, call *sdk.Call, in MoveIn) (MoveOut, error) {
 	if strings.HasPrefix(to, from+"/") {
 		return MoveOut{}, sdk.Validation(fmt.Sprintf("cannot move %q into itself (%q)", from, to))
 	}
-	out, m, err := SendChange[MoveOut](ctx, call, "cmd_resources_move", map[string]any{"from": from, "to": to, "dry_run": call.DryRun}, 120*time.Second)
+	out, m, err := resfs.SendChange[MoveOut](ctx, call, "cmd_resources_move", map[string]any{"from": from, "to": to, "dry_run": call.DryRun}, 120*time.Second)
 	if err != nil {
 		return MoveOut{}, err
 	}
@@ -461,7 +391,7 @@ func move(ctx context.Context, call *sdk.Call, in MoveIn) (MoveOut, error) {
 		out.DryRun, out.Persisted, out.Undoable = true, false, false
 		return out, nil
 	}
-	out.RescanPending, err = settle(ctx, call, m, in.TimeoutMS)
+	out.RescanPending, err = resfs.Settle(ctx, call, m, in.TimeoutMS)
 	return out, err
 }
 
@@ -503,11 +433,11 @@ type DeleteOut struct {
 }
 
 func del(ctx context.Context, call *sdk.Call, in DeleteIn) (DeleteOut, error) {
-	p, err := CleanPath("path", in.Path, false)
+	p, err := resfs.CleanPath("path", in.Path, false)
 	if err != nil {
 		return DeleteOut{}, err
 	}
-	out, m, err := SendChange[DeleteOut](ctx, call, "cmd_resources_delete", map[string]any{"path": p, "force": in.Force, "recursive": in.Recursive, "dry_run": call.DryRun}, 120*time.Second)
+	out, m, err := resfs.SendChange[DeleteOut](ctx, call, "cmd_resources_delete", map[string]any{"path": p, "force": in.Force, "recursive": in.Recursive, "dry_run": call.DryRun}, 120*time.Second)
 	if err != nil {
 		return DeleteOut{}, err
 	}
@@ -521,7 +451,7 @@ func del(ctx context.Context, call *sdk.Call, in DeleteIn) (DeleteOut, error) {
 		out.DryRun, out.Persisted, out.Undoable = true, false, false
 		return out, nil
 	}
-	out.RescanPending, err = settle(ctx, call, m, in.TimeoutMS)
+	out.RescanPending, err = resfs.Settle(ctx, call, m, in.TimeoutMS)
 	return out, err
 }
 
@@ -551,7 +481,7 @@ type DepsOut struct {
 }
 
 func getDependencies(ctx context.Context, call *sdk.Call, in DepsIn) (DepsOut, error) {
-	p, err := CleanPath("path", in.Path, false)
+	p, err := resfs.CleanPath("path", in.Path, false)
 	if err != nil {
 		return DepsOut{}, err
 	}
@@ -591,7 +521,7 @@ func resolveUID(ctx context.Context, call *sdk.Call, in ResolveUIDIn) (ResolveUI
 			return ResolveUIDOut{}, sdk.Validation("ref \"uid://\" has no id; give the whole uid://… text")
 		}
 	case strings.HasPrefix(ref, "res://"):
-		p, err := CleanPath("ref", ref, false)
+		p, err := resfs.CleanPath("ref", ref, false)
 		if err != nil {
 			return ResolveUIDOut{}, err
 		}
@@ -624,7 +554,7 @@ func rescan(ctx context.Context, call *sdk.Call, in RescanIn) (RescanOut, error)
 	if err != nil {
 		return RescanOut{}, err
 	}
-	pending, err := AwaitFilesystem(ctx, call, FSChange{}, waitFor(in.TimeoutMS))
+	pending, err := resfs.AwaitFilesystem(ctx, call, resfs.FSChange{}, resfs.WaitFor(in.TimeoutMS))
 	return RescanOut{Started: a.Started, RescanPending: pending, DurationMS: int(time.Since(start).Milliseconds())}, err
 }
 
@@ -653,13 +583,13 @@ type ReimportOut struct {
 func reimport(ctx context.Context, call *sdk.Call, in ReimportIn) (ReimportOut, error) {
 	paths := make([]string, 0, len(in.Paths))
 	for i, p := range in.Paths {
-		c, err := CleanPath(fmt.Sprintf("paths[%d]", i), p, false)
+		c, err := resfs.CleanPath(fmt.Sprintf("paths[%d]", i), p, false)
 		if err != nil {
 			return ReimportOut{}, err
 		}
 		paths = append(paths, c)
 	}
-	out, m, err := SendChange[ReimportOut](ctx, call, "cmd_resources_reimport", map[string]any{"paths": paths, "dry_run": call.DryRun}, 120*time.Second)
+	out, m, err := resfs.SendChange[ReimportOut](ctx, call, "cmd_resources_reimport", map[string]any{"paths": paths, "dry_run": call.DryRun}, 120*time.Second)
 	if err != nil {
 		return ReimportOut{}, err
 	}
@@ -673,7 +603,7 @@ func reimport(ctx context.Context, call *sdk.Call, in ReimportIn) (ReimportOut, 
 		out.DryRun = true
 		return out, nil
 	}
-	out.RescanPending, err = settle(ctx, call, m, in.TimeoutMS)
+	out.RescanPending, err = resfs.Settle(ctx, call, m, in.TimeoutMS)
 	return out, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/resfs"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -16,9 +17,7 @@ import (
 // fastWait shortens the filesystem wait's pauses for the test.
 func fastWait(t *testing.T) {
 	t.Helper()
-	pi, pa := pollInterval, progressAfter
-	pollInterval, progressAfter = 5*time.Millisecond, 0
-	t.Cleanup(func() { pollInterval, progressAfter = pi, pa })
+	t.Cleanup(resfs.ShortenWaitsForTest(5*time.Millisecond, 0))
 }
 
 func start(t *testing.T) *sdktest.Harness {
@@ -199,7 +198,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"move into itself", "move", map[string]any{"from": "res://lvl", "to": "res://lvl/sub"}, nil, "into itself"},
 		{"delete the project", "delete", map[string]any{"path": "res://"}, []sdktest.CallOption{sdktest.Confirm()}, "not res:// itself"},
 		{"bad cursor", "list", map[string]any{"cursor": "nonsense"}, nil, "next_cursor"},
-		{"search cursor used for list", "list", map[string]any{"cursor": EncodeCursor("resources_search", 3, 0)}, nil, "next_cursor"},
+		{"search cursor used for list", "list", map[string]any{"cursor": resfs.EncodeCursor("resources_search", 3, 0)}, nil, "next_cursor"},
 		{"empty query", "search", map[string]any{"query": ""}, nil, "query"},
 		{"uid without id", "resolve_uid", map[string]any{"ref": "uid://"}, nil, "no id"},
 		{"ref of another scheme", "resolve_uid", map[string]any{"ref": "http://x"}, nil, "uid:// or res://"},
@@ -452,41 +451,5 @@ func TestPagination(t *testing.T) {
 	json.Unmarshal(h2.Addon().Received()[1].Params, &p)
 	if p.Offset != 7 || p.Skip != 3 {
 		t.Fatalf("resumed at %+v", p)
-	}
-}
-
-func TestCursorRoundTrip(t *testing.T) {
-	for _, c := range []struct{ o, s int }{{0, 0}, {1, 0}, {9999, 12}} {
-		o, s, err := DecodeCursor("k", EncodeCursor("k", c.o, c.s))
-		if err != nil || o != c.o || s != c.s {
-			t.Fatalf("%+v → %d %d %v", c, o, s, err)
-		}
-	}
-	for _, bad := range []string{"!", "e30", EncodeCursor("other", 1, 0)} {
-		if _, _, err := DecodeCursor("k", bad); err == nil {
-			t.Fatalf("%q accepted", bad)
-		}
-	}
-}
-
-func TestCleanPath(t *testing.T) {
-	cases := []struct {
-		in, want string
-		root, ok bool
-	}{
-		{"res://a/b.tres", "res://a/b.tres", false, true},
-		{"res://a//b/./c.gd", "res://a/b/c.gd", false, true},
-		{"res://", "res://", true, true},
-		{"res://", "", false, false},
-		{"res://.godot/x", "", false, false},
-		{"res://a/.hidden/x", "", false, false},
-		{"res://../x", "", false, false},
-		{"/tmp/x", "", false, false},
-	}
-	for _, c := range cases {
-		got, err := CleanPath("path", c.in, c.root)
-		if (err == nil) != c.ok || got != c.want {
-			t.Errorf("CleanPath(%q, %v) = %q, %v", c.in, c.root, got, err)
-		}
 	}
 }

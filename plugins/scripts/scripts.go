@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/plugins/resources"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/resfs"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -29,7 +29,7 @@ type ScriptError struct {
 }
 
 func scriptPath(arg, p string) (string, error) {
-	c, err := resources.CleanPath(arg, p, false)
+	c, err := resfs.CleanPath(arg, p, false)
 	if err != nil {
 		return "", err
 	}
@@ -73,11 +73,11 @@ func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
 	dir := "res://"
 	if in.Path != "" {
 		var err error
-		if dir, err = resources.CleanPath("path", in.Path, true); err != nil {
+		if dir, err = resfs.CleanPath("path", in.Path, true); err != nil {
 			return ListOut{}, err
 		}
 	}
-	offset, _, err := resources.DecodeCursor("scripts_list", in.Cursor)
+	offset, _, err := resfs.DecodeCursor("scripts_list", in.Cursor)
 	if err != nil {
 		return ListOut{}, err
 	}
@@ -101,7 +101,7 @@ func list(ctx context.Context, call *sdk.Call, in ListIn) (ListOut, error) {
 		out.Scripts = []ScriptInfo{}
 	}
 	if a.NextOffset > 0 {
-		out.Truncated, out.NextCursor = true, resources.EncodeCursor("scripts_list", a.NextOffset, 0)
+		out.Truncated, out.NextCursor = true, resfs.EncodeCursor("scripts_list", a.NextOffset, 0)
 	}
 	return out, nil
 }
@@ -126,7 +126,7 @@ type ReadOut struct {
 }
 
 func read(ctx context.Context, call *sdk.Call, in ReadIn) (ReadOut, error) {
-	p, err := resources.CleanPath("path", in.Path, false)
+	p, err := resfs.CleanPath("path", in.Path, false)
 	if err != nil {
 		return ReadOut{}, err
 	}
@@ -188,7 +188,7 @@ type validateAnswer struct {
 // writeScript sends cmd_scripts_write, waits for the editor and makes sure
 // the result carries Godot's verdict.
 func writeScript(ctx context.Context, call *sdk.Call, p, source string, overwrite bool, ifSHA string, timeoutMS int) (WriteOut, error) {
-	a, facts, err := resources.SendChange[writeAnswer](ctx, call, "cmd_scripts_write", map[string]any{
+	a, facts, err := resfs.SendChange[writeAnswer](ctx, call, "cmd_scripts_write", map[string]any{
 		"path": p, "source": source, "overwrite": overwrite, "if_sha256": ifSHA, "dry_run": call.DryRun,
 	}, 90*time.Second)
 	if err != nil {
@@ -197,7 +197,7 @@ func writeScript(ctx context.Context, call *sdk.Call, p, source string, overwrit
 	out := a.WriteOut
 	if call.DryRun {
 		out.DryRun, out.Persisted, out.Undoable = true, false, false
-	} else if out.RescanPending, err = resources.Settle(ctx, call, facts, timeoutMS); err != nil {
+	} else if out.RescanPending, err = resfs.Settle(ctx, call, facts, timeoutMS); err != nil {
 		return out, err
 	}
 	out.Checked = a.Validated
@@ -328,7 +328,7 @@ func validate(ctx context.Context, call *sdk.Call, in ValidateIn) (ValidateOut, 
 		folder := "res://"
 		if in.Folder != "" {
 			var err error
-			if folder, err = resources.CleanPath("folder", in.Folder, true); err != nil {
+			if folder, err = resfs.CleanPath("folder", in.Folder, true); err != nil {
 				return ValidateOut{}, err
 			}
 		}
@@ -471,7 +471,7 @@ func attach(ctx context.Context, call *sdk.Call, in AttachIn) (AttachOut, error)
 		}
 		params["source"] = *in.Source
 	}
-	out, facts, err := resources.SendChange[AttachOut](ctx, call, "cmd_scripts_attach", params, 90*time.Second)
+	out, facts, err := resfs.SendChange[AttachOut](ctx, call, "cmd_scripts_attach", params, 90*time.Second)
 	if err != nil {
 		return AttachOut{}, err
 	}
@@ -482,7 +482,7 @@ func attach(ctx context.Context, call *sdk.Call, in AttachIn) (AttachOut, error)
 		out.DryRun, out.Persisted, out.Undoable = true, false, false
 		return out, nil
 	}
-	out.RescanPending, err = resources.Settle(ctx, call, facts, in.TimeoutMS)
+	out.RescanPending, err = resfs.Settle(ctx, call, facts, in.TimeoutMS)
 	return out, err
 }
 

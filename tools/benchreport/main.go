@@ -53,6 +53,7 @@ var Targets = []Target{
 	{Bench: "PluginCall", Max: 300e3, What: "one proxied tool call through a plugin: host → plugin (gRPC) → HostServices.Send → plugin → host"},
 	{Bench: "EnableToolset", Max: 50e6, What: "enable a toolset (plugin start to tools registered)"},
 	{Bench: "Startup", Max: 50e6, What: "host start to the first tools/list answer"},
+	{Bench: "StartupDefaultToolsets", Max: 50e6, What: "host start to the initialize answer with GODOT_MCP_DEFAULT_TOOLSETS=scene (enabled in the background)"},
 	{Bench: "Payload8MiB", Max: 250e6, What: "8 MiB payload through the whole chain"},
 	{Bench: "HostRSS", Metric: "rss-MB", Max: 25, What: "host resident memory (MB)"},
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},

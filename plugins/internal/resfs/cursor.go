@@ -1,4 +1,4 @@
-package resources
+package resfs
 
 import (
 	"encoding/base64"

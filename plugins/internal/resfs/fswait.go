@@ -1,4 +1,4 @@
-package resources
+package resfs
 
 import (
 	"context"
@@ -96,8 +96,8 @@ func AwaitFilesystem(ctx context.Context, call *sdk.Call, change FSChange, wait 
 	}
 }
 
-// waitFor turns a timeout_ms argument into a duration (DefaultWait for 0).
-func waitFor(ms int) time.Duration {
+// WaitFor turns a timeout_ms argument into a duration (DefaultWait for 0).
+func WaitFor(ms int) time.Duration {
 	if ms <= 0 {
 		return DefaultWait
 	}
@@ -108,5 +108,10 @@ func waitFor(ms int) time.Duration {
 	return d
 }
 
-// WaitFor is waitFor for other built-in toolsets (scripts).
-func WaitFor(ms int) time.Duration { return waitFor(ms) }
+// ShortenWaitsForTest makes AwaitFilesystem poll every poll and report
+// progress after progress, until restore is called. Tests only.
+func ShortenWaitsForTest(poll, progress time.Duration) (restore func()) {
+	pi, pa := pollInterval, progressAfter
+	pollInterval, progressAfter = poll, progress
+	return func() { pollInterval, progressAfter = pi, pa }
+}

@@ -54,7 +54,8 @@
 //	other json.Marshaler      any JSON value
 //	encoding.TextMarshaler    "string"
 //
-// A struct that contains itself (a tree) is emitted once under $defs and
+// A struct that contains itself (a tree), or a named struct used more than
+// once in one schema, is emitted once under $defs and
 // referenced with $ref. Channels, functions and complex numbers are refused.
 //
 // Two struct tags add to a field's schema:

@@ -143,6 +143,7 @@ func generateSchema(t reflect.Type) (s *schema, err error) {
 	}()
 	g := &generator{recursive: map[reflect.Type]bool{}, defNames: map[reflect.Type]string{}, defs: map[string]*schema{}}
 	g.findRecursive(t, map[reflect.Type]bool{})
+	g.findShared(t, map[reflect.Type]int{}, true)
 	root := g.body(t)
 	if !root.Type.has("object") || root.Ref != "" {
 		return nil, &schemaError{fmt.Sprintf("%s is not a JSON object type: use a struct (or a map with string keys)", t)}
@@ -156,7 +157,7 @@ func generateSchema(t reflect.Type) (s *schema, err error) {
 }
 
 type generator struct {
-	recursive map[reflect.Type]bool
+	recursive map[reflect.Type]bool // recursive or shared: emitted once, under $defs
 	defNames  map[reflect.Type]string
 	defs      map[string]*schema
 }
@@ -184,6 +185,34 @@ func (g *generator) findRecursive(t reflect.Type, onStack map[reflect.Type]bool)
 			g.findRecursive(f.typ, onStack)
 		}
 		delete(onStack, t)
+	}
+}
+
+// findShared marks the named struct types that occur more than once in the
+// schema of t (counted as emitted: a shared type's own fields once): those
+// go to $defs too, so a type used twice is written out once. The root is
+// never a definition of its own.
+func (g *generator) findShared(t reflect.Type, seen map[reflect.Type]int, root bool) {
+	if opaque(t) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		g.findShared(t.Elem(), seen, false)
+	case reflect.Struct:
+		if !root && t.Name() != "" {
+			seen[t]++
+			if seen[t] > 1 {
+				g.recursive[t] = true // emitted as a $ref, like a recursive type
+				return
+			}
+		}
+		if root {
+			seen[t]++ // the root is always inlined; a use inside it is recursion
+		}
+		for _, f := range structFields(t) {
+			g.findShared(f.typ, seen, false)
+		}
 	}
 }
 

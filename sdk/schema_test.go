@@ -221,3 +221,40 @@ func TestNewToolPanicsOnBadDefinitions(t *testing.T) {
 		})
 	}
 }
+
+type sharedIn struct {
+	From   Vec2            `json:"from"`
+	To     *Vec2           `json:"to"`
+	Path   []Vec2          `json:"path"`
+	ByName map[string]Vec2 `json:"by_name,omitempty"`
+}
+
+// A named struct used more than once is written once under $defs, and
+// arguments are still checked against it wherever it is used.
+func TestSharedStructsGoToDefs(t *testing.T) {
+	s, err := generateSchema(reflect.TypeFor[sharedIn]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(s)
+	if n := strings.Count(string(raw), `"x":{"type":"number"}`); n != 1 {
+		t.Errorf("Vec2 written %d times: %s", n, raw)
+	}
+	if n := strings.Count(string(raw), `"$ref":"#/$defs/Vec2"`); n != 4 {
+		t.Errorf("%d references to Vec2: %s", n, raw)
+	}
+	for _, tc := range []struct{ args, problem string }{
+		{`{"from":{"x":1,"y":2},"to":null,"path":[{"x":1,"y":"2"}]}`, "path[0].y: expected number"},
+		{`{"from":{"x":1},"to":null,"path":[]}`, "from.y: required field is missing"},
+		{`{"from":{"x":1,"y":2},"to":{"x":1,"y":2,"z":3},"path":[]}`, "to"},
+		{`{"from":{"x":1,"y":2},"to":null,"path":[],"by_name":{"a":{"x":true,"y":1}}}`, "by_name.a.x"},
+	} {
+		_, verr := validateArguments(s, json.RawMessage(tc.args))
+		if verr == nil || !strings.Contains(verr.Error(), tc.problem) {
+			t.Errorf("%s: %v, want %q", tc.args, verr, tc.problem)
+		}
+	}
+	if _, verr := validateArguments(s, json.RawMessage(`{"from":{"x":1,"y":2},"to":{"x":0,"y":0},"path":[{"x":3,"y":4}]}`)); verr != nil {
+		t.Errorf("valid arguments refused: %v", verr)
+	}
+}

@@ -425,7 +425,7 @@ func set_action(params: Dictionary) -> Dictionary:
 		return _router.fail("VALIDATION_ERROR", "events replaces the whole list; do not combine it with add_events/remove_events.")
 	if has_events:
 		if typeof(params["events"]) != TYPE_ARRAY:
-			return _router.fail("VALIDATION_ERROR", "events must be an array of events (see docs/project.md), [] to clear the action.")
+			return _router.fail("VALIDATION_ERROR", "events must be an array of events (see the resource godot://docs/project), [] to clear the action.")
 		var parsed: Dictionary = _parse_events(params["events"] as Array, "events")
 		if not parsed["ok"]:
 			return _router.fail("VALIDATION_ERROR", parsed["hint"])
@@ -1133,7 +1133,7 @@ func _parse_events(list: Array, field: String, existing: Array = []) -> Dictiona
 
 ## One event from its JSON shape. {ok, event, device_given} or {ok: false, hint}.
 func _event_from_json(v: Variant, where: String) -> Dictionary:
-	var shape: String = " (see the input event shape in docs/project.md)"
+	var shape: String = " (see the input event shape in the resource godot://docs/project)"
 	if typeof(v) != TYPE_DICTIONARY:
 		return _bad_event(where, "an event must be an object such as {\"type\": \"key\", \"keycode\": \"Space\"}" + shape)
 	var d: Dictionary = v

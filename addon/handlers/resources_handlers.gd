@@ -1015,7 +1015,7 @@ func _decode_all(obj: Object, props: Dictionary) -> Dictionary:
 			continue
 		values[name] = d["value"]
 	if not problems.is_empty():
-		return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", "Nothing was changed. " + "; ".join(problems) + ". Value shapes: docs/values.md; property names: godot_describe_class.")}
+		return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", "Nothing was changed. " + "; ".join(problems) + ". Value shapes: the resource godot://docs/values; property names: godot_describe_class.")}
 	return {"ok": true, "values": values}
 
 

@@ -38,8 +38,9 @@ type Resource struct {
 
 // PromptArgument is one argument of a prompt.
 type PromptArgument struct {
-	Name, Description string
-	Required          bool
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Required    bool   `json:"required,omitempty"`
 }
 
 // PromptMessage is one message of a rendered prompt: Role "user" or

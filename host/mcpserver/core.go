@@ -141,7 +141,7 @@ type EditorState struct {
 // UndoArgs is the input of godot_undo / godot_redo.
 type UndoArgs struct {
 	Count   int    `json:"count,omitempty" jsonschema:"how many actions (1-100, default 1)"`
-	History string `json:"history,omitempty" jsonschema:"which undo history: auto (the edited scene's, else the global one; default), scene, or global (project settings, autoloads, input map and other non-scene edits)"`
+	History string `json:"history,omitempty" jsonschema:"auto (default: the edited scene's, else global), scene, or global (project settings, input map, autoloads and other non-scene edits)"`
 }
 
 // UndoResult is the result of godot_undo / godot_redo.
@@ -221,9 +221,8 @@ type ClassDescription struct {
 func coreTools(s *Server) []Tool {
 	return []Tool{
 		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", safety.ReadOnly, nil,
-			"Versions (CalVer build, contract_version, min_compatible_contract, MCP protocol), bridge state and the connected editor's identity, "+
-				"a version_notice when addon and server differ, every toolset with its state, and the plugin directory with the files in it that are not served (and why). "+
-				"Call it first to orient and to check compatibility.",
+			"Versions (build, contract, MCP protocol), the bridge and the connected editor, a version_notice when addon and server differ, "+
+				"every toolset's state, and the plugin directory with the files in it that are not served (and why). Call it first to orient.",
 			false, s.serverInfo),
 		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", safety.ReadOnly, nil,
 			"Every known toolset, built-in or third-party (with its path): enabled or not, state (stopped/describing/starting/running/crashed/failed/incompatible) "+
@@ -232,9 +231,8 @@ func coreTools(s *Server) []Tool {
 				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
 			}),
 		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", safety.ReadOnly, nil,
-			"Start toolsets' plugins so their tools appear: name (one toolset, or all) or names (several; all or nothing). "+
-				"Clients get one notifications/tools/list_changed; the editor is told. "+
-				"Toolsets that need a newer Godot than the connected editor are refused.",
+			"Starts toolsets so their tools appear: name (one, or all) or names (several; all or nothing), with one tools/list_changed. "+
+				"A toolset that needs a newer Godot than the connected editor is refused.",
 			false, s.enableToolset),
 		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", safety.ReadOnly, nil,
 			"Stop a toolset's plugin and remove its tools (clients get notifications/tools/list_changed).",

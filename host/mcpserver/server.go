@@ -114,9 +114,10 @@ func New(opts Options) *Server {
 		server.WithHooks(hooks),
 		server.WithToolFilter(hideUnavailableTool),
 		server.WithToolCapabilities(true),
-		// Toolsets may serve resources and prompts (content.go); both lists
-		// change as toolsets are enabled. No resources/subscribe: toolsets
-		// cannot announce that a resource changed.
+		// The core serves guides, the editor state, the class reference and
+		// workflow prompts (guidance.go); toolsets may add their own
+		// (content.go), so both lists change as toolsets are enabled. No
+		// resources/subscribe: nothing announces that a resource changed.
 		server.WithResourceCapabilities(false, true),
 		server.WithPromptCapabilities(true),
 		// Toolsets' log records of a call reach the calling client (LogCall).
@@ -124,12 +125,19 @@ func New(opts Options) *Server {
 		server.WithRecovery(),
 		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
 			"enable toolsets (godot_list_toolsets; godot_enable_toolset with names, or all) to get scene, script, resource, project and runtime tools. "+
-			"Mutating tools take dry_run; destructive tools need confirm: true."),
+			"Mutating tools take dry_run; destructive tools need confirm: true. "+
+			"Resources: godot://docs/values (the JSON shapes of Godot values), godot://docs/<toolset> (each toolset's guide), godot://editor/state, godot://class/{name}, godot://tool/{name} (a tool's full contract, every result field described)."),
 	)
 	if err := s.AddTools(coreTools(s)...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test
 	}
 	s.mcp.AddTool(mcp.Tool{Name: unavailableTool, InputSchema: mcp.ToolInputSchema{Type: "object"}}, s.answerDisabledTool)
+	if err := s.AddResources(s.coreResources()...); err != nil {
+		panic(err)
+	}
+	if err := s.AddPrompts(corePrompts()...); err != nil {
+		panic(err)
+	}
 	return s
 }
 
@@ -355,14 +363,24 @@ func mcpTool(def ToolDef) mcp.Tool {
 		Title:           def.Title,
 		Description:     def.Description,
 		RawInputSchema:  def.InputSchema,
-		RawOutputSchema: def.OutputSchema,
+		RawOutputSchema: wireOutputSchema(def.OutputSchema),
+		// The title is the tool's own (above): annotations.title would
+		// repeat it. readOnlyHint and openWorldHint are always explicit;
+		// destructiveHint and idempotentHint mean something only for a tool
+		// that is not read-only (MCP), so only such tools carry them,
+		// destructiveHint always (a client that took a missing one for
+		// false would under-warn) and idempotentHint when true (false is
+		// the default).
 		Annotations: mcp.ToolAnnotation{
-			Title:           def.Title,
-			ReadOnlyHint:    boolPtr(a.ReadOnly),
-			DestructiveHint: boolPtr(a.Destructive),
-			IdempotentHint:  boolPtr(a.Idempotent),
-			OpenWorldHint:   boolPtr(a.OpenWorld),
+			ReadOnlyHint:  boolPtr(a.ReadOnly),
+			OpenWorldHint: boolPtr(a.OpenWorld),
 		},
+	}
+	if !a.ReadOnly {
+		t.Annotations.DestructiveHint = boolPtr(a.Destructive)
+		if a.Idempotent {
+			t.Annotations.IdempotentHint = boolPtr(true)
+		}
 	}
 	return t
 }

@@ -465,11 +465,14 @@ func TestAnnotationsFromClass(t *testing.T) {
 	c := newClient(t, New(Options{Config: testConfig(), Bridge: &stubBridge{}}))
 	for name, tool := range toolNames(t, c) {
 		a := tool.Annotations
-		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
-			t.Fatalf("%s: an annotation is left to the library default: %+v", name, a)
+		// readOnlyHint and openWorldHint always; destructiveHint on every
+		// tool that is not read-only (the only ones it means something for).
+		if a.ReadOnlyHint == nil || a.OpenWorldHint == nil || (*a.ReadOnlyHint) != (a.DestructiveHint == nil) {
+			t.Fatalf("%s: annotations %+v", name, a)
 		}
-		if (*a.DestructiveHint != (name == "godot_undo")) || *a.OpenWorldHint {
-			t.Fatalf("%s: core tools are neither destructive (but godot_undo with count > 1) nor open-world", name)
+		destructive := a.DestructiveHint != nil && *a.DestructiveHint
+		if destructive != (name == "godot_undo") || *a.OpenWorldHint || a.IdempotentHint != nil {
+			t.Fatalf("%s: core tools are neither destructive (but godot_undo with count > 1), open-world nor idempotent edits: %+v", name, a)
 		}
 	}
 	tools := toolNames(t, c)

@@ -21,6 +21,26 @@ type Surface struct {
 	Requirements          []string             `json:"requirements"`
 	SafetyClasses         []safety.Class       `json:"safety_classes"`
 	Toolsets              []SurfaceToolset     `json:"toolsets"`
+	// Resources and Prompts are the core's, always served (guidance.go).
+	Resources []SurfaceResource `json:"resources"`
+	Prompts   []SurfacePrompt   `json:"prompts"`
+}
+
+// SurfaceResource is one core resource or resource template.
+type SurfaceResource struct {
+	URI         string `json:"uri"`
+	Template    bool   `json:"template,omitempty"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	MimeType    string `json:"mime_type"`
+}
+
+// SurfacePrompt is one core prompt.
+type SurfacePrompt struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Arguments   []PromptArgument `json:"arguments"`
 }
 
 // SurfaceToolset is one toolset's part of the surface.
@@ -50,7 +70,17 @@ func NewSurface(toolsets ...SurfaceToolset) Surface {
 		}
 		sort.Slice(all[i].Tools, func(a, b int) bool { return all[i].Tools[a].Name < all[i].Tools[b].Name })
 	}
+	var resources []SurfaceResource
+	for _, r := range core.coreResources() {
+		resources = append(resources, SurfaceResource{URI: r.URI, Template: r.Template, Title: r.Title, Description: r.Description, MimeType: r.MimeType})
+	}
+	var prompts []SurfacePrompt
+	for _, p := range corePrompts() {
+		prompts = append(prompts, SurfacePrompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: p.Arguments})
+	}
 	return Surface{
+		Resources:             resources,
+		Prompts:               prompts,
 		ContractVersion:       contract.ContractVersion,
 		MinCompatibleContract: contract.MinCompatibleContract,
 		ErrorCodes:            envelope.Codes,
@@ -70,6 +100,25 @@ func (s Surface) Markdown() string {
 	fmt.Fprintf(&b, "`contract_version` **%d**, `min_compatible_contract` **%d**. See [contract.md](contract.md) for what bumps it.\n\n", s.ContractVersion, s.MinCompatibleContract)
 	b.WriteString("Safety classes: `read_only` (R), `mutating` (M: takes `dry_run`), `destructive` (D: takes `dry_run`, refuses without `confirm: true`), `runtime` (X: acts on the running game).\n\n")
 	b.WriteString("Error codes: " + joinCode(s.ErrorCodes) + ". Precondition names (`required`): " + joinCode(s.Requirements) + ".\n\n")
+	if len(s.Resources) > 0 || len(s.Prompts) > 0 {
+		b.WriteString("## Resources and prompts\n\nServed by the core at all times (toolsets may add their own while enabled).\n\n| resource | type | what |\n|---|---|---|\n")
+		for _, r := range s.Resources {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.URI, r.MimeType, strings.ReplaceAll(r.Description, "|", "\\|"))
+		}
+		b.WriteString("\n| prompt | arguments | what |\n|---|---|---|\n")
+		for _, p := range s.Prompts {
+			var args []string
+			for _, a := range p.Arguments {
+				arg := "`" + a.Name + "`"
+				if a.Required {
+					arg += " (required)"
+				}
+				args = append(args, arg)
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, strings.Join(args, ", "), strings.ReplaceAll(p.Description, "|", "\\|"))
+		}
+		b.WriteString("\n")
+	}
 	for _, ts := range s.Toolsets {
 		fmt.Fprintf(&b, "## Toolset `%s`\n\n%s\n\n", ts.Name, ts.Description)
 		if ts.MinGodot != "" {

@@ -106,9 +106,9 @@ func InjectFlags(schema json.RawMessage, c Class) (json.RawMessage, error) {
 	if props == nil {
 		props = map[string]any{}
 	}
-	props["dry_run"] = map[string]any{"type": "boolean", "description": "Preview the effect without changing anything; the result says what would happen."}
+	props["dry_run"] = map[string]any{"type": "boolean", "description": "true: change nothing, answer what would change."}
 	if c.NeedsConfirm() {
-		props["confirm"] = map[string]any{"type": "boolean", "description": "Must be true to run this destructive tool (not needed with dry_run)."}
+		props["confirm"] = map[string]any{"type": "boolean", "description": "true to run this destructive tool (not needed with dry_run)."}
 	}
 	s["properties"] = props
 	return json.Marshal(s)

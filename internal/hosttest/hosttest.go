@@ -185,13 +185,23 @@ func (p *Proc) Stderr() string { return p.stderr.String() }
 // notifications seen before the answer. A JSON-RPC error fails the test.
 func (p *Proc) Request(method string, params any) (json.RawMessage, []string) {
 	p.tb.Helper()
+	result, rpcErr, notes := p.Try(method, params)
+	if rpcErr != nil {
+		p.tb.Fatalf("%s: JSON-RPC error %s", method, rpcErr)
+	}
+	return result, notes
+}
+
+// Try sends a JSON-RPC request and returns its result or its JSON-RPC
+// error object, with the notifications seen before the answer.
+func (p *Proc) Try(method string, params any) (result, rpcErr json.RawMessage, notes []string) {
+	p.tb.Helper()
 	p.nextID++
 	id := p.nextID
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
 		p.tb.Fatal(err)
 	}
-	var notes []string
 	deadline := time.After(60 * time.Second)
 	for {
 		select {
@@ -216,9 +226,9 @@ func (p *Proc) Request(method string, params any) (json.RawMessage, []string) {
 				continue
 			}
 			if m.Error != nil {
-				p.tb.Fatalf("%s: JSON-RPC error %s", method, m.Error)
+				return nil, m.Error, notes
 			}
-			return m.Result, notes
+			return m.Result, nil, notes
 		case <-deadline:
 			p.tb.Fatalf("no answer to %s", method)
 		}

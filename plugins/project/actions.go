@@ -10,18 +10,18 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
-// InputEvent is one event of an input action, in the JSON shape documented in
-// docs/project.md. type selects which other fields apply:
+// EventIn is one event of an input action as a tool takes it, in the JSON
+// shape documented in docs/project.md (served as godot://docs/project). type
+// selects which other fields apply:
 //
 //	key:           keycode, physical_keycode and/or key_label (usually one); ctrl, shift, alt, meta, command_or_control; location
 //	mouse_button:  button; double_click; ctrl, shift, alt, meta, command_or_control
 //	joypad_button: button
 //	joypad_motion: axis; axis_value or direction
 //
-// device applies to all. text and class are written by the editor and
-// ignored on input.
-type InputEvent struct {
-	Type             string   `json:"type" jsonschema:"enum=key|mouse_button|joypad_button|joypad_motion|other" description:"key, mouse_button, joypad_button or joypad_motion (other: an event class the input map editor does not offer, listed but not settable)"`
+// device applies to all.
+type EventIn struct {
+	Type             string   `json:"type" jsonschema:"enum=key|mouse_button|joypad_button|joypad_motion" description:"key, mouse_button, joypad_button or joypad_motion"`
 	Keycode          string   `json:"keycode,omitempty" description:"key: the logical key by name (follows the keyboard layout), e.g. \"Space\", \"A\", \"Escape\", \"F1\", \"Up\", or with modifiers \"Ctrl+S\""`
 	PhysicalKeycode  string   `json:"physical_keycode,omitempty" description:"key: the key at this position on a US QWERTY keyboard, whatever the layout (e.g. \"W\" for WASD movement)"`
 	KeyLabel         string   `json:"key_label,omitempty" description:"key: the label printed on the key"`
@@ -37,8 +37,16 @@ type InputEvent struct {
 	Meta             bool     `json:"meta,omitempty" description:"Meta (Cmd/Windows key)"`
 	CommandOrControl bool     `json:"command_or_control,omitempty" description:"key, mouse_button: Cmd on macOS, Ctrl elsewhere (instead of ctrl/meta)"`
 	Device           *int     `json:"device,omitempty" description:"the device index; -1 (default) is every device"`
-	Class            string   `json:"class,omitempty" description:"output only: the InputEvent class of a type other event"`
-	Text             string   `json:"text,omitempty" description:"output only: how the editor shows the event, e.g. \"Space (Physical)\""`
+}
+
+// InputEvent is one event of an input action as the tools answer it: the
+// fields of EventIn, plus what the editor writes (text, and class for an
+// event the input map editor does not offer).
+type InputEvent struct {
+	EventIn
+	Type  string `json:"type" jsonschema:"enum=key|mouse_button|joypad_button|joypad_motion|other" description:"key, mouse_button, joypad_button or joypad_motion (other: an event class the input map editor does not offer, listed but not settable)"`
+	Class string `json:"class,omitempty" description:"the InputEvent class of a type other event"`
+	Text  string `json:"text,omitempty" description:"how the editor shows the event, e.g. \"Space (Physical)\""`
 }
 
 // ActionState is an action's deadzone and events.
@@ -97,11 +105,11 @@ func listActions(ctx context.Context, call *sdk.Call, in ListActionsIn) (ListAct
 
 // SetActionIn creates or changes one action.
 type SetActionIn struct {
-	Name         string        `json:"name" description:"the action name, e.g. jump (no / : = \\ or \")"`
-	Events       *[]InputEvent `json:"events,omitempty" jsonschema:"maxItems=64" description:"the action's complete new event list (replaces the old one; [] clears it)"`
-	AddEvents    []InputEvent  `json:"add_events,omitempty" jsonschema:"maxItems=64" description:"events to append (an event the action already has is refused)"`
-	RemoveEvents []InputEvent  `json:"remove_events,omitempty" jsonschema:"maxItems=64" description:"events to take out; each must match an existing event"`
-	Deadzone     *float64      `json:"deadzone,omitempty" jsonschema:"minimum=0,maximum=1" description:"how far an analog input must move to count (default 0.2 for new actions)"`
+	Name         string     `json:"name" description:"the action name, e.g. jump (no / : = \\ or \")"`
+	Events       *[]EventIn `json:"events,omitempty" jsonschema:"maxItems=64" description:"the action's complete new event list (replaces the old one; [] clears it)"`
+	AddEvents    []EventIn  `json:"add_events,omitempty" jsonschema:"maxItems=64" description:"events to append (an event the action already has is refused)"`
+	RemoveEvents []EventIn  `json:"remove_events,omitempty" jsonschema:"maxItems=64" description:"events to take out, as listed without text and class; each must match an existing event"`
+	Deadzone     *float64   `json:"deadzone,omitempty" jsonschema:"minimum=0,maximum=1" description:"how far an analog input must move to count (default 0.2 for new actions)"`
 }
 
 // SetActionOut reports the action before and after.
@@ -202,7 +210,7 @@ func checkActionName(name string) error {
 
 // checkEvents checks each event's shape: the fields of its type and only those.
 // Names (keys, buttons, axes) are resolved by the editor, which knows them.
-func checkEvents(field string, events []InputEvent) error {
+func checkEvents(field string, events []EventIn) error {
 	for i, e := range events {
 		if err := checkEvent(fmt.Sprintf("%s[%d]", field, i), e); err != nil {
 			return err
@@ -211,9 +219,9 @@ func checkEvents(field string, events []InputEvent) error {
 	return nil
 }
 
-func checkEvent(where string, e InputEvent) error {
+func checkEvent(where string, e EventIn) error {
 	bad := func(format string, args ...any) error {
-		return sdk.Validation(where + ": " + fmt.Sprintf(format, args...) + " (see the input event shape in docs/project.md)")
+		return sdk.Validation(where + ": " + fmt.Sprintf(format, args...) + " (see the input event shape in the resource godot://docs/project)")
 	}
 	var present []string
 	if e.Keycode != "" {
@@ -259,9 +267,6 @@ func checkEvent(where string, e InputEvent) error {
 	}
 	ok, known := allowed[e.Type]
 	if !known {
-		if e.Type == "other" {
-			return bad("events of type other (%s) cannot be set; use key, mouse_button, joypad_button or joypad_motion", e.Class)
-		}
 		return bad("type must be key, mouse_button, joypad_button or joypad_motion, got %q", e.Type)
 	}
 	for _, f := range present {

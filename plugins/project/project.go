@@ -53,7 +53,7 @@ func Toolset() sdk.Toolset {
 			}, setSettings),
 			sdk.NewTool("list_actions", sdk.ToolOptions{
 				Title: "List input actions",
-				Description: "The input map: actions with deadzone and full events (keys, mouse buttons, joypad buttons and axes, in the shape of docs/project.md). " +
+				Description: "The input map: actions with deadzone and full events (keys, mouse buttons, joypad buttons and axes, in the shape of godot://docs/project). " +
 					"Built-in ui_* actions only with include_builtin. Paginated with cursor.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridge,
@@ -61,8 +61,7 @@ func Toolset() sdk.Toolset {
 			sdk.NewTool("set_action", sdk.ToolOptions{
 				Title: "Create or change an input action",
 				Description: "Creates an input action or changes one: events replaces its whole event list; add_events and remove_events edit it; deadzone sets the deadzone. " +
-					"Keys by name (\"Space\", \"A\", \"Ctrl+S\") as keycode (layout-dependent) or physical_keycode (position), with ctrl/shift/alt/meta; " +
-					"mouse buttons (left, right, middle, wheel_up, ...); joypad buttons (a, b, start, dpad_up, ...) and axes (left_x, trigger_left, ... with direction or axis_value). " +
+					"Events name keys (by logical or physical keycode), mouse buttons, joypad buttons and axes (the shape: godot://docs/project). " +
 					"One undo action, saved to project.godot.",
 				Safety:        sdk.Mutating,
 				Preconditions: bridge,

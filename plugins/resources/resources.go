@@ -202,7 +202,7 @@ type ReadOut struct {
 	Type         string         `json:"type"`
 	UID          string         `json:"uid,omitempty"`
 	ScriptClass  string         `json:"script_class,omitempty" description:"class_name of the resource's script, when it has one"`
-	Properties   map[string]any `json:"properties" description:"stored property values in the value-codec shapes (docs/values.md); embedded resources inline"`
+	Properties   map[string]any `json:"properties" description:"stored property values in the value-codec shapes (godot://docs/values); embedded resources inline"`
 	SubResources []SubResource  `json:"sub_resources"`
 	Omitted      []string       `json:"omitted" description:"properties left out because their value is larger than 64 KiB; ask for them by name"`
 }
@@ -238,7 +238,7 @@ func read(ctx context.Context, call *sdk.Call, in ReadIn) (ReadOut, error) {
 type CreateIn struct {
 	Path       string         `json:"path" description:"res:// path of the new file: .tres (text, diff-friendly) or .res (binary)"`
 	Type       string         `json:"type" jsonschema:"minLength=1" description:"resource class: an engine class (\"StyleBoxFlat\", \"Gradient\", \"RectangleShape2D\") or a script class_name that extends Resource"`
-	Properties map[string]any `json:"properties,omitempty" description:"initial property values in the value-codec shapes (docs/values.md), e.g. {\"size\": {\"x\": 32, \"y\": 16}}"`
+	Properties map[string]any `json:"properties,omitempty" description:"initial property values in the value-codec shapes (godot://docs/values), e.g. {\"size\": {\"x\": 32, \"y\": 16}}"`
 	Overwrite  bool           `json:"overwrite,omitempty" description:"replace an existing file at path (default: refuse)"`
 	TimeoutMS  int            `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor to register the file (default 15000)"`
 }

@@ -87,7 +87,7 @@ type GetNodeOut struct {
 	Name       string         `json:"name"`
 	Type       string         `json:"type"`
 	Script     string         `json:"script" description:"res:// path of its script, empty when none"`
-	Properties map[string]any `json:"properties" description:"property -> value in the JSON shapes of docs/values.md"`
+	Properties map[string]any `json:"properties" description:"property -> value in the JSON shapes of godot://docs/values"`
 	Missing    []string       `json:"missing" description:"asked-for properties the node does not have"`
 	Groups     []string       `json:"groups"`
 	Children   []string       `json:"children" description:"names of its children"`
@@ -117,7 +117,7 @@ func nonNil[T any](s []T) []T {
 // SetPropertiesIn changes properties of a live node.
 type SetPropertiesIn struct {
 	Path       string         `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
-	Properties map[string]any `json:"properties" description:"property -> new value in the property type's JSON shape (docs/values.md), e.g. {\"position\": {\"x\": 10, \"y\": 20}, \"modulate\": \"#ff0000\"}"`
+	Properties map[string]any `json:"properties" description:"property -> new value in the property type's JSON shape (godot://docs/values), e.g. {\"position\": {\"x\": 10, \"y\": 20}, \"modulate\": \"#ff0000\"}"`
 }
 
 // PropertyChange is one property's value before and after.
@@ -162,7 +162,7 @@ func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (Set
 type CallMethodIn struct {
 	Path      string `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
 	Method    string `json:"method" jsonschema:"minLength=1" description:"the method name"`
-	Args      []any  `json:"args" jsonschema:"optional,maxItems=32" description:"arguments as JSON values, decoded by the method's argument types (docs/values.md)"`
+	Args      []any  `json:"args" jsonschema:"optional,maxItems=32" description:"arguments as JSON values, decoded by the method's argument types (godot://docs/values)"`
 	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=300000,default=10000" description:"how long to wait for the method (and any await in it) to finish"`
 }
 

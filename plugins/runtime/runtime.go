@@ -37,7 +37,7 @@ func Toolset() sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("play", sdk.ToolOptions{
 				Title: "Play the game",
-				Description: "Runs the game from the editor (the main scene, the edited scene, or a given scene) and waits until its probe reports in. " +
+				Description: "Runs the game (scene: main, current or a path) from the editor and waits until its probe reports in. " +
 					"Returns the session with output_cursor/errors_cursor: pass them as since to get_output/get_errors to read this run from its start. " +
 					"A game that exits while starting fails with its error output in the hint; one that stops in the debugger fails with required game_not_breaked. " +
 					"A running game is stopped and restarted (restarted: true). The editor saves open scenes first when its run/auto_save/save_before_running setting says so.",
@@ -82,7 +82,7 @@ func Toolset() sdk.Toolset {
 			}, getTree),
 			sdk.NewTool("get_node", sdk.ToolOptions{
 				Title:         "Live node",
-				Description:   "A node of the running game: its class, script, groups, children and properties (all inspector-visible and script properties, or the named ones) in the JSON value shapes of docs/values.md.",
+				Description:   "A node of the running game: its class, script, groups, children and properties (all inspector-visible and script properties, or the named ones) in the JSON value shapes of godot://docs/values.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getNode),

@@ -29,8 +29,7 @@ func Toolset() sdk.Toolset {
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title: "Get the scene tree",
 				Description: "Lists the nodes of the edited scene (or of a scene file given as scene) in tree order: path, name, type, depth, child count, " +
-					"script and instance info. Filter by type or name, limit the depth, start at a node. One answer is bounded (limit, at most 5000 nodes): " +
-					"when truncated is true, call again with cursor: next_cursor. Instanced scenes are not expanded unless they have Editable Children or expand_instances is set.",
+					"script and instance info; type, name, root and max_depth narrow it. Paged: when truncated is true, call again with cursor: next_cursor.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: connected,
 			}, getTree),
@@ -90,7 +89,7 @@ func Toolset() sdk.Toolset {
 			}, edit[SceneIn, ReloadOut]("cmd_scene_reload", fileTimeout)),
 			sdk.NewTool("create_node", sdk.ToolOptions{
 				Title: "Create a node",
-				Description: "Adds a node of a type (engine class or script class_name) under parent, with a name, initial properties (docs/values.md shapes), " +
+				Description: "Adds a node of a type (engine class or script class_name) under parent, with a name, initial properties (godot://docs/values shapes), " +
 					"a script and a position among its siblings. One undo action. A taken name is refused; without a name a free one is picked.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
@@ -128,7 +127,7 @@ func Toolset() sdk.Toolset {
 			}, edit[MoveNodeIn, MoveNodeOut]("cmd_scene_move_node", editTimeout)),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title: "Set node properties",
-				Description: "Sets several properties of one node at once, typed by each property (docs/values.md shapes), all or nothing; answers old and new " +
+				Description: "Sets several properties of one node at once, typed by each property (godot://docs/values shapes), all or nothing; answers old and new " +
 					"values. Unknown properties and values of the wrong shape are refused with the expected shape. One undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
@@ -160,8 +159,7 @@ func Toolset() sdk.Toolset {
 			}, edit[ExtractBranchIn, ExtractBranchOut]("cmd_scene_extract_branch", fileTimeout)),
 			sdk.NewTool("batch", sdk.ToolOptions{
 				Title: "Several edits as one undo action",
-				Description: "Runs edits (create_node, instantiate, delete_node, duplicate_node, rename_node, move_node, set_properties, connect_signal, " +
-					"disconnect_signal, set_groups: steps [{tool, args}]) in order as ONE undo action, in one round trip. All or nothing: when a step fails " +
+				Description: "Runs scene edits (steps [{tool, args}], tool an edit tool's short name, e.g. create_node) in order as ONE undo action, in one round trip. All or nothing: when a step fails " +
 					"the result has applied: false, aborted_at (the step's index) and error {error, hint}, and nothing was changed. Steps with delete_node " +
 					"need confirm: true (or dry_run). Each step's result is what its own tool would answer.",
 				Safety:        sdk.Mutating,

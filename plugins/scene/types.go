@@ -104,7 +104,7 @@ type GetNodeOut struct {
 	Children              []string                   `json:"children" description:"names of the children"`
 	Connections           []Connection               `json:"connections" description:"persistent connections of this node's signals"`
 	IncomingConnections   []Connection               `json:"incoming_connections" description:"persistent connections of other nodes' signals to this node"`
-	Properties            map[string]json.RawMessage `json:"properties" description:"property values in the shapes of docs/values.md"`
+	Properties            map[string]json.RawMessage `json:"properties" description:"property values in the shapes of godot://docs/values"`
 	OmittedProperties     []string                   `json:"omitted_properties" description:"properties left out because their value is larger than 16 KiB; ask for them by name"`
 	UnsavedChangesIgnored bool                       `json:"unsaved_changes_ignored,omitempty"`
 }
@@ -212,7 +212,7 @@ type CreateNodeIn struct {
 	Type       string                     `json:"type" jsonschema:"minLength=1" description:"Node class (\"Node2D\", \"Sprite2D\", \"Label\", …) or a script class_name"`
 	Name       string                     `json:"name,omitempty" description:"node name; default: the type, numbered to be free; an explicit name that is taken is refused"`
 	Parent     string                     `json:"parent,omitempty" jsonschema:"default=." description:"parent path relative to the scene root"`
-	Properties map[string]json.RawMessage `json:"properties,omitempty" description:"initial property values, in the shapes of docs/values.md"`
+	Properties map[string]json.RawMessage `json:"properties,omitempty" description:"initial property values, in the shapes of godot://docs/values"`
 	Script     string                     `json:"script,omitempty" description:"res:// path of a script to attach"`
 	Index      *int                       `json:"index,omitempty" jsonschema:"minimum=0" description:"position among the parent's children; default: last"`
 }
@@ -327,7 +327,7 @@ type MoveNodeOut struct {
 // SetPropertiesIn sets several properties of one node.
 type SetPropertiesIn struct {
 	NodeIn
-	Properties map[string]json.RawMessage `json:"properties" description:"{property: value}, in the shapes of docs/values.md; all or nothing"`
+	Properties map[string]json.RawMessage `json:"properties" description:"{property: value}, in the shapes of godot://docs/values; all or nothing"`
 }
 
 // Change is one property's old and new value.
@@ -435,7 +435,7 @@ type Step struct {
 type BatchIn struct {
 	Steps   []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
 	Confirm bool   `json:"confirm,omitempty" description:"required (true) when a step is destructive (delete_node), unless dry_run"`
-	DryRun  bool   `json:"dry_run,omitempty" description:"Preview the effect without changing anything; the result says what would happen."`
+	DryRun  bool   `json:"dry_run,omitempty" description:"true: change nothing, answer what would change."`
 }
 
 // StepResult is one step's verdict: the result its own tool would give.

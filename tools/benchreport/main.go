@@ -57,6 +57,8 @@ var Targets = []Target{
 	{Bench: "Payload8MiB", Max: 250e6, What: "8 MiB payload through the whole chain"},
 	{Bench: "HostRSS", Metric: "rss-MB", Max: 25, What: "host resident memory (MB)"},
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},
+	{Bench: "ToolsList/all", Metric: "list-KB", Max: 90, What: "tools/list with every built-in toolset enabled (KB = 1000 bytes; issue 15 context budget)"},
+	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 }
 
 // Result is one benchmark line.

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+)
+
+// The binary serves the guides, the editor state, the class reference and
+// the workflow prompts: listed and readable over stdio, the editor ones
+// answered by the editor (here the fake addon) or with a clear
+// BRIDGE_DISCONNECTED.
+func TestBinaryServesResourcesAndPrompts(t *testing.T) {
+	p := startBinary(t)
+	p.Initialize()
+
+	var list struct {
+		Resources []struct {
+			URI, Name, Description, MimeType string
+		} `json:"resources"`
+		ResourceTemplates []struct {
+			URITemplate string `json:"uriTemplate"`
+		} `json:"resourceTemplates"`
+		Prompts []struct {
+			Name string `json:"name"`
+		} `json:"prompts"`
+	}
+	raw, _ := p.Request("resources/list", map[string]any{})
+	json.Unmarshal(raw, &list)
+	uris := map[string]bool{}
+	for _, r := range list.Resources {
+		uris[r.URI] = r.Description != "" && r.MimeType != ""
+	}
+	for _, want := range []string{"godot://docs/values", "godot://docs/scene", "godot://docs/scripts", "godot://docs/resources",
+		"godot://docs/project", "godot://docs/runtime", "godot://editor/state"} {
+		if !uris[want] {
+			t.Errorf("resources/list lacks %s (or its description and mime type): %s", want, raw)
+		}
+	}
+	raw, _ = p.Request("resources/templates/list", map[string]any{})
+	json.Unmarshal(raw, &list)
+	if len(list.ResourceTemplates) != 2 || list.ResourceTemplates[0].URITemplate != "godot://class/{name}" || list.ResourceTemplates[1].URITemplate != "godot://tool/{name}" {
+		t.Errorf("templates = %s", raw)
+	}
+	raw, _ = p.Request("prompts/list", map[string]any{})
+	json.Unmarshal(raw, &list)
+	if len(list.Prompts) != 2 {
+		t.Errorf("prompts = %s", raw)
+	}
+
+	read := func(uri string) (string, json.RawMessage) {
+		t.Helper()
+		raw, rpcErr, _ := p.Try("resources/read", map[string]any{"uri": uri})
+		if rpcErr != nil {
+			return "", rpcErr
+		}
+		var res struct {
+			Contents []struct {
+				URI, Text string
+			} `json:"contents"`
+		}
+		if json.Unmarshal(raw, &res) != nil || len(res.Contents) != 1 || res.Contents[0].URI != uri {
+			t.Fatalf("read %s = %s", uri, raw)
+		}
+		return res.Contents[0].Text, nil
+	}
+	values, rpcErr := read("godot://docs/values")
+	want, _ := os.ReadFile("../../docs/values.md")
+	if rpcErr != nil || strings.ReplaceAll(values, "](godot://docs/values", "](values.md") != string(want) {
+		t.Errorf("godot://docs/values is not docs/values.md: %s", rpcErr)
+	}
+	if _, rpcErr := read("godot://editor/state"); !strings.Contains(string(rpcErr), "BRIDGE_DISCONNECTED") {
+		t.Errorf("editor state without an editor: %s", rpcErr)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	addon, err := fakeaddon.Dial(ctx, p.BridgeURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer addon.Close()
+	addon.HandleResult("cmd_get_editor_state", map[string]any{"project_dir": "/tmp/game", "playing": false})
+	addon.HandleResult("cmd_describe_class", map[string]any{"class_name": "Sprite2D", "inherits": []string{"Node2D"}})
+	if text, rpcErr := read("godot://editor/state"); rpcErr != nil || !strings.Contains(text, `"/tmp/game"`) {
+		t.Errorf("editor state = %q %s", text, rpcErr)
+	}
+	if text, rpcErr := read("godot://class/Sprite2D"); rpcErr != nil || !strings.Contains(text, `"class_name":"Sprite2D"`) {
+		t.Errorf("class = %q %s", text, rpcErr)
+	}
+	cmds := addon.Received()
+	if len(cmds) != 2 || cmds[1].Command != "cmd_describe_class" || !strings.Contains(string(cmds[1].Params), `"class_name":"Sprite2D"`) {
+		t.Errorf("editor received %+v", cmds)
+	}
+
+	// A tool's full contract: the nested, described output schema that
+	// tools/list summarises.
+	contract, rpcErr := read("godot://tool/godot_get_server_info")
+	if rpcErr != nil || !strings.Contains(contract, `"output_schema"`) || !strings.Contains(contract, "negotiated with this client") {
+		t.Errorf("tool contract = %.300s %s", contract, rpcErr)
+	}
+
+	raw, _ = p.Request("prompts/get", map[string]any{"name": "godot_start_2d_scene", "arguments": map[string]string{"path": "res://game.tscn"}})
+	if !strings.Contains(string(raw), `godot_scene_create with {\"path\": \"res://game.tscn\"`) {
+		t.Errorf("prompt = %s", raw)
+	}
+	p.AssertOnlyJSONRPC()
+}
+
+// An agent cannot open the repository's files: no tool description or
+// schema sends it to docs/*.md, and every godot:// URI they name is served.
+func TestToolTextsPointToResources(t *testing.T) {
+	surface, err := buildSurface(context.Background(), binPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]bool{}
+	for _, r := range mcpserver.New(mcpserver.Options{}).ServedResources() {
+		served[r] = true
+	}
+	repoFile := regexp.MustCompile(`docs/[a-z_-]+\.md`)
+	uri := regexp.MustCompile(`godot://[a-z]+/[a-z_{}]+`)
+	for _, ts := range surface.Toolsets {
+		for _, tool := range ts.Tools {
+			text := tool.Description + string(tool.InputSchema) + string(tool.OutputSchema)
+			if m := repoFile.FindString(text); m != "" {
+				t.Errorf("%s sends the agent to %s, a repository file", tool.Name, m)
+			}
+			for _, u := range uri.FindAllString(text, -1) {
+				if !served[u] {
+					t.Errorf("%s names %s, which the server does not serve", tool.Name, u)
+				}
+			}
+		}
+	}
+}
+
+// The context budget of issue 15: tools/list with every built-in toolset
+// enabled stays within 90 KB and the core alone within 8 KB (1 KB = 1000
+// bytes, as make bench reports them).
+func TestToolsListBudget(t *testing.T) {
+	for _, tc := range []struct {
+		toolsets string
+		max      int
+	}{{"", 8000}, {"all", 90000}} {
+		_, raw := hosttest.ToolsList(t, binPath, tc.toolsets)
+		if len(raw) > tc.max {
+			t.Errorf("tools/list with toolsets %q is %d bytes, over its budget of %d", tc.toolsets, len(raw), tc.max)
+		}
+		t.Logf("tools/list with toolsets %q: %d bytes", tc.toolsets, len(raw))
+	}
+}

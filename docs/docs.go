@@ -1,0 +1,11 @@
+// Package docs embeds the guides that the server also serves as MCP
+// resources (godot://docs/...), so the pages in this folder are the one
+// source of what an agent reads.
+package docs
+
+import "embed"
+
+// Guides are the pages served as resources, by file name.
+//
+//go:embed values.md scene.md scripts.md resources.md project.md runtime.md security.md
+var Guides embed.FS

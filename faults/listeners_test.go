@@ -18,6 +18,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/internal/hosttest"
 )
 
 func openFDs() int {
@@ -147,13 +148,13 @@ func TestStrangerFloodsBothListeners(t *testing.T) {
 
 	// The editor, at its first try.
 	dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
-	a, err := fakeaddon.Dial(dctx, h.app.Bridge.URL(), fakeaddon.WithToken(token))
+	a, err := fakeaddon.Dial(dctx, h.app.Bridge.URL(), fakeaddon.WithToken(token), fakeaddon.WithCommands(hosttest.EchoCommands()))
 	dcancel()
 	if err != nil {
 		t.Fatalf("the editor could not connect during the flood: %v", err)
 	}
 	defer a.Close()
-	a.Handle("cmd_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
 		var in struct {
 			Payload string `json:"payload"`
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"strings"
 
@@ -91,22 +90,7 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	if cfg.GodotBin != "" {
 		os.Setenv("GODOT_BIN", cfg.GodotBin)
 	}
-	a, err := app.Start(ctx, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()})
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	switch cfg.Transport {
-	case "http":
-		ln, err := net.Listen("tcp", cfg.HTTPAddr())
-		if err != nil {
-			return fmt.Errorf("http: %w", err)
-		}
-		log.Info("MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-		return a.Server.ServeHTTP(ctx, ln)
-	default:
-		return a.Server.ServeStdio(ctx, stdin, stdout, stderr)
-	}
+	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()}, stdin, stdout, stderr)
 }
 
 // printContract prints the whole tool surface as JSON.

@@ -92,6 +92,12 @@ func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 
 // HTTPHandler is the guarded streamable HTTP handler, served at /mcp.
 func (s *Server) HTTPHandler() http.Handler {
+	return s.GuardedHTTPHandler(NewHTTPGuard(s.cfg))
+}
+
+// GuardedHTTPHandler is HTTPHandler behind g instead of the configured
+// guard (the attach endpoint: its own token, loopback only).
+func (s *Server) GuardedHTTPHandler(g HTTPGuard) http.Handler {
 	h := server.NewStreamableHTTPServer(s.mcp,
 		server.WithEndpointPath("/mcp"),
 		// Our guard answers foreign hosts with 421 before this handler runs.
@@ -100,7 +106,7 @@ func (s *Server) HTTPHandler() http.Handler {
 	)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	return NewHTTPGuard(s.cfg).Wrap(mux)
+	return g.Wrap(mux)
 }
 
 // ServeHTTP listens on ln and serves the guarded MCP endpoint until ctx ends.

@@ -135,13 +135,23 @@ func (p *Proc) Stderr() string { return p.stderr.String() }
 // notifications seen before the answer. A JSON-RPC error fails the test.
 func (p *Proc) Request(method string, params any) (json.RawMessage, []string) {
 	p.tb.Helper()
+	result, rpcErr, notes := p.RequestOrError(method, params)
+	if rpcErr != nil {
+		p.tb.Fatalf("%s: JSON-RPC error %s", method, rpcErr)
+	}
+	return result, notes
+}
+
+// RequestOrError is Request that returns a JSON-RPC error instead of
+// failing the test on it.
+func (p *Proc) RequestOrError(method string, params any) (result, rpcErr json.RawMessage, notes []string) {
+	p.tb.Helper()
 	p.nextID++
 	id := p.nextID
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
 		p.tb.Fatal(err)
 	}
-	var notes []string
 	deadline := time.After(60 * time.Second)
 	for {
 		select {
@@ -166,11 +176,12 @@ func (p *Proc) Request(method string, params any) (json.RawMessage, []string) {
 				continue
 			}
 			if m.Error != nil {
-				p.tb.Fatalf("%s: JSON-RPC error %s", method, m.Error)
+				return nil, m.Error, notes
 			}
-			return m.Result, notes
+			return m.Result, nil, notes
 		case <-deadline:
 			p.tb.Fatalf("no answer to %s", method)
+			return nil, nil, notes
 		}
 	}
 }

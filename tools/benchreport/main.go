@@ -54,6 +54,8 @@ var Targets = []Target{
 	{Bench: "EnableToolset", Max: 50e6, What: "enable a toolset (plugin start to tools registered)"},
 	{Bench: "Startup", Max: 50e6, What: "host start to the first tools/list answer"},
 	{Bench: "Payload8MiB", Max: 250e6, What: "8 MiB payload through the whole chain"},
+	{Bench: "AttachedFullChain", Base: "FullChain", Max: 2, What: "FullChain through a second server attached to the owner (issue 15: what attaching costs per call)"},
+	{Bench: "AttachedPayload8MiB", Base: "Payload8MiB", Max: 2.5, What: "Payload8MiB through a second server attached to the owner"},
 	{Bench: "HostRSS", Metric: "rss-MB", Max: 25, What: "host resident memory (MB)"},
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},
 }

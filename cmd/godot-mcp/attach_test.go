@@ -197,6 +197,17 @@ func TestBinaryTwoServersOneEditor(t *testing.T) {
 	if dir, e := editorState(t, third); e != nil || dir != "/tmp/game2" {
 		t.Fatalf("third: %q %+v", dir, e)
 	}
+
+	// The second exits cleanly (SIGTERM): its attach file goes with it and
+	// the third takes over.
+	if err := second.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitLog(t, third, "took over the editor bridge")
+	dialEditor(t, url, "/tmp/game3")
+	if dir, e := editorState(t, third); e != nil || dir != "/tmp/game3" {
+		t.Fatalf("third after the takeover: %q %+v", dir, e)
+	}
 	third.AssertOnlyJSONRPC()
 	if os.Getenv("DUMP") != "" {
 		t.Logf("second:\n%s\nthird:\n%s", second.Stderr(), third.Stderr())

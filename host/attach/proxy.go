@@ -392,7 +392,7 @@ func (p *Proxy) stream(ctx context.Context) {
 			}
 			if resp.StatusCode == http.StatusOK {
 				failures = 0
-				err = readEvents(resp.Body, p.out.write)
+				_ = readEvents(resp.Body, p.out.write) // how it ended is asked of the owner below
 			}
 			resp.Body.Close()
 		}

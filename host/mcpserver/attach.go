@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // AttachHTTPHandler is the streamable HTTP handler other godot-mcp
@@ -39,10 +40,15 @@ func (s *Server) AttachHTTPHandler(g HTTPGuard) http.Handler {
 			return
 		}
 		call.token = s.spliceToken()
+		attachFastServed.Add(1)
 		r = r.WithContext(context.WithValue(r.Context(), stdioCallKey{}, call))
 		inner.ServeHTTP(&spliceWriter{ResponseWriter: w, call: call}, r)
 	}))
 }
+
+// attachFastServed counts the tools/call requests AttachHTTPHandler
+// served with raw arguments (tests read it).
+var attachFastServed atomic.Uint64
 
 // spliceWriter puts a call's raw structured result in place of its
 // placeholder as mcp-go writes the answer: one Write per message, as a

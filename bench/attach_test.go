@@ -31,6 +31,10 @@ func attachedChain(tb testing.TB) *hosttest.LineClient {
 		time.Sleep(10 * time.Millisecond)
 	}
 	c := hosttest.StartLineClient(tb, binPath, env...)
+	deadline = time.Now().Add(10 * time.Second)
+	for !strings.Contains(c.Stderr(), "serving this client through it") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if !strings.Contains(c.Stderr(), "serving this client through it") {
 		tb.Fatalf("the second server did not attach:\n%s", c.Stderr())
 	}

@@ -285,8 +285,11 @@ func (p *Proxy) forward(ctx context.Context, line, id []byte) {
 			continue
 		}
 		answered := false
+		// A JSON body is the answer itself; in an event stream the answer
+		// is the event that is a response with the request's id.
+		single := !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
 		err = p.relayBody(resp, func(msg []byte) {
-			if id != nil && !answered && sameID(msg, line) {
+			if id != nil && !answered && (single || sameID(msg, line)) {
 				answered = true
 			}
 			p.out.write(msg)
@@ -535,6 +538,11 @@ func (m *msgWriter) write(msg []byte) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if len(msg) > 64<<10 {
+		m.w.Write(msg) // no copy of a large message; the newline follows under the lock
+		m.w.Write([]byte{'\n'})
+		return
+	}
 	buf := make([]byte, 0, len(msg)+1)
 	buf = append(buf, msg...)
 	m.w.Write(append(buf, '\n'))

@@ -51,6 +51,10 @@ func run(ctx context.Context, inv invocation, stdin io.Reader, stdout, stderr io
 		return nil
 	case "addon":
 		return addonCommand(args[1:], stdout, stderr)
+	case "setup":
+		return setupCommand(args[1:], stdout, stderr)
+	case "doctor":
+		return doctorCommand(ctx, inv.Config, args[1:], stdout, stderr)
 	case "help":
 		config.WriteUsage(stdout)
 		return nil

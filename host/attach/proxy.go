@@ -160,6 +160,10 @@ func (p *Proxy) handle(ctx context.Context, line []byte) {
 		p.Init = append([]byte(nil), line...)
 		p.mu.Unlock()
 		if err := p.initialize(ctx, line, id); err != nil && ctx.Err() == nil {
+			// The client was answered with an error: nothing to resume.
+			p.mu.Lock()
+			p.Init = nil
+			p.mu.Unlock()
 			p.markGone(err)
 		}
 	case method == "notifications/initialized":

@@ -213,3 +213,22 @@ func TestBinaryTwoServersOneEditor(t *testing.T) {
 		t.Logf("second:\n%s\nthird:\n%s", second.Stderr(), third.Stderr())
 	}
 }
+
+// A bridge port held by a program that is not godot-mcp: the server exits
+// with one line saying so, nothing on stdout.
+func TestBinaryBridgePortTakenByAnotherProgram(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	start := time.Now()
+	out, errOut, code := runBinary(t, []string{"GODOT_MCP_BRIDGE_URL=ws://" + ln.Addr().String(), "XDG_RUNTIME_DIR=" + t.TempDir()})
+	if code != 1 || out != "" || !strings.Contains(errOut, "cannot listen on ws://"+ln.Addr().String()) ||
+		!strings.Contains(errOut, "no godot-mcp server to attach to") {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("took %v to give up", d)
+	}
+}

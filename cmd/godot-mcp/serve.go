@@ -22,9 +22,13 @@ import (
 
 // attachWait bounds how long a server whose bridge port is taken looks for
 // the owner's attach file: the owner publishes it once it has started
-// (after its default toolsets), and after an owner exits its attached
-// servers race to take over, the losers attaching to the winner.
-const attachWait = 10 * time.Second
+// (after its default toolsets). takeoverWait is the bound after an owner
+// exited: its attached servers race to take over, the losers attaching to
+// the winner.
+const (
+	attachWait   = 5 * time.Second
+	takeoverWait = 10 * time.Second
+)
 
 // serveOrAttach serves MCP as the bridge's owner, or, when another
 // godot-mcp server owns the bridge port, through it (stdio only): see
@@ -83,6 +87,9 @@ type ownerOrApp struct {
 func startOrFindOwner(ctx context.Context, cfg config.Config, log *slog.Logger, opts app.Options, takeover bool) (ownerOrApp, error) {
 	started := time.Now()
 	deadline := started.Add(attachWait)
+	if takeover {
+		deadline = started.Add(takeoverWait)
+	}
 	for {
 		a, err := app.Start(ctx, opts)
 		if err == nil {

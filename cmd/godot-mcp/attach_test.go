@@ -133,6 +133,21 @@ func TestBinaryTwoServersOneEditor(t *testing.T) {
 	if !first.ToolNames()["godot_scene_get_tree"] || !second.ToolNames()["godot_scene_get_tree"] {
 		t.Fatal("a toolset enabled by one client is not listed by both")
 	}
+	// The attached client hears of a change the owner's client made.
+	if r := call(first, "godot_disable_toolset", map[string]any{"name": "scene"}); r.IsError {
+		t.Fatalf("disable scene: %+v", r)
+	}
+	heard := false
+	for deadline := time.Now().Add(10 * time.Second); !heard && time.Now().Before(deadline); {
+		_, notes := second.Request("ping", map[string]any{})
+		for _, n := range notes {
+			heard = heard || n == "notifications/tools/list_changed"
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !heard || second.ToolNames()["godot_scene_get_tree"] {
+		t.Fatal("the attached client was not told that the tool list changed")
+	}
 
 	// A call in flight when the owner dies gets a JSON-RPC error that says so.
 	block := make(chan struct{})
@@ -204,6 +219,9 @@ func TestBinaryTwoServersOneEditor(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitLog(t, third, "took over the editor bridge")
+	if err := second.Cmd.Wait(); err != nil || strings.Contains(second.Stderr(), "godot-mcp: ") {
+		t.Fatalf("the second did not exit cleanly on SIGTERM: %v\n%s", err, second.Stderr())
+	}
 	dialEditor(t, url, "/tmp/game3")
 	if dir, e := editorState(t, third); e != nil || dir != "/tmp/game3" {
 		t.Fatalf("third after the takeover: %q %+v", dir, e)

@@ -146,7 +146,11 @@ func serveOwner(ctx context.Context, cfg config.Config, log *slog.Logger, a *app
 		log.Info("MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
 		return a.Server.ServeHTTP(ctx, ln)
 	default:
-		return a.Server.ServeStdio(ctx, stdin, stdout, stderr)
+		err := a.Server.ServeStdio(ctx, stdin, stdout, stderr)
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			return nil // SIGTERM or SIGINT: a clean exit
+		}
+		return err
 	}
 }
 

@@ -52,7 +52,10 @@ var attachFastServed atomic.Uint64
 
 // spliceWriter puts a call's raw structured result in place of its
 // placeholder as mcp-go writes the answer: one Write per message, as a
-// JSON body or one server-sent event.
+// JSON body or one server-sent event. Other messages (notifications sent
+// while the tool runs) may be written from other goroutines meanwhile;
+// only the answer carries the placeholder, and it is encoded after the
+// handler stored the raw result, so the result is read only then.
 type spliceWriter struct {
 	http.ResponseWriter
 	call *stdioCall
@@ -62,9 +65,9 @@ type spliceWriter struct {
 
 func (w *spliceWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
-	pending := !w.done && w.call.structured != nil
+	done := w.done
 	w.mu.Unlock()
-	if !pending {
+	if done {
 		return w.ResponseWriter.Write(p)
 	}
 	marker := []byte(`"structuredContent":` + strconv.Quote(w.call.token))

@@ -46,6 +46,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, invocation{Config: cfg, Args: rest}, stdin, stdout, os.Stderr); err != nil {
+		if errors.Is(err, errDoctorFailed) {
+			os.Exit(1) // the report said it all
+		}
 		fmt.Fprintln(os.Stderr, "godot-mcp:", err)
 		os.Exit(1)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/contract"
-	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -52,6 +51,10 @@ func run(ctx context.Context, inv invocation, stdin io.Reader, stdout, stderr io
 		return nil
 	case "addon":
 		return addonCommand(args[1:], stdout, stderr)
+	case "setup":
+		return setupCommand(args[1:], stdout, stderr)
+	case "doctor":
+		return doctorCommand(ctx, inv.Config, args[1:], stdout, stderr)
 	case "help":
 		config.WriteUsage(stdout)
 		return nil
@@ -91,22 +94,7 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	if cfg.GodotBin != "" {
 		os.Setenv("GODOT_BIN", cfg.GodotBin)
 	}
-	a, err := app.Start(ctx, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()})
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	switch cfg.Transport {
-	case "http":
-		ln, err := mcpserver.ListenHTTP(ctx, cfg)
-		if err != nil {
-			return fmt.Errorf("http: %w", err)
-		}
-		log.Info("MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
-		return a.Server.ServeHTTP(ctx, ln)
-	default:
-		return a.Server.ServeStdio(ctx, stdin, stdout, stderr)
-	}
+	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()}, stdin, stdout, stderr)
 }
 
 // printContract prints the whole tool surface as JSON.

@@ -291,6 +291,9 @@ Usage:
   godot-mcp --version, godot-mcp version  print the version
   godot-mcp addon install --project DIR [--enable] [--dry-run] [--force]
                                           install the matching editor addon into a project
+  godot-mcp setup CLIENT [--project DIR]  add this server to claude-code, claude-desktop, cursor
+                                          or vscode's config (print: a snippet for any other)
+  godot-mcp doctor [--project DIR]        check the addon, plugin, bridge, editor and Godot; say how to fix
   godot-mcp toolset serve NAME            (internal) run a built-in toolset plugin
   godot-mcp contract                      print the tool surface as JSON
 

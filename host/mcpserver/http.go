@@ -227,6 +227,12 @@ func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 // served; a terminated (DELETE) or never-issued Mcp-Session-Id gets 404, so
 // the client starts a new session. Requests are bounded (see limits).
 func (s *Server) HTTPHandler() http.Handler {
+	return s.GuardedHTTPHandler(NewHTTPGuard(s.cfg))
+}
+
+// GuardedHTTPHandler is HTTPHandler behind g instead of the configured
+// guard (the attach endpoint: its own token, loopback only).
+func (s *Server) GuardedHTTPHandler(g HTTPGuard) http.Handler {
 	sessions := newSessionIDs(httpMaxSessions)
 	h := server.NewStreamableHTTPServer(s.mcp,
 		server.WithEndpointPath("/mcp"),
@@ -239,8 +245,9 @@ func (s *Server) HTTPHandler() http.Handler {
 	)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(h))
-	g := NewHTTPGuard(s.cfg)
-	g.Log = s.log
+	if g.Log == nil {
+		g.Log = s.log
+	}
 	return g.Wrap(mux)
 }
 

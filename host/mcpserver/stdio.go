@@ -192,33 +192,35 @@ func (p *workerPool) worker(fn func()) {
 	}
 }
 
-// serve starts line as a tools/call and reports whether it did; other
-// lines, and calls whose keys encoding/json might read differently from an
-// exact match (case variants), are left to mcp-go's stdio server.
-func (f *fastCalls) serve(line []byte) bool {
+// sliceToolCall recognizes a plain tools/call request and cuts its
+// arguments out: slim is the request with {} in their place (what mcp-go
+// reads), call carries the raw arguments beside it. ok is false for any
+// other message, and for calls whose keys encoding/json might read
+// differently from an exact match (case variants).
+func sliceToolCall(line []byte) (slim []byte, call *stdioCall, id []byte, ok bool) {
 	msg, err := rawjson.Object(line)
 	if err != nil || !onlyKeys(msg, "jsonrpc", "id", "method", "params") {
-		return false
+		return nil, nil, nil, false
 	}
 	jsonrpc, _ := rawjson.Get(msg, "jsonrpc")
 	method, _ := rawjson.Get(msg, "method")
 	id, hasID := rawjson.Get(msg, "id")
 	if string(jsonrpc) != `"2.0"` || string(method) != `"tools/call"` || !hasID || len(id) == 0 ||
 		(id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9')) {
-		return false
+		return nil, nil, nil, false
 	}
 	rawParams, _ := rawjson.Get(msg, "params")
 	params, err := rawjson.Object(rawParams)
 	if err != nil {
-		return false
+		return nil, nil, nil, false
 	}
 	for _, m := range params {
 		if m.Key != "arguments" && strings.EqualFold(m.Key, "arguments") {
-			return false
+			return nil, nil, nil, false
 		}
 	}
-	call := &stdioCall{}
-	slim := line
+	call = &stdioCall{}
+	slim = line
 	if args, ok := rawjson.Get(params, "arguments"); ok && string(args) != "null" {
 		call.args = args
 		// args is a subslice of line: swap it for {} in what mcp-go reads.
@@ -227,6 +229,17 @@ func (f *fastCalls) serve(line []byte) bool {
 		slim = append(slim, line[:start]...)
 		slim = append(slim, "{}"...)
 		slim = append(slim, line[start+len(args):]...)
+	}
+	return slim, call, id, true
+}
+
+// serve starts line as a tools/call and reports whether it did; other
+// lines, and calls whose keys encoding/json might read differently from an
+// exact match (case variants), are left to mcp-go's stdio server.
+func (f *fastCalls) serve(line []byte) bool {
+	slim, call, id, ok := sliceToolCall(line)
+	if !ok {
+		return false
 	}
 	call.token = f.s.spliceToken()
 	f.mu.Lock()

@@ -231,6 +231,7 @@ func (p *Proc) Try(method string, params any) (result, rpcErr json.RawMessage, n
 			return m.Result, nil, notes
 		case <-deadline:
 			p.tb.Fatalf("no answer to %s", method)
+			return nil, nil, notes
 		}
 	}
 }

@@ -55,6 +55,8 @@ var Targets = []Target{
 	{Bench: "Startup", Max: 50e6, What: "host start to the first tools/list answer"},
 	{Bench: "StartupDefaultToolsets", Max: 50e6, What: "host start to the initialize answer with GODOT_MCP_DEFAULT_TOOLSETS=scene (enabled in the background)"},
 	{Bench: "Payload8MiB", Max: 250e6, What: "8 MiB payload through the whole chain"},
+	{Bench: "AttachedFullChain", Base: "FullChain", Max: 2, What: "FullChain through a second server attached to the owner (issue 15: what attaching costs per call)"},
+	{Bench: "AttachedPayload8MiB", Base: "Payload8MiB", Max: 2.5, What: "Payload8MiB through a second server attached to the owner"},
 	{Bench: "HostRSS", Metric: "rss-MB", Max: 25, What: "host resident memory (MB)"},
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},
 	{Bench: "ToolsList/all", Metric: "list-KB", Max: 90, What: "tools/list with every built-in toolset enabled (KB = 1000 bytes; issue 15 context budget)"},

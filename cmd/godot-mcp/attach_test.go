@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/attach"
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+)
+
+// freePort is a loopback port nothing listens on right now.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return port
+}
+
+// waitLog waits (bounded) for the process's log to contain want.
+func waitLog(t *testing.T, p *hosttest.Proc, want string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(p.Stderr(), want) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("log never said %q:\n%s", want, p.Stderr())
+}
+
+func dialEditor(t *testing.T, url, projectDir string) *fakeaddon.Addon {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var a *fakeaddon.Addon
+	var err error
+	for ctx.Err() == nil { // after a takeover the port changes hands: retry
+		if a, err = fakeaddon.Dial(ctx, url); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	a.HandleResult("cmd_get_editor_state", map[string]any{"project_dir": projectDir, "open_scenes": []any{}, "active_scene": nil, "selection": []any{}})
+	return a
+}
+
+func editorState(t *testing.T, p *hosttest.Proc) (string, *envelope.Error) {
+	t.Helper()
+	r := call(p, "godot_get_editor_state", nil)
+	if r.IsError {
+		var e envelope.Error
+		if err := json.Unmarshal(r.StructuredContent, &e); err != nil {
+			t.Fatalf("unreadable error: %+v", r)
+		}
+		return "", &e
+	}
+	var st struct {
+		ProjectDir string `json:"project_dir"`
+	}
+	json.Unmarshal(r.StructuredContent, &st)
+	return st.ProjectDir, nil
+}
+
+// Two servers on one bridge URL: the second attaches to the first, both
+// clients see the tools and drive the one editor, toolset state is shared;
+// when the first is killed the second takes the bridge over, says so, and
+// serves its client on in the same session.
+func TestBinaryTwoServersOneEditor(t *testing.T) {
+	port := freePort(t)
+	runDir := t.TempDir()
+	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port, "XDG_RUNTIME_DIR=" + runDir}
+
+	first := startBinary(t, env...)
+	first.Initialize()
+	url := first.BridgeURL()
+	waitLog(t, first, "other godot-mcp servers for this bridge attach here")
+
+	file := filepath.Join(runDir, "godot-mcp", "bridge-"+port+".json")
+	st, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("attach file mode %v, want 0600", st.Mode().Perm())
+	}
+	if dst, _ := os.Stat(filepath.Dir(file)); dst.Mode().Perm() != 0o700 {
+		t.Fatalf("attach dir mode %v, want 0700", dst.Mode().Perm())
+	}
+
+	second := startBinary(t, env...)
+	second.Initialize()
+	waitLog(t, second, "another godot-mcp server owns the editor bridge")
+	if strings.Contains(second.Stderr(), "bridge listening") {
+		t.Fatalf("the second server bound a bridge of its own:\n%s", second.Stderr())
+	}
+
+	editor := dialEditor(t, url, "/tmp/game")
+	for name, p := range map[string]*hosttest.Proc{"first": first, "second": second} {
+		if names := p.ToolNames(); !names["godot_get_editor_state"] || !names["godot_enable_toolset"] {
+			t.Fatalf("%s: tools/list lacks the core tools: %v", name, names)
+		}
+		if dir, e := editorState(t, p); e != nil || dir != "/tmp/game" {
+			t.Fatalf("%s: editor state %q %+v", name, dir, e)
+		}
+	}
+	if n := len(editor.Received()); n != 2 {
+		t.Fatalf("the editor received %d commands, want 2 (one per client)", n)
+	}
+
+	// Toolset state is the owner's, shared by every client.
+	if r := call(second, "godot_enable_toolset", map[string]any{"name": "scene"}); r.IsError {
+		t.Fatalf("enable scene through the attached server: %+v", r)
+	}
+	if !first.ToolNames()["godot_scene_get_tree"] || !second.ToolNames()["godot_scene_get_tree"] {
+		t.Fatal("a toolset enabled by one client is not listed by both")
+	}
+	// The attached client hears of a change the owner's client made.
+	if r := call(first, "godot_disable_toolset", map[string]any{"name": "scene"}); r.IsError {
+		t.Fatalf("disable scene: %+v", r)
+	}
+	heard := false
+	for deadline := time.Now().Add(10 * time.Second); !heard && time.Now().Before(deadline); {
+		_, notes := second.Request("ping", map[string]any{})
+		for _, n := range notes {
+			heard = heard || n == "notifications/tools/list_changed"
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !heard || second.ToolNames()["godot_scene_get_tree"] {
+		t.Fatal("the attached client was not told that the tool list changed")
+	}
+
+	// A call in flight when the owner dies gets a JSON-RPC error that says so.
+	block := make(chan struct{})
+	defer close(block)
+	editor.Handle("cmd_get_editor_state", func(ctx context.Context, _ json.RawMessage) (any, *envelope.Error) {
+		select {
+		case <-block:
+		case <-ctx.Done():
+		}
+		return nil, envelope.Errorf(envelope.InternalError, "unreachable")
+	})
+	type answer struct{ result, rpcErr json.RawMessage }
+	inflight := make(chan answer, 1)
+	go func() {
+		r, e, _ := second.Try("tools/call", map[string]any{"name": "godot_get_editor_state", "arguments": map[string]any{}})
+		inflight <- answer{r, e}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(editor.Received()) < 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := first.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	var got answer
+	select {
+	case got = <-inflight:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call in flight was never answered")
+	}
+	var rpcErr struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(got.rpcErr, &rpcErr); rpcErr.Code != attach.OwnerGoneCode || !strings.Contains(rpcErr.Message, "exited during this call") ||
+		!strings.Contains(rpcErr.Message, strconv.Itoa(first.Cmd.Process.Pid)) {
+		t.Fatalf("call in flight: result %s error %s", got.result, got.rpcErr)
+	}
+
+	// The second server took the bridge over: it says so, its client's
+	// session goes on (no new initialize), the tool list changed (the
+	// first server's toolsets are gone), and the editor, once it dials
+	// again, answers it.
+	waitLog(t, second, "took over the editor bridge")
+	if names := second.ToolNames(); !names["godot_get_editor_state"] || names["godot_scene_get_tree"] {
+		t.Fatalf("after the takeover: %v", names)
+	}
+	if _, e := editorState(t, second); e == nil || e.Code != envelope.BridgeDisconnected {
+		t.Fatalf("before the editor reconnects: %+v", e)
+	}
+	dialEditor(t, url, "/tmp/game2")
+	if dir, e := editorState(t, second); e != nil || dir != "/tmp/game2" {
+		t.Fatalf("after the editor reconnected: %q %+v", dir, e)
+	}
+	second.AssertOnlyJSONRPC()
+	first.AssertOnlyJSONRPC()
+
+	// A third server now attaches to the second.
+	third := startBinary(t, env...)
+	third.Initialize()
+	waitLog(t, third, "another godot-mcp server owns the editor bridge")
+	if dir, e := editorState(t, third); e != nil || dir != "/tmp/game2" {
+		t.Fatalf("third: %q %+v", dir, e)
+	}
+
+	// The second exits cleanly (SIGTERM): its attach file goes with it and
+	// the third takes over.
+	if err := second.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitLog(t, third, "took over the editor bridge")
+	if err := second.Cmd.Wait(); err != nil || strings.Contains(second.Stderr(), "godot-mcp: ") {
+		t.Fatalf("the second did not exit cleanly on SIGTERM: %v\n%s", err, second.Stderr())
+	}
+	dialEditor(t, url, "/tmp/game3")
+	if dir, e := editorState(t, third); e != nil || dir != "/tmp/game3" {
+		t.Fatalf("third after the takeover: %q %+v", dir, e)
+	}
+	third.AssertOnlyJSONRPC()
+	if os.Getenv("DUMP") != "" {
+		t.Logf("second:\n%s\nthird:\n%s", second.Stderr(), third.Stderr())
+	}
+}
+
+// A bridge port held by a program that is not godot-mcp: the server exits
+// with one line saying so, nothing on stdout.
+func TestBinaryBridgePortTakenByAnotherProgram(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	start := time.Now()
+	out, errOut, code := runBinary(t, []string{"GODOT_MCP_BRIDGE_URL=ws://" + ln.Addr().String(), "XDG_RUNTIME_DIR=" + t.TempDir()})
+	if code != 1 || out != "" || !strings.Contains(errOut, "cannot listen on ws://"+ln.Addr().String()) ||
+		!strings.Contains(errOut, "no godot-mcp server to attach to") {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("took %v to give up", d)
+	}
+}

@@ -1,0 +1,143 @@
+package attach
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+)
+
+// Published is the owner's attach endpoint. Close withdraws it.
+type Published struct {
+	Info Info
+	path string
+	srv  *http.Server
+	log  *slog.Logger
+}
+
+// Publish serves mcp (the streamable HTTP MCP handler, given the token it
+// must require) at http://127.0.0.1:PORT/mcp on an ephemeral loopback port
+// and writes the attach file of bridgeURL's port. The token is 32 random
+// bytes; the file is readable by the user alone.
+func Publish(bridgeURL, version string, mcp func(token string) http.Handler, log *slog.Logger) (*Published, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	path, err := Path(bridgeURL)
+	if err != nil {
+		return nil, err
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	token := hex.EncodeToString(b[:])
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("attach: %w", err)
+	}
+	p := &Published{
+		Info: Info{URL: "http://" + ln.Addr().String() + "/mcp", Token: token, PID: os.Getpid(), BridgeURL: bridgeURL, Version: version},
+		path: path,
+		log:  log,
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp(token))
+	mux.HandleFunc("/attach", p.probe)
+	p.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := p.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("attach endpoint stopped", "err", err)
+		}
+	}()
+	if err := writeFile(path, p.Info); err != nil {
+		p.srv.Close()
+		return nil, fmt.Errorf("attach: writing %s: %w", path, err)
+	}
+	log.Info("other godot-mcp servers for this bridge attach here", "file", path, "endpoint", p.Info.URL)
+	return p, nil
+}
+
+// probe answers GET /attach with the owner's pid and version, to a caller
+// holding the token: how an attaching server tells a live owner from a
+// stale file.
+func (p *Published) probe(w http.ResponseWriter, r *http.Request) {
+	if !validBearer(r.Header.Get("Authorization"), p.Info.Token) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="godot-mcp-attach"`)
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"pid": p.Info.PID, "version": p.Info.Version, "bridge_url": p.Info.BridgeURL})
+}
+
+func validBearer(auth, token string) bool {
+	const prefix = "Bearer "
+	return len(auth) > len(prefix) && strings.EqualFold(auth[:len(prefix)], prefix) &&
+		subtle.ConstantTimeCompare([]byte(auth[len(prefix):]), []byte(token)) == 1
+}
+
+// Close removes the attach file (when it is still this server's) and
+// closes the endpoint: attached servers see their connections end.
+func (p *Published) Close() {
+	removeIfOwn(p.path, p.Info.PID, p.Info.Token)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	// Open event streams never end by themselves: Shutdown waits for the
+	// short requests, Close cuts the streams.
+	_ = p.srv.Shutdown(ctx)
+	_ = p.srv.Close()
+}
+
+// Find reads the attach file of bridgeURL's port and checks that its owner
+// answers with the token. ErrNoFile: no server published one; another
+// error: the file is stale or unusable.
+func Find(ctx context.Context, bridgeURL string) (Info, error) {
+	path, err := Path(bridgeURL)
+	if err != nil {
+		return Info{}, err
+	}
+	info, err := readFile(path)
+	if err != nil {
+		return info, err
+	}
+	if err := probe(ctx, info); err != nil {
+		return info, fmt.Errorf("attach: the server named in %s (pid %d) does not answer: %w", path, info.PID, err)
+	}
+	return info, nil
+}
+
+// probe checks that info's owner answers GET /attach as itself.
+func probe(ctx context.Context, info Info) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(info.URL, "/mcp")+"/attach", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+info.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	var got struct {
+		PID int `json:"pid"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || got.PID != info.PID {
+		return errors.New("another process answers on its endpoint")
+	}
+	return nil
+}

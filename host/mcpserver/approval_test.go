@@ -145,3 +145,97 @@ func TestWebhookApproval(t *testing.T) {
 		t.Fatal("unreachable webhook approved")
 	}
 }
+
+// An elicited approval counts only for the question this server asked for
+// this very call, once, within GODOT_MCP_APPROVAL_TIMEOUT (issue 14, M8).
+func TestElicitedApprovalIsBoundToItsQuestion(t *testing.T) {
+	yes := mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"approve": true}}}
+	newServer := func(timeout time.Duration) (*Server, *fakeToolsets) {
+		cfg := testConfig()
+		cfg.Approval = "elicit"
+		cfg.ApprovalTimeout = timeout
+		ts := newFakeToolsets("scene")
+		return New(Options{Config: cfg, Bridge: &stubBridge{}, Toolsets: ts}), ts
+	}
+
+	t.Run("an answer sent with the first call, unasked", func(t *testing.T) {
+		// mcp-go's client only sends inputResponses the server asked for,
+		// so this is the request a hand-written client could send.
+		s, _ := newServer(time.Minute)
+		for _, state := range []string{"", "approval-made-up"} {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "godot_scene_delete"
+			req.Params.InputResponses = mcp.InputResponses{approvalInputID: mcp.NewElicitationInputResponse(yes)}
+			req.Params.RequestState = state
+			pending, err := s.elicitApproval(context.Background(), req, "godot_scene_delete", json.RawMessage(`{"path":"a","confirm":true}`))
+			if pending != nil || err == nil || err.Code != envelope.ApprovalDenied {
+				t.Fatalf("state %q: an unasked approval counted (%v, %v)", state, pending, err)
+			}
+		}
+	})
+
+	t.Run("an answer after the timeout", func(t *testing.T) {
+		s, ts := newServer(time.Nanosecond)
+		c := elicitClient(t, s, client.WithElicitationHandler(elicitAnswer(func(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+			time.Sleep(time.Millisecond)
+			return &yes, nil
+		})))
+		call(t, c, "godot_enable_toolset", map[string]any{"name": "scene"})
+		res := call(t, c, "godot_scene_delete", map[string]any{"path": "a", "confirm": true})
+		wantError(t, res, envelope.ApprovalDenied, "")
+		if ts.callCount() != 0 {
+			t.Fatal("a late approval ran the call")
+		}
+	})
+
+	t.Run("arguments too long to show are refused, never cut", func(t *testing.T) {
+		s, ts := newServer(time.Minute)
+		asked := 0
+		c := elicitClient(t, s, client.WithElicitationHandler(elicitAnswer(func(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+			asked++
+			return &yes, nil
+		})))
+		call(t, c, "godot_enable_toolset", map[string]any{"name": "scene"})
+		res := call(t, c, "godot_scene_delete", map[string]any{"path": strings.Repeat("n", maxApprovalMessage), "confirm": true})
+		wantError(t, res, envelope.ApprovalDenied, "")
+		if ts.callCount() != 0 || asked != 0 {
+			t.Fatalf("calls %d, asked %d", ts.callCount(), asked)
+		}
+	})
+}
+
+// Whitespace padding in the raw arguments cannot push a field out of the
+// question: every field is re-encoded compactly.
+func TestApprovalQuestionShowsEveryField(t *testing.T) {
+	raw := json.RawMessage(`{"confirm": true,` + strings.Repeat(" ", 3000) + `"path": "Level/Boss",` + strings.Repeat("\n", 3000) + `"keep_children": false}`)
+	q := approvalQuestion(context.Background(), "godot_scene_delete_node", raw)
+	for _, want := range []string{"godot_scene_delete_node", `"path": "Level/Boss"`, `"keep_children": false`, `"confirm": true`} {
+		if !strings.Contains(q, want) {
+			t.Errorf("question lacks %s:\n%s", want, q)
+		}
+	}
+	if len(q) > 300 {
+		t.Errorf("padding reached the question (%d bytes)", len(q))
+	}
+}
+
+// A question is answered once, for its own call.
+func TestApprovalLedger(t *testing.T) {
+	var l approvalLedger
+	args := json.RawMessage(`{"path":"a"}`)
+	st := l.ask("godot_scene_delete", args, time.Minute)
+	if why := l.answer(st, "godot_scene_delete", json.RawMessage(`{"path":"b"}`)); why == "" {
+		t.Fatal("an answer for other arguments approved")
+	}
+	st = l.ask("godot_scene_delete", args, time.Minute)
+	if why := l.answer(st, "godot_undo", args); why == "" {
+		t.Fatal("an answer for another tool approved")
+	}
+	st = l.ask("godot_scene_delete", args, time.Minute)
+	if why := l.answer(st, "godot_scene_delete", args); why != "" {
+		t.Fatalf("the right answer: %s", why)
+	}
+	if why := l.answer(st, "godot_scene_delete", args); why == "" {
+		t.Fatal("an answer counted twice")
+	}
+}

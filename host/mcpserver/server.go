@@ -56,9 +56,11 @@ type Server struct {
 	bridge   Bridge
 	toolsets Toolsets
 	approve  Approver
-	log      *slog.Logger
-	mcp      *server.MCPServer
-	skipped  []SkippedPlugin
+	// approvals are the elicited questions awaiting an answer.
+	approvals approvalLedger
+	log       *slog.Logger
+	mcp       *server.MCPServer
+	skipped   []SkippedPlugin
 
 	// starting, when set, closes once the toolsets enabled at start are
 	// (see HoldUntil).
@@ -453,7 +455,7 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 		s.log.Debug("tool call needs approval", "tool", def.Name, "reason", reason)
 		ctx := withApprovalReason(ctx, reason)
 		if s.cfg.Approval == "elicit" {
-			pending, aerr := elicitApproval(ctx, req, def.Name, rawArgs)
+			pending, aerr := s.elicitApproval(ctx, req, def.Name, rawArgs)
 			if aerr != nil {
 				return Fail(aerr), nil
 			}

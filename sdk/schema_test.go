@@ -202,6 +202,9 @@ func TestNewToolPanicsOnBadDefinitions(t *testing.T) {
 	}{
 		{"bad name", func() { NewTool("Bad-Name", ToolOptions{Safety: ReadOnly}, fn) }, "must be lower case"},
 		{"no safety", func() { NewTool("t", ToolOptions{}, fn) }, "Safety must be one of"},
+		{"unknown precondition", func() {
+			NewTool("t", ToolOptions{Safety: Mutating, Preconditions: []string{RequireBridgeConnected, "active_scen"}}, fn)
+		}, `Preconditions: unknown name "active_scen" (known: active_scene, confirm, bridge_connected, runtime_probe, game_not_breaked, godot_version, project_dir)`},
 		{"bad input tag", func() {
 			NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, badTag) (struct{}, error) { return struct{}{}, nil })
 		}, `input type: sdk.badTag.A: unknown jsonschema tag key "requird"`},

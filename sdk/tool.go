@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -73,7 +75,8 @@ type ToolOptions struct {
 	// DryRun declares that the tool can preview its effect (Call.DryRun).
 	// It is implied for Mutating and Destructive tools, which must honour it.
 	DryRun bool
-	// Preconditions the host checks before calling, e.g. RequireActiveScene.
+	// Preconditions the host checks before calling, e.g. RequireActiveScene;
+	// NewTool panics on a name not in PreconditionNames.
 	// Confirmation for Destructive tools is implied and need not be listed.
 	Preconditions []string
 	// DestructiveWhen lists conditions on the arguments under which one call
@@ -185,6 +188,11 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 	}
 	if fn == nil {
 		panic(fmt.Sprintf("sdk.NewTool(%q): nil function", name))
+	}
+	for _, p := range opts.Preconditions {
+		if !slices.Contains(preconditionNames, p) {
+			panic(fmt.Sprintf("sdk.NewTool(%q): Preconditions: unknown name %q (known: %s)", name, p, strings.Join(preconditionNames, ", ")))
+		}
 	}
 	conds := make([]condition, 0, len(opts.DestructiveWhen))
 	for _, w := range opts.DestructiveWhen {

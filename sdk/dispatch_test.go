@@ -490,3 +490,34 @@ func TestDestructiveWhen(t *testing.T) {
 		}()
 	}
 }
+
+// A typed nil map (what a `var params map[string]any` is) or nil pointer
+// sends the empty object, as an untyped nil does, not null.
+func TestSendNilParamsSendsEmptyObject(t *testing.T) {
+	for name, params := range map[string]any{
+		"nil":         nil,
+		"nil map":     map[string]any(nil),
+		"nil pointer": (*moveIn)(nil),
+		"empty map":   map[string]any{},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, err := newRegistry(Toolset{Name: "test", Version: "1.0.0", Description: "Test tools.", Tools: []Tool{
+				NewTool("ping", ToolOptions{Safety: ReadOnly}, func(ctx context.Context, call *Call, _ struct{}) (struct{}, error) {
+					_, err := call.Host.Send(ctx, "cmd_ping", params, 0)
+					return struct{}{}, err
+				}),
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := &fakeBackend{}
+			res := call(t, r, b, sdkhook.Request{Tool: "ping", Arguments: json.RawMessage(`{}`)})
+			if e := errorFromResult(res); e != nil {
+				t.Fatal(e)
+			}
+			if len(b.params) != 1 || string(b.params[0]) != "{}" {
+				t.Fatalf("sent params %q, want {}", b.params)
+			}
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -259,5 +260,54 @@ func TestSharedStructsGoToDefs(t *testing.T) {
 	}
 	if _, verr := validateArguments(s, json.RawMessage(`{"from":{"x":1,"y":2},"to":{"x":0,"y":0},"path":[{"x":3,"y":4}]}`)); verr != nil {
 		t.Errorf("valid arguments refused: %v", verr)
+	}
+}
+
+// A required slice of an input is an array, never null: an agent that sends
+// null for it is told so before the tool runs. Optional slices and outputs
+// (a nil slice encodes as null) stay nullable.
+func TestRequiredInputSliceIsNotNullable(t *testing.T) {
+	type item struct {
+		Tags []string `json:"tags"`
+	}
+	type in struct {
+		Paths []string `json:"paths"`
+		Extra []string `json:"extra,omitempty"`
+		Items []item   `json:"items" jsonschema:"minItems=1"`
+	}
+	tool := NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, in) (in, error) { return in{}, nil }).def()
+	var s struct {
+		Properties map[string]struct {
+			Type  any `json:"type"`
+			Items struct {
+				Properties map[string]struct {
+					Type any `json:"type"`
+				} `json:"properties"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.inSchemaJSON, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Properties["paths"].Type; got != "array" {
+		t.Errorf("input paths: type %v, want array", got)
+	}
+	if got := s.Properties["items"].Type; got != "array" {
+		t.Errorf("input items: type %v, want array", got)
+	}
+	if got := s.Properties["items"].Items.Properties["tags"].Type; got != "array" {
+		t.Errorf("input items[].tags: type %v, want array", got)
+	}
+	if got := fmt.Sprint(s.Properties["extra"].Type); got != "[array null]" {
+		t.Errorf("optional input extra: type %v, want [array null]", got)
+	}
+	if err := json.Unmarshal(tool.outSchemaJSON, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(s.Properties["paths"].Type); got != "[array null]" {
+		t.Errorf("output paths: type %v, want [array null] (a nil slice encodes as null)", got)
+	}
+	if _, err := validateArguments(tool.inSchema, json.RawMessage(`{"paths":null,"items":[{"tags":[]}]}`)); err == nil || !strings.Contains(err.Hint, "paths") {
+		t.Errorf("paths: null was not refused: %v", err)
 	}
 }

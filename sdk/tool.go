@@ -205,7 +205,7 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		}
 		conds = append(conds, c)
 	}
-	in, err := generateSchema(reflect.TypeFor[In]())
+	in, err := generateInputSchema(reflect.TypeFor[In]())
 	if err != nil {
 		panic(fmt.Sprintf("sdk.NewTool(%q): input type: %v", name, err))
 	}

@@ -209,6 +209,12 @@ func TestNewToolPanicsOnBadDefinitions(t *testing.T) {
 		{"bad input tag", func() {
 			NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, badTag) (struct{}, error) { return struct{}{}, nil })
 		}, `input type: sdk.badTag.A: unknown jsonschema tag key "requird"`},
+		{"reserved dry_run", func() {
+			NewTool("t", ToolOptions{Safety: Mutating}, func(context.Context, *Call, reservedDryRun) (struct{}, error) { return struct{}{}, nil })
+		}, `input field "dry_run" (sdk.reservedDryRun.Preview) is reserved: the host owns dry_run and confirm; read Call.DryRun and Call.Confirm instead`},
+		{"reserved confirm", func() {
+			NewTool("t", ToolOptions{Safety: Destructive}, func(context.Context, *Call, reservedConfirm) (struct{}, error) { return struct{}{}, nil })
+		}, `input field "confirm" (sdk.reservedConfirm.Confirm) is reserved`},
 		{"non-object output", func() {
 			NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, struct{}) (string, error) { return "", nil })
 		}, "output type: string is not a JSON object type"},
@@ -224,6 +230,15 @@ func TestNewToolPanicsOnBadDefinitions(t *testing.T) {
 			tc.make()
 		})
 	}
+}
+
+type reservedDryRun struct {
+	Path    string `json:"path"`
+	Preview bool   `json:"dry_run,omitempty"`
+}
+
+type reservedConfirm struct {
+	Confirm bool `json:"confirm"`
 }
 
 type sharedIn struct {

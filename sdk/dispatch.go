@@ -1,7 +1,9 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"sort"
@@ -112,6 +114,7 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 		sort.Strings(known)
 		return failure(NotFound(fmt.Sprintf("toolset %q has no tool %q (tools: %s)", r.ts.Name, req.Tool, strings.Join(known, ", "))))
 	}
+	req = liftFlags(req)
 	// The host enforces these too; refusing here as well means a toolset
 	// never acts when a preview was asked for or confirmation is missing.
 	if req.DryRun && !t.dryRun() {
@@ -253,4 +256,33 @@ func errorFromResult(r sdkhook.Result) *Error {
 		return nil
 	}
 	return AsError(r.Err)
+}
+
+// liftFlags moves dry_run and confirm found in the arguments into the
+// request's flags, as the host does before it calls a toolset (so a test
+// that passes them as arguments sees what an agent would).
+func liftFlags(req sdkhook.Request) sdkhook.Request {
+	if !bytes.Contains(req.Arguments, []byte(`"dry_run"`)) && !bytes.Contains(req.Arguments, []byte(`"confirm"`)) {
+		return req
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(req.Arguments, &m) != nil {
+		return req
+	}
+	for name, flag := range map[string]*bool{"dry_run": &req.DryRun, "confirm": &req.Confirm} {
+		raw, ok := m[name]
+		if !ok {
+			continue
+		}
+		var b bool
+		if json.Unmarshal(raw, &b) != nil {
+			return req // not a boolean: validation names it
+		}
+		*flag = *flag || b
+		delete(m, name)
+	}
+	if args, err := json.Marshal(m); err == nil {
+		req.Arguments = args
+	}
+	return req
 }

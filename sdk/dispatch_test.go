@@ -490,3 +490,67 @@ func TestDestructiveWhen(t *testing.T) {
 		}()
 	}
 }
+
+// A typed nil map (what a `var params map[string]any` is) or nil pointer
+// sends the empty object, as an untyped nil does, not null.
+func TestSendNilParamsSendsEmptyObject(t *testing.T) {
+	for name, params := range map[string]any{
+		"nil":         nil,
+		"nil map":     map[string]any(nil),
+		"nil pointer": (*moveIn)(nil),
+		"empty map":   map[string]any{},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, err := newRegistry(Toolset{Name: "test", Version: "1.0.0", Description: "Test tools.", Tools: []Tool{
+				NewTool("ping", ToolOptions{Safety: ReadOnly}, func(ctx context.Context, call *Call, _ struct{}) (struct{}, error) {
+					_, err := call.Host.Send(ctx, "cmd_ping", params, 0)
+					return struct{}{}, err
+				}),
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := &fakeBackend{}
+			res := call(t, r, b, sdkhook.Request{Tool: "ping", Arguments: json.RawMessage(`{}`)})
+			if e := errorFromResult(res); e != nil {
+				t.Fatal(e)
+			}
+			if len(b.params) != 1 || string(b.params[0]) != "{}" {
+				t.Fatalf("sent params %q, want {}", b.params)
+			}
+		})
+	}
+}
+
+// A tool that decides per call whether it destroys declares MayDestroy: its
+// schema takes confirm, and confirm (like dry_run) reaches it as a flag
+// whether it came as a flag or, as the host forwards nothing else, an argument.
+func TestMayDestroyTakesConfirm(t *testing.T) {
+	type in struct {
+		Steps []string `json:"steps"`
+	}
+	var got []bool
+	tool := NewTool("batch", ToolOptions{Safety: Mutating, MayDestroy: true}, func(_ context.Context, call *Call, in in) (struct{}, error) {
+		got = append(got, call.Confirm, call.DryRun)
+		return struct{}{}, nil
+	})
+	if !strings.Contains(string(tool.def().inSchemaJSON), `"confirm":{"type":"boolean"`) {
+		t.Fatalf("input schema %s has no confirm", tool.def().inSchemaJSON)
+	}
+	r, err := newRegistry(Toolset{Name: "test", Version: "1.0.0", Description: "Test tools.", Tools: []Tool{tool}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []sdkhook.Request{
+		{Tool: "batch", Arguments: json.RawMessage(`{"steps":[],"confirm":true,"dry_run":true}`)},
+		{Tool: "batch", Arguments: json.RawMessage(`{"steps":[]}`), Confirm: true, DryRun: true},
+	} {
+		got = nil
+		if e := errorFromResult(call(t, r, &fakeBackend{}, req)); e != nil {
+			t.Fatalf("%s: %v", req.Arguments, e)
+		}
+		if len(got) != 2 || !got[0] || !got[1] {
+			t.Errorf("%s: Call.Confirm, Call.DryRun = %v, want true, true", req.Arguments, got)
+		}
+	}
+}

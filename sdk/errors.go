@@ -50,6 +50,17 @@ const (
 	RequireProjectDir      = "project_dir"
 )
 
+// preconditionNames are the names a tool may declare in
+// ToolOptions.Preconditions: the host's envelope requirement names a tool can
+// ask for (a test in cmd/godot-mcp keeps them equal).
+var preconditionNames = []string{
+	RequireActiveScene, RequireConfirm, RequireBridgeConnected, RequireRuntimeProbe,
+	RequireGameNotBreaked, RequireGodotVersion, RequireProjectDir,
+}
+
+// PreconditionNames returns the names ToolOptions.Preconditions accepts.
+func PreconditionNames() []string { return append([]string(nil), preconditionNames...) }
+
 // Error is a structured failure an agent can act on: a stable Code, a Hint
 // that says what to do next, and for PRECONDITION_FAILED the machine-checkable
 // name of what is Required. Return it (or wrap it) from a tool function;

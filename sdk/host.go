@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
@@ -76,9 +77,15 @@ func (h *callHost) Send(ctx context.Context, command string, params any, timeout
 // encodeParams turns Send's params into a JSON object.
 func encodeParams(params any) (json.RawMessage, error) {
 	var raw []byte
-	switch p := params.(type) {
-	case nil:
+	if params == nil {
 		return json.RawMessage("{}"), nil
+	}
+	// A typed nil map or pointer (var p map[string]any) means "no params"
+	// too: it would otherwise encode as null.
+	if v := reflect.ValueOf(params); (v.Kind() == reflect.Map || v.Kind() == reflect.Pointer) && v.IsNil() {
+		return json.RawMessage("{}"), nil
+	}
+	switch p := params.(type) {
 	case json.RawMessage:
 		raw = bytes.TrimSpace(p)
 	default:

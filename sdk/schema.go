@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,7 +132,13 @@ func (e *schemaError) Error() string { return e.msg }
 // generateSchema builds the object schema of t. It returns an error for types
 // JSON cannot represent, for non-object roots and for malformed tags, so that
 // a typo never yields a silently empty schema.
-func generateSchema(t reflect.Type) (s *schema, err error) {
+func generateSchema(t reflect.Type) (*schema, error) { return buildSchema(t, false) }
+
+// generateInputSchema is generateSchema for a tool's arguments: a required
+// slice is an array, not also null (an agent must send one).
+func generateInputSchema(t reflect.Type) (*schema, error) { return buildSchema(t, true) }
+
+func buildSchema(t reflect.Type, input bool) (s *schema, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			se, ok := r.(*schemaError)
@@ -141,7 +148,7 @@ func generateSchema(t reflect.Type) (s *schema, err error) {
 			s, err = nil, se
 		}
 	}()
-	g := &generator{recursive: map[reflect.Type]bool{}, defNames: map[reflect.Type]string{}, defs: map[string]*schema{}}
+	g := &generator{input: input, recursive: map[reflect.Type]bool{}, defNames: map[reflect.Type]string{}, defs: map[string]*schema{}}
 	g.findRecursive(t, map[reflect.Type]bool{})
 	g.findShared(t, map[reflect.Type]int{}, true)
 	root := g.body(t)
@@ -157,6 +164,7 @@ func generateSchema(t reflect.Type) (s *schema, err error) {
 }
 
 type generator struct {
+	input     bool                  // a tool's arguments: required slices are not nullable
 	recursive map[reflect.Type]bool // recursive or shared: emitted once, under $defs
 	defNames  map[reflect.Type]string
 	defs      map[string]*schema
@@ -448,6 +456,9 @@ func (g *generator) object(t reflect.Type) *schema {
 		s.Properties.list = append(s.Properties.list, property{name: f.name, schema: ps})
 		if required {
 			s.Required = append(s.Required, f.name)
+			if g.input && f.typ.Kind() == reflect.Slice && !f.asString && ps.Type.has("null") {
+				ps.Type = slices.DeleteFunc(append(schemaTypes{}, ps.Type...), func(t string) bool { return t == "null" })
+			}
 		}
 	}
 	return s

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -202,9 +203,18 @@ func TestNewToolPanicsOnBadDefinitions(t *testing.T) {
 	}{
 		{"bad name", func() { NewTool("Bad-Name", ToolOptions{Safety: ReadOnly}, fn) }, "must be lower case"},
 		{"no safety", func() { NewTool("t", ToolOptions{}, fn) }, "Safety must be one of"},
+		{"unknown precondition", func() {
+			NewTool("t", ToolOptions{Safety: Mutating, Preconditions: []string{RequireBridgeConnected, "active_scen"}}, fn)
+		}, `Preconditions: unknown name "active_scen" (known: active_scene, confirm, bridge_connected, runtime_probe, game_not_breaked, godot_version, project_dir)`},
 		{"bad input tag", func() {
 			NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, badTag) (struct{}, error) { return struct{}{}, nil })
 		}, `input type: sdk.badTag.A: unknown jsonschema tag key "requird"`},
+		{"reserved dry_run", func() {
+			NewTool("t", ToolOptions{Safety: Mutating}, func(context.Context, *Call, reservedDryRun) (struct{}, error) { return struct{}{}, nil })
+		}, `input field "dry_run" (sdk.reservedDryRun.Preview) is reserved: the host owns dry_run and confirm; read Call.DryRun and Call.Confirm instead`},
+		{"reserved confirm", func() {
+			NewTool("t", ToolOptions{Safety: Destructive}, func(context.Context, *Call, reservedConfirm) (struct{}, error) { return struct{}{}, nil })
+		}, `input field "confirm" (sdk.reservedConfirm.Confirm) is reserved`},
 		{"non-object output", func() {
 			NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, struct{}) (string, error) { return "", nil })
 		}, "output type: string is not a JSON object type"},
@@ -220,6 +230,15 @@ func TestNewToolPanicsOnBadDefinitions(t *testing.T) {
 			tc.make()
 		})
 	}
+}
+
+type reservedDryRun struct {
+	Path    string `json:"path"`
+	Preview bool   `json:"dry_run,omitempty"`
+}
+
+type reservedConfirm struct {
+	Confirm bool `json:"confirm"`
 }
 
 type sharedIn struct {
@@ -256,5 +275,54 @@ func TestSharedStructsGoToDefs(t *testing.T) {
 	}
 	if _, verr := validateArguments(s, json.RawMessage(`{"from":{"x":1,"y":2},"to":{"x":0,"y":0},"path":[{"x":3,"y":4}]}`)); verr != nil {
 		t.Errorf("valid arguments refused: %v", verr)
+	}
+}
+
+// A required slice of an input is an array, never null: an agent that sends
+// null for it is told so before the tool runs. Optional slices and outputs
+// (a nil slice encodes as null) stay nullable.
+func TestRequiredInputSliceIsNotNullable(t *testing.T) {
+	type item struct {
+		Tags []string `json:"tags"`
+	}
+	type in struct {
+		Paths []string `json:"paths"`
+		Extra []string `json:"extra,omitempty"`
+		Items []item   `json:"items" jsonschema:"minItems=1"`
+	}
+	tool := NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, in) (in, error) { return in{}, nil }).def()
+	var s struct {
+		Properties map[string]struct {
+			Type  any `json:"type"`
+			Items struct {
+				Properties map[string]struct {
+					Type any `json:"type"`
+				} `json:"properties"`
+			} `json:"items"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.inSchemaJSON, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Properties["paths"].Type; got != "array" {
+		t.Errorf("input paths: type %v, want array", got)
+	}
+	if got := s.Properties["items"].Type; got != "array" {
+		t.Errorf("input items: type %v, want array", got)
+	}
+	if got := s.Properties["items"].Items.Properties["tags"].Type; got != "array" {
+		t.Errorf("input items[].tags: type %v, want array", got)
+	}
+	if got := fmt.Sprint(s.Properties["extra"].Type); got != "[array null]" {
+		t.Errorf("optional input extra: type %v, want [array null]", got)
+	}
+	if err := json.Unmarshal(tool.outSchemaJSON, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(s.Properties["paths"].Type); got != "[array null]" {
+		t.Errorf("output paths: type %v, want [array null] (a nil slice encodes as null)", got)
+	}
+	if _, err := validateArguments(tool.inSchema, json.RawMessage(`{"paths":null,"items":[{"tags":[]}]}`)); err == nil || !strings.Contains(err.Hint, "paths") {
+		t.Errorf("paths: null was not refused: %v", err)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -73,7 +75,8 @@ type ToolOptions struct {
 	// DryRun declares that the tool can preview its effect (Call.DryRun).
 	// It is implied for Mutating and Destructive tools, which must honour it.
 	DryRun bool
-	// Preconditions the host checks before calling, e.g. RequireActiveScene.
+	// Preconditions the host checks before calling, e.g. RequireActiveScene;
+	// NewTool panics on a name not in PreconditionNames.
 	// Confirmation for Destructive tools is implied and need not be listed.
 	Preconditions []string
 	// DestructiveWhen lists conditions on the arguments under which one call
@@ -87,6 +90,11 @@ type ToolOptions struct {
 	// registers autoloads, plays or runs the game. Users who set the approval
 	// scope "code" approve each call.
 	RunsCode bool
+	// MayDestroy declares that the tool itself decides, per call, whether
+	// the call destroys (a batch with a delete step, say) and then refuses
+	// without Call.Confirm. The SDK adds `confirm` to the input schema (an
+	// input struct cannot declare it: the host owns dry_run and confirm).
+	MayDestroy bool
 }
 
 // Tool is one tool of a Toolset. Build it with NewTool.
@@ -186,6 +194,11 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 	if fn == nil {
 		panic(fmt.Sprintf("sdk.NewTool(%q): nil function", name))
 	}
+	for _, p := range opts.Preconditions {
+		if !slices.Contains(preconditionNames, p) {
+			panic(fmt.Sprintf("sdk.NewTool(%q): Preconditions: unknown name %q (known: %s)", name, p, strings.Join(preconditionNames, ", ")))
+		}
+	}
 	conds := make([]condition, 0, len(opts.DestructiveWhen))
 	for _, w := range opts.DestructiveWhen {
 		c, ok := parseCondition(w)
@@ -197,9 +210,21 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		}
 		conds = append(conds, c)
 	}
-	in, err := generateSchema(reflect.TypeFor[In]())
+	in, err := generateInputSchema(reflect.TypeFor[In]())
 	if err != nil {
 		panic(fmt.Sprintf("sdk.NewTool(%q): input type: %v", name, err))
+	}
+	if f, ok := reservedField(reflect.TypeFor[In]()); ok {
+		panic(fmt.Sprintf("sdk.NewTool(%q): input field %q (%s.%s) is reserved: the host owns dry_run and confirm; read Call.DryRun and Call.Confirm instead", name, f.name, reflect.TypeFor[In](), f.goName))
+	}
+	if opts.MayDestroy {
+		if opts.Safety == ReadOnly {
+			panic(fmt.Sprintf("sdk.NewTool(%q): a ReadOnly tool cannot be MayDestroy", name))
+		}
+		if in.Properties != nil {
+			in.Properties.list = append(in.Properties.list, property{name: "confirm", schema: &schema{Type: schemaTypes{"boolean"},
+				Description: "true when the call destroys or overwrites (not needed with dry_run)"}})
+		}
 	}
 	out, err := generateSchema(reflect.TypeFor[Out]())
 	if err != nil {
@@ -231,6 +256,26 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 			return marshalResult(result)
 		},
 	}
+}
+
+// reservedArgs are the arguments the host owns (the host adds them to the
+// input schema and passes them as Call.DryRun and Call.Confirm).
+var reservedArgs = []string{"dry_run", "confirm"}
+
+// reservedField finds an input member whose JSON name is reserved.
+func reservedField(t reflect.Type) (field, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return field{}, false
+	}
+	for _, f := range structFields(t) {
+		if slices.Contains(reservedArgs, f.name) {
+			return f, true
+		}
+	}
+	return field{}, false
 }
 
 // marshalResult encodes a tool's result; it must be a JSON object.

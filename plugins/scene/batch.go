@@ -74,7 +74,7 @@ func stepNames() string {
 }
 
 func batch(ctx context.Context, call *sdk.Call, in BatchIn) (BatchOut, error) {
-	dryRun := call.DryRun || in.DryRun
+	dryRun := call.DryRun
 	steps := make([]map[string]any, 0, len(in.Steps))
 	var destructive []string
 	for i, s := range in.Steps {
@@ -93,7 +93,7 @@ func batch(ctx context.Context, call *sdk.Call, in BatchIn) (BatchOut, error) {
 		}
 		steps = append(steps, map[string]any{"tool": s.Tool, "params": p})
 	}
-	if len(destructive) > 0 && !dryRun && !in.Confirm && !call.Confirm {
+	if len(destructive) > 0 && !dryRun && !call.Confirm {
 		return BatchOut{}, sdk.PreconditionFailed(sdk.RequireConfirm, fmt.Sprintf(
 			"step %s is destructive: call the batch again with confirm: true, or preview it with dry_run: true. Nothing was changed.",
 			strings.Join(destructive, ", ")))

@@ -164,6 +164,7 @@ func Toolset() sdk.Toolset {
 					"need confirm: true (or dry_run). Each step's result is what its own tool would answer.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
+				MayDestroy:    true,
 			}, batch),
 		},
 	}

@@ -433,9 +433,9 @@ type Step struct {
 
 // BatchIn is several edits applied as one undo action.
 type BatchIn struct {
-	Steps   []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
-	Confirm bool   `json:"confirm,omitempty" description:"required (true) when a step is destructive (delete_node), unless dry_run"`
-	DryRun  bool   `json:"dry_run,omitempty" description:"true: change nothing, answer what would change."`
+	// confirm (needed when a step is destructive) and dry_run are the
+	// host's flags: Call.Confirm and Call.DryRun (ToolOptions.MayDestroy).
+	Steps []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
 }
 
 // StepResult is one step's verdict: the result its own tool would give.

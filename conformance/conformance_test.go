@@ -206,7 +206,7 @@ func TestInspectorCLIOverStdio(t *testing.T) {
 	}
 	inspector(t, plugins, &call, "--method", "tools/call", "--tool-name", "godot_get_server_info")
 	info := call.StructuredContent
-	if call.IsError || info.Name != "godot-mcp" || info.ContractVersion != 1 || info.Transport != "stdio" || !info.Bridge.Listening || info.Bridge.Connected {
+	if call.IsError || info.Name != "godot-mcp" || info.ContractVersion != 2 || info.Transport != "stdio" || !info.Bridge.Listening || info.Bridge.Connected {
 		t.Errorf("godot_get_server_info = %+v (isError %v)", info, call.IsError)
 	}
 	if len(info.Toolsets) == 0 {

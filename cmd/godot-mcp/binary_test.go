@@ -76,7 +76,7 @@ func TestBinaryStdioTranscript(t *testing.T) {
 			Listening bool `json:"listening"`
 		} `json:"bridge"`
 	}
-	if r.IsError || json.Unmarshal(r.StructuredContent, &info) != nil || info.ContractVersion != 1 || !info.Bridge.Listening || info.Bridge.Connected {
+	if r.IsError || json.Unmarshal(r.StructuredContent, &info) != nil || info.ContractVersion != 2 || !info.Bridge.Listening || info.Bridge.Connected {
 		t.Fatalf("server info: %+v %s", r, r.StructuredContent)
 	}
 

@@ -48,7 +48,7 @@ func TestContractCommandPrintsSurface(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
 		t.Fatalf("contract output is not the surface JSON: %v", err)
 	}
-	if s.ContractVersion != 1 || s.MinCompatibleContract != 1 || len(s.ErrorCodes) != 8 {
+	if s.ContractVersion != 2 || s.MinCompatibleContract != 2 || len(s.ErrorCodes) != 8 {
 		t.Fatalf("surface: %+v", s)
 	}
 	names := map[string]bool{}

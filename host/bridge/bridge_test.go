@@ -61,8 +61,8 @@ func TestWireBytes(t *testing.T) {
 	}
 
 	want := []string{
-		`{"id":"hello","ok":true,"result":{"accepted":true,"server_version":"2026.11.29-test","contract_version":1}}`,
-		`{"command":"cmd_server_hello","params":{"server_version":"2026.11.29-test","contract_version":1,"min_compatible_contract":1,"enabled_toolsets":["scene","scripts"]}}`,
+		`{"id":"hello","ok":true,"result":{"accepted":true,"server_version":"2026.11.29-test","contract_version":2}}`,
+		`{"command":"cmd_server_hello","params":{"server_version":"2026.11.29-test","contract_version":2,"min_compatible_contract":2,"enabled_toolsets":["scene","scripts"]}}`,
 		`{"id":"1","command":"cmd_create_node","params":{"name":"Player","node_type":"Node2D","parent_path":"."}}`,
 		`{"command":"cmd_toolsets_update","params":{"enabled_toolsets":["scene"]}}`,
 		`{"command":"cmd_custom_push","params":{"x":1}}`,
@@ -728,7 +728,7 @@ func TestServerHello(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if h.ServerVersion != testVersion || h.ContractVersion != 1 || h.MinCompatibleContract != 1 {
+			if h.ServerVersion != testVersion || h.ContractVersion != 2 || h.MinCompatibleContract != 2 {
 				t.Errorf("hello = %+v", h)
 			}
 			if fmt.Sprint(h.EnabledToolsets) != fmt.Sprint(tc.want) {
@@ -738,7 +738,7 @@ func TestServerHello(t *testing.T) {
 				t.Errorf("frame %s lacks %s", a.Frames()[1], tc.raw)
 			}
 			var hello bridge.HelloResult
-			if err := json.Unmarshal(a.Hello().Result, &hello); err != nil || !hello.Accepted || hello.ServerVersion != testVersion || hello.ContractVersion != 1 {
+			if err := json.Unmarshal(a.Hello().Result, &hello); err != nil || !hello.Accepted || hello.ServerVersion != testVersion || hello.ContractVersion != 2 {
 				t.Errorf("hello answer = %s", a.Hello().Result)
 			}
 		})

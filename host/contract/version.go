@@ -4,10 +4,10 @@ package contract
 
 // ContractVersion is the newest client contract this server serves. Bump it
 // only for breaking changes (see docs/contract.md).
-const ContractVersion = 1
+const ContractVersion = 2
 
 // MinCompatibleContract is the oldest client contract still served.
-const MinCompatibleContract = 1
+const MinCompatibleContract = 2
 
 // Version is the CalVer build version (YYYY.MM.DD[.N]); overridden at link
 // time with -ldflags "-X github.com/godot-mcp/godot-mcp/host/contract.Version=…".

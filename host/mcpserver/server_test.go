@@ -154,7 +154,7 @@ func TestServerInfoWithoutEditor(t *testing.T) {
 	}
 	var info ServerInfo
 	structured(t, res, &info)
-	if info.ContractVersion != 1 || info.MinCompatibleContract != 1 || info.Version != contract.Version {
+	if info.ContractVersion != 2 || info.MinCompatibleContract != 2 || info.Version != contract.Version {
 		t.Fatalf("versions: %+v", info)
 	}
 	if info.Bridge.Connected || info.Bridge.Peer != nil || info.Bridge.URL == "" {

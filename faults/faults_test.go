@@ -415,3 +415,50 @@ func pluginPid(t *testing.T) int {
 		return strings.HasSuffix(c.Cmdline[0], "/echo")
 	})
 }
+
+// A plugin frozen by SIGSTOP mid-call is noticed within about a second, not
+// after the whole call timeout (issue 14, L10): the call answers TIMEOUT
+// saying so, and the toolset comes back on the next call.
+func TestStoppedPluginIsNotWaitedOut(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("stopped processes are read from /proc (Linux only)")
+	}
+	leakCheck(t)
+	h := startHost(t, cfgFor(t, "ws://127.0.0.1:0", map[string]string{"GODOT_MCP_CALL_TIMEOUT": "60s"}))
+	a := dial(t, h.app.Bridge.URL())
+	h.mustEcho(t, "warm")
+	plugins := hosttest.Children(os.Getpid())
+	pid := 0
+	for _, c := range plugins {
+		if strings.Contains(strings.Join(c.Cmdline, " "), "echo") {
+			pid = c.PID
+		}
+	}
+	if pid == 0 {
+		t.Fatalf("no echo plugin among %+v", plugins)
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		done <- h.call(context.Background(), "godot_echo_echo", map[string]any{"payload": "x", "sleep_ms": 30000})
+	}()
+	if _, err := a.WaitCommand(ctxT(t), "cmd_echo_echo"); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(pid, syscall.SIGCONT)
+	select {
+	case r := <-done:
+		if !r.isError || r.err.Code != envelope.Timeout || !strings.Contains(r.err.Hint, "stopped") {
+			t.Fatalf("want TIMEOUT naming the stop, got %+v", r)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Fatalf("took %v", d)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the call waited on a stopped plugin")
+	}
+	eventuallyEcho(t, h)
+}

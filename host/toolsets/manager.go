@@ -729,10 +729,13 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		}
 		ctx, cancel := context.WithTimeout(ctx, m.callTimeout)
 		defer cancel()
+		ctx, stopped := m.watchStopped(ctx, p)
 		res := p.Call(ctx, pluginhost.CallRequest{
 			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken, CallID: call.CallID,
 		})
-		hung := res.Err != nil && ctx.Err() == context.DeadlineExceeded
+		timedOut := ctx.Err() == context.DeadlineExceeded
+		frozen := stopped()
+		hung := res.Err != nil && (timedOut || frozen)
 		e.mu.Lock()
 		ours := e.plugin == p // false: disabled or replaced by the host meanwhile
 		crashed := ours && p.Exited()
@@ -743,7 +746,11 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 			gone = m.detach(e)
 		case ours && hung:
 			// Hung: kill it so that a later call gets a fresh plugin.
-			m.crashed(e, fmt.Sprintf("the plugin did not answer %s within %s", call.Tool, m.callTimeout))
+			why := fmt.Sprintf("the plugin did not answer %s within %s", call.Tool, m.callTimeout)
+			if frozen {
+				why = fmt.Sprintf("the plugin process was stopped (SIGSTOP or a debugger) during %s", call.Tool)
+			}
+			m.crashed(e, why)
 			gone = m.detach(e)
 		}
 		back := m.comesBack(e)
@@ -754,11 +761,64 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		case crashed:
 			m.release(gone) // releases the dead plugin's client and broker
 			res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
+		case gone != nil && frozen:
+			m.kill(gone)
+			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q stopped (its process was frozen, e.g. by SIGSTOP or a debugger) during %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
 		case gone != nil:
 			m.kill(gone)
 			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q did not answer %s within %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run; if it hangs again, report it to the toolset's author.", e.spec.Name, call.Tool, m.callTimeout, back)
 		}
 		return mcpserver.Result{Structured: res.Structured, Content: convertContent(res.Content), Err: res.Err}
+	}
+}
+
+// stoppedPoll is how often a call checks that its plugin is not stopped;
+// stoppedPolls checks in a row must see it stopped.
+const (
+	stoppedPoll  = 250 * time.Millisecond
+	stoppedPolls = 4
+)
+
+// watchStopped ends ctx when p's process stays stopped (SIGSTOP, a
+// debugger) for about a second: a frozen plugin never answers, and without
+// this the call would wait out the whole call timeout. stopped reports,
+// after the call, whether that is why ctx ended.
+func (m *Manager) watchStopped(ctx context.Context, p Plugin) (context.Context, func() bool) {
+	withPid, ok := p.(interface{ Pid() int })
+	if !ok || withPid.Pid() <= 0 {
+		return ctx, func() bool { return false }
+	}
+	pid := withPid.Pid()
+	ctx, cancel := context.WithCancelCause(ctx)
+	errStopped := errors.New("the plugin process is stopped")
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(stoppedPoll)
+		defer t.Stop()
+		seen := 0
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if !processStopped(pid) {
+				seen = 0
+				continue
+			}
+			if seen++; seen >= stoppedPolls {
+				cancel(errStopped)
+				return
+			}
+		}
+	}()
+	return ctx, func() bool {
+		close(done)
+		stopped := errors.Is(context.Cause(ctx), errStopped)
+		cancel(nil)
+		return stopped
 	}
 }
 

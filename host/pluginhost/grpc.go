@@ -129,6 +129,9 @@ func infoFromProto(d *pluginproto.DescribeResponse) (ToolsetInfo, error) {
 	if len(d.GetTools()) == 0 {
 		return info, errors.New("the toolset declares no tools")
 	}
+	if err := editorFilesFromProto(d, &info); err != nil {
+		return info, err
+	}
 	seen := map[string]bool{}
 	for _, t := range d.GetTools() {
 		ti := ToolInfo{

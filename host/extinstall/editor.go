@@ -65,13 +65,12 @@ func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *e
 		return nil
 	}
 	name := info.Name
-	exts, dir, connected := in.Bridge.Extensions()
-	if connected && exts[name] == info.EditorVersion {
+	if exts, _, connected := in.Bridge.Extensions(); connected && exts[name] == info.EditorVersion {
 		return nil
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	exts, dir, connected = in.Bridge.Extensions()
+	exts, dir, connected := in.Bridge.Extensions()
 	if connected && exts[name] == info.EditorVersion {
 		return nil
 	}

@@ -84,7 +84,7 @@ func edited(projectDir, toolset string, st *Stamp) []string {
 	return out
 }
 
-func refuse(toolset, hint string) *envelope.Error {
+func refuse(hint string) *envelope.Error {
 	return envelope.Precondition(RequireEditorCode, hint)
 }
 
@@ -104,14 +104,14 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 	dir := Dir(projectDir, toolset)
 	st, err := ReadStamp(projectDir, toolset)
 	if err != nil {
-		return false, refuse(toolset, fmt.Sprintf("Cannot read %s%s (%v). Delete the folder %s and enable toolset %q again.", ResPath(toolset), StampFile, err, ResPath(toolset), toolset))
+		return false, refuse(fmt.Sprintf("Cannot read %s%s (%v). Delete the folder %s and enable toolset %q again.", ResPath(toolset), StampFile, err, ResPath(toolset), toolset))
 	}
 	if st == nil {
 		if _, err := os.Stat(dir); err == nil {
-			return false, refuse(toolset, fmt.Sprintf("The folder %s exists but was not installed by godot-mcp (it has no %s), so its editor code was not written over it. Move it away (or delete it) and enable toolset %q again.", ResPath(toolset), StampFile, toolset))
+			return false, refuse(fmt.Sprintf("The folder %s exists but was not installed by godot-mcp (it has no %s), so its editor code was not written over it. Move it away (or delete it) and enable toolset %q again.", ResPath(toolset), StampFile, toolset))
 		}
 	} else if ed := edited(projectDir, toolset, st); len(ed) > 0 {
-		return false, refuse(toolset, fmt.Sprintf("Toolset %q's editor code was changed in the project since godot-mcp installed it: %s. It was not overwritten. Save your edits elsewhere, delete the folder %s, and enable toolset %q again (godot_disable_toolset then godot_enable_toolset) to reinstall version %s.", toolset, fileList(toolset, ed), ResPath(toolset), toolset, version))
+		return false, refuse(fmt.Sprintf("Toolset %q's editor code was changed in the project since godot-mcp installed it: %s. It was not overwritten. Save your edits elsewhere, delete the folder %s, and enable toolset %q again (godot_disable_toolset then godot_enable_toolset) to reinstall version %s.", toolset, fileList(toolset, ed), ResPath(toolset), toolset, version))
 	}
 	want := Stamp{Toolset: toolset, Version: version, Files: map[string]string{}}
 	for _, f := range files {

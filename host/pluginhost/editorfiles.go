@@ -10,6 +10,10 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 )
 
+// ReservedToolsetName may not name a toolset: its namespace, cmd_ext_*,
+// holds the core addon's extension loader commands.
+const ReservedToolsetName = "ext"
+
 var editorVersionRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 // editorFilesFromProto checks a toolset's editor code: clean relative paths

@@ -34,6 +34,7 @@ func TestEditorFilesFromProto(t *testing.T) {
 		{desc("", "handlers.gd"), "editor code version"},
 		{desc("v", "handlers.gd", "handlers.gd"), "two editor files"},
 		{desc("v"), "but no editor files"},
+		{&pluginproto.DescribeResponse{Name: "ext", Tools: []*pluginproto.Tool{protoTool(nil)}}, `"ext" is reserved`},
 	} {
 		if _, err := infoFromProto(tc.d); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("err = %v, want %q", err, tc.want)

@@ -73,8 +73,11 @@ func editorCode() fs.FS {
 	return sub
 }
 
-func main() {
-	sdk.Serve(sdk.Toolset{
+func main() { sdk.Serve(toolset()) }
+
+// toolset is the hello toolset (a function, so tests can start it).
+func toolset() sdk.Toolset {
+	return sdk.Toolset{
 		Name:        "hello",
 		Version:     "0.1.0",
 		Description: "An example third-party toolset: greets the open project.",
@@ -93,5 +96,5 @@ func main() {
 			}, wave),
 		},
 		EditorCode: editorCode(),
-	})
+	}
 }

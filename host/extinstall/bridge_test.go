@@ -29,6 +29,9 @@ func TestInstallerThroughTheBridge(t *testing.T) {
 	}
 	defer func() { _ = b.Close() }()
 	proj := t.TempDir()
+	if err := os.WriteFile(filepath.Join(proj, "project.godot"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	hello := fakeaddon.DefaultHello()
 	hello.ProjectDir = proj
 	a, err := fakeaddon.Dial(ctx, b.URL(), fakeaddon.WithHello(hello))

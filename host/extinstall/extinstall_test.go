@@ -26,8 +26,17 @@ func read(t *testing.T, p string) string {
 	return string(b)
 }
 
-func TestInstallUpgradeRemove(t *testing.T) {
+func project(t *testing.T) string {
+	t.Helper()
 	proj := t.TempDir()
+	if err := os.WriteFile(filepath.Join(proj, "project.godot"), []byte("config_version=5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return proj
+}
+
+func TestInstallUpgradeRemove(t *testing.T) {
+	proj := project(t)
 	dir := Dir(proj, "hello")
 	changed, e := Install(proj, "hello", "v1", files("one"))
 	if e != nil || !changed {
@@ -85,7 +94,10 @@ func TestInstallUpgradeRemove(t *testing.T) {
 }
 
 func TestInstallRefusesAFolderItDidNotInstall(t *testing.T) {
-	proj := t.TempDir()
+	if _, e := Install(t.TempDir(), "hello", "v1", files("one")); e == nil || !strings.Contains(e.Hint, "not a Godot project") {
+		t.Fatalf("installed into a folder that is not a project: %+v", e)
+	}
+	proj := project(t)
 	dir := Dir(proj, "hello")
 	_ = os.MkdirAll(dir, 0o755)
 	_ = os.WriteFile(filepath.Join(dir, "handlers.gd"), []byte("hand-copied"), 0o644)
@@ -122,7 +134,7 @@ func (f *fakeBridge) Send(_ context.Context, command string, params any, _ time.
 }
 
 func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
-	proj := t.TempDir()
+	proj := project(t)
 	info := pluginhost.ToolsetInfo{Name: "hello", EditorVersion: "v1", EditorFiles: files("one")}
 	loaded := "v1"
 	fb := &fakeBridge{connected: true, dir: proj, exts: map[string]string{}}

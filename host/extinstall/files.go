@@ -102,6 +102,9 @@ func fileList(toolset string, files []string) string {
 // file was edited by the user. changed reports whether anything was written.
 func Install(projectDir, toolset, version string, files []pluginhost.EditorFile) (changed bool, e *envelope.Error) {
 	dir := Dir(projectDir, toolset)
+	if _, err := os.Stat(filepath.Join(projectDir, "project.godot")); err != nil {
+		return false, refuse(fmt.Sprintf("Toolset %q's editor code cannot be installed: %s has no project.godot, so it is not a Godot project. Connect the editor of your project (or set GODOT_MCP_PROJECT_DIR to it) and retry.", toolset, projectDir))
+	}
 	st, err := ReadStamp(projectDir, toolset)
 	if err != nil {
 		return false, refuse(fmt.Sprintf("Cannot read %s%s (%v). Delete the folder %s and enable toolset %q again.", ResPath(toolset), StampFile, err, ResPath(toolset), toolset))

@@ -57,9 +57,10 @@ type loadResult struct {
 // Ensure makes the editor run the toolset's current editor code: it
 // installs the files into the project when they are missing or of another
 // version, then has the connected editor (re)load the folder. Without an
-// editor it installs only (the addon loads the folder when it starts). The
-// error is PRECONDITION_FAILED (required toolset_editor_code) with what to
-// do.
+// editor it installs only (the addon loads the folder when it starts), and
+// without an editor or GODOT_MCP_PROJECT_DIR it does nothing: the first
+// call with an editor connected installs it. The error is
+// PRECONDITION_FAILED (required toolset_editor_code) with what to do.
 func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *envelope.Error {
 	if len(info.EditorFiles) == 0 {
 		return nil
@@ -78,7 +79,10 @@ func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *e
 		dir = in.ProjectDir
 	}
 	if dir == "" {
-		return envelope.Precondition(RequireEditorCode, fmt.Sprintf("Toolset %q ships editor code (%s), but no editor is connected and GODOT_MCP_PROJECT_DIR is not set, so it cannot be installed. Open the project in Godot with the godot-mcp addon enabled, then retry.", name, ResPath(name)))
+		// No editor and no project: nothing can run the code now; it is
+		// installed by the first call once an editor is connected.
+		in.log().Info("a toolset's editor code waits for an editor (no GODOT_MCP_PROJECT_DIR)", "toolset", name)
+		return nil
 	}
 	changed, e := Install(dir, name, info.EditorVersion, info.EditorFiles)
 	if e != nil {

@@ -176,11 +176,23 @@ func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
 	if e := in.Ensure(context.Background(), info); e == nil || !strings.Contains(e.Hint, "has errors") {
 		t.Fatalf("broken = %+v", e)
 	}
-	// Without an editor and a project dir: refused with what to do.
+	// Without an editor and a project dir: nothing to do yet (the first call
+	// with an editor installs it); with GODOT_MCP_PROJECT_DIR it installs
+	// there and sends nothing.
 	fb.connected = false
-	if e := in.Ensure(context.Background(), info); e == nil || !strings.Contains(e.Hint, "GODOT_MCP_PROJECT_DIR") {
-		t.Fatalf("no project = %+v", e)
+	n := len(fb.sent)
+	if e := in.Ensure(context.Background(), info); e != nil || len(fb.sent) != n {
+		t.Fatalf("no project = %+v %v", e, fb.sent)
 	}
+	other := project(t)
+	in.ProjectDir = other
+	if e := in.Ensure(context.Background(), info); e != nil || len(fb.sent) != n {
+		t.Fatalf("project dir = %+v %v", e, fb.sent)
+	}
+	if st, _ := ReadStamp(other, "hello"); st == nil || st.Version != "v2" {
+		t.Fatalf("not installed into GODOT_MCP_PROJECT_DIR: %+v", st)
+	}
+	in.ProjectDir = ""
 	// Remove unloads and deletes.
 	fb.connected = true
 	fb.exts["hello"] = "v2"

@@ -284,11 +284,20 @@ func register_extension(prefix: String, handler_script_path: String, reload: boo
 	if _prefix_re.search(prefix) == null:
 		return _ext_error(report, "the folder name '%s' is not a valid prefix (lower-case letters, digits and '_', starting with a letter)" % prefix)
 	report["version"] = stamp_version(prefix)
-	# A reload reads the files again, not the scripts cached from the last load.
-	var res: Resource = ResourceLoader.load(handler_script_path, "", ResourceLoader.CACHE_MODE_REPLACE_DEEP if reload else ResourceLoader.CACHE_MODE_REUSE)
+	if reload:
+		_refresh_cached_scripts(handler_script_path.get_base_dir(), handler_script_path)
+	var res: Resource = load(handler_script_path)
 	if not (res is GDScript):
 		return _ext_error(report, "'%s' is not a GDScript" % handler_script_path)
 	var script: GDScript = res
+	# A reload runs what is on disk now: the cached script (the same object every
+	# later load() returns) gets the file's source and is recompiled in place.
+	if reload:
+		var source: String = FileAccess.get_file_as_string(handler_script_path)
+		if source != script.source_code:
+			script.source_code = source
+			if script.reload() != OK:
+				return _ext_error(report, "'%s' has errors; open it in the script editor" % handler_script_path)
 	if not script.can_instantiate():
 		return _ext_error(report, "'%s' has errors; open it in the script editor" % handler_script_path)
 	if not script.is_tool():
@@ -329,6 +338,22 @@ func register_extension(prefix: String, handler_script_path: String, reload: boo
 	if not (report["commands"] as Array).is_empty():
 		commands_changed.emit()
 	return report
+
+
+## Recompiles, from disk, every script under [param dir] that the editor has cached
+## (what handlers.gd preloads), except [param skip], so a reload runs the new files.
+func _refresh_cached_scripts(dir: String, skip: String) -> void:
+	for file: String in DirAccess.get_files_at(dir):
+		var path: String = dir.path_join(file)
+		if path == skip or not file.ends_with(".gd") or not ResourceLoader.has_cached(path):
+			continue
+		var script: GDScript = load(path) as GDScript
+		var source: String = FileAccess.get_file_as_string(path)
+		if script != null and source != script.source_code:
+			script.source_code = source
+			script.reload()
+	for sub: String in DirAccess.get_directories_at(dir):
+		_refresh_cached_scripts(dir.path_join(sub), skip)
 
 
 func _ext_error(report: Dictionary, msg: String) -> Dictionary:

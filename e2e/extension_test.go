@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/godot-mcp/godot-mcp/host/extinstall"
+	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 )
 
 // The hello template, from a plugin directory, in the real editor: its
@@ -102,5 +105,58 @@ func TestHelloTemplateShipsEditorCode(t *testing.T) {
 	e := h.mustFail(t, "godot_enable_toolset", map[string]any{"name": "hello"})
 	if e.Error != "PRECONDITION_FAILED" || e.Required != "toolset_editor_code" || !strings.Contains(e.Hint, "was not installed by godot-mcp") {
 		t.Fatalf("enable over an edited folder = %+v", e)
+	}
+}
+
+// An upgrade in the real editor: the project holds an older version of
+// hello's editor code (installed by godot-mcp, loaded when the editor
+// started, reported in the hello). Enabling the new build replaces the files
+// and the editor reloads the script in place — no plugin toggle — so the tool
+// runs the new handler.
+func TestHelloEditorCodeUpgradesInPlace(t *testing.T) {
+	plugins := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(plugins, "hello"), ".")
+	build.Dir = filepath.Join(suite.root, "examples", "toolset-hello")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building examples/toolset-hello: %v\n%s", err, b)
+	}
+	project := newProject(t)
+	old := `@tool
+extends RefCounted
+
+var _router: RefCounted = null
+
+
+func setup(router: RefCounted) -> void:
+	_router = router
+
+
+func get_commands() -> Dictionary:
+	return {"cmd_hello_wave": {"class": "read_only", "run": _wave}}
+
+
+func _wave(_params: Dictionary) -> Dictionary:
+	return _router.call("ok", {"wave": "old wave", "scene": ""})
+`
+	if _, e := extinstall.Install(project, "hello", "old", []pluginhost.EditorFile{{Path: "handlers.gd", Content: []byte(old)}}); e != nil {
+		t.Fatal(e)
+	}
+	h := startHostT(t, "ws://127.0.0.1:0", "GODOT_MCP_PLUGIN_DIR="+plugins)
+	e := startEditorT(t, project, h.url)
+	waitEditor(t, h, e)
+
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "hello"}, nil)
+	var out struct {
+		Wave string `json:"wave"`
+	}
+	h.mustCall(t, "godot_hello_wave", map[string]any{"to": "e2e"}, &out)
+	if out.Wave != "Hello from the Godot editor, e2e!" {
+		t.Fatalf("after the upgrade the editor still runs the old handler: wave = %q\n%s", out.Wave, strings.Join(grepLines(h.stderr.String(), "editor code"), "\n"))
+	}
+	st, err := extinstall.ReadStamp(project, "hello")
+	if err != nil || st == nil || st.Version == "old" {
+		t.Fatalf("stamp = %+v %v", st, err)
 	}
 }

@@ -237,6 +237,7 @@ func _send_hello() -> void:
 	}
 	if router != null:
 		params["commands"] = router.command_table()
+		params["extensions"] = router.loaded_extensions()
 	var token: String = OS.get_environment(TOKEN_ENV)
 	if token != "":
 		params["token"] = token
@@ -251,7 +252,7 @@ func _on_commands_changed() -> void:
 	if _phase == Phase.HANDSHAKING:
 		_commands_after_hello = true # the hello in flight carries the old table
 	elif _phase == Phase.CONNECTED and router != null:
-		_send({"command": "cmd_editor_commands", "params": {"commands": router.command_table()}})
+		_send({"command": "cmd_editor_commands", "params": {"commands": router.command_table(), "extensions": router.loaded_extensions()}})
 
 
 func _on_hello_answer(msg: Dictionary) -> void:

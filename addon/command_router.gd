@@ -30,6 +30,8 @@ const ERROR_CODES := [
 ]
 ## Where third-party toolsets ship their editor handlers: <EXT_ROOT>/<prefix>/handlers.gd.
 const EXT_ROOT := "res://addons/godot_mcp_ext"
+## The file the server writes into an extension folder it installed: {toolset, version, files}.
+const EXT_STAMP := ".godot_mcp_stamp.json"
 ## An awaiting handler that has not answered after this long is answered TIMEOUT.
 const ASYNC_DEADLINE_MS := 120000
 
@@ -56,7 +58,8 @@ var codec: GDScript = ValueCodec
 var _table: Dictionary = {} # command name -> Callable
 var _owner_of: Dictionary = {} # command name -> "core", an area ("scene", ...) or "ext:<prefix>"
 var _class_of: Dictionary = {} # command name -> {"class": String, "dry_run": bool}
-var _extensions: Array[Dictionary] = [] # {prefix, path, commands, refused, error}
+var _extensions: Array[Dictionary] = [] # {prefix, path, version, commands, refused, error}
+var _ext_objects: Dictionary = {} # prefix -> its handler Object
 var _handler_objects: Array[Object] = [] # keeps handler instances alive; Nodes are freed on shutdown
 var _pending: Dictionary = {} # id -> {command, started, deadline}
 var _prefix_re: RegEx = RegEx.create_from_string("^[a-z][a-z0-9_]*$")
@@ -64,6 +67,8 @@ var _prefix_re: RegEx = RegEx.create_from_string("^[a-z][a-z0-9_]*$")
 
 func _init() -> void:
 	register("cmd_ping", func(_params: Dictionary) -> Dictionary: return ok({"pong": true}), "core", "read_only")
+	register("cmd_ext_load", _cmd_ext_load, "core", "mutating")
+	register("cmd_ext_unload", _cmd_ext_unload, "core", "mutating")
 
 
 # --- response builders ------------------------------------------------------
@@ -174,9 +179,84 @@ func has_command(command: String) -> bool:
 	return _table.has(command)
 
 
-## What was found under EXT_ROOT: [{prefix, path, commands, refused, error}].
+## What was found under EXT_ROOT: [{prefix, path, version, commands, refused, error}].
 func extensions() -> Array[Dictionary]:
 	return _extensions
+
+
+## {prefix: version} of every extension that loaded (version from its EXT_STAMP, ""
+## when it has none): what the editor reports to the server.
+func loaded_extensions() -> Dictionary:
+	var out: Dictionary = {}
+	for r: Dictionary in _extensions:
+		if str(r.get("error", "")) == "":
+			out[str(r["prefix"])] = str(r.get("version", ""))
+	return out
+
+
+## cmd_ext_load {prefix}: (re)loads one extension folder without toggling the plugin.
+## The server calls it after installing a toolset's editor code.
+func _cmd_ext_load(params: Dictionary) -> Dictionary:
+	var prefix: String = str(params.get("prefix", ""))
+	if _prefix_re.search(prefix) == null:
+		return fail("VALIDATION_ERROR", "prefix must be a toolset name (lower-case letters, digits and '_'), got '%s'." % prefix)
+	var path: String = EXT_ROOT.path_join(prefix).path_join("handlers.gd")
+	if not FileAccess.file_exists(path):
+		return fail("RESOURCE_NOT_FOUND", "There is no %s; enable the toolset again so the server installs it." % path)
+	unload_extension(prefix, false)
+	var report: Dictionary = register_extension(prefix, path, true)
+	if str(report["error"]) != "":
+		unload_extension(prefix, true)
+		return fail("PRECONDITION_FAILED", "%s." % report["error"], "toolset_editor_code")
+	return ok({"prefix": prefix, "version": report["version"], "commands": report["commands"], "refused": report["refused"]})
+
+
+## cmd_ext_unload {prefix}: drops one extension's commands and handler object.
+func _cmd_ext_unload(params: Dictionary) -> Dictionary:
+	var prefix: String = str(params.get("prefix", ""))
+	if _prefix_re.search(prefix) == null:
+		return fail("VALIDATION_ERROR", "prefix must be a toolset name (lower-case letters, digits and '_'), got '%s'." % prefix)
+	return ok({"prefix": prefix, "unloaded": unload_extension(prefix, true)})
+
+
+## Forgets extension [param prefix]: its commands, its handler object (teardown, then
+## freed unless RefCounted) and its report. Emits commands_changed when [param notify]
+## and anything was dropped. Returns whether it was loaded.
+func unload_extension(prefix: String, notify: bool) -> bool:
+	var owner: String = "ext:" + prefix
+	var dropped: bool = false
+	for k: Variant in _table.keys():
+		if str(_owner_of.get(k, "")) == owner:
+			_table.erase(k)
+			_owner_of.erase(k)
+			_class_of.erase(k)
+			dropped = true
+	if _ext_objects.has(prefix):
+		var obj: Object = _ext_objects[prefix]
+		_ext_objects.erase(prefix)
+		_handler_objects.erase(obj)
+		if is_instance_valid(obj) and obj.has_method("teardown"):
+			obj.call("teardown")
+		if is_instance_valid(obj) and not (obj is RefCounted):
+			obj.free()
+	for i: int in range(_extensions.size() - 1, -1, -1):
+		if str(_extensions[i]["prefix"]) == prefix:
+			_extensions.remove_at(i)
+			dropped = true
+	if dropped and notify:
+		commands_changed.emit()
+	return dropped
+
+
+## The version in an extension folder's EXT_STAMP ("" without one).
+static func stamp_version(prefix: String) -> String:
+	var path: String = EXT_ROOT.path_join(prefix).path_join(EXT_STAMP)
+	if not FileAccess.file_exists(path):
+		return ""
+	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(path))
+	if typeof(parsed) != TYPE_DICTIONARY:
+		return ""
+	return str((parsed as Dictionary).get("version", ""))
 
 
 ## Loads every res://addons/godot_mcp_ext/<prefix>/handlers.gd (called on enable).
@@ -198,15 +278,26 @@ func scan_extensions() -> void:
 ## declare its class; others are refused. Emits commands_changed when any command was
 ## registered. Returns
 ## {prefix, path, commands: [registered], refused: [{command, reason}], error}.
-func register_extension(prefix: String, handler_script_path: String) -> Dictionary:
-	var report: Dictionary = {"prefix": prefix, "path": handler_script_path, "commands": [], "refused": [], "error": ""}
+func register_extension(prefix: String, handler_script_path: String, reload: bool = false) -> Dictionary:
+	var report: Dictionary = {"prefix": prefix, "path": handler_script_path, "version": "", "commands": [], "refused": [], "error": ""}
 	_extensions.append(report)
 	if _prefix_re.search(prefix) == null:
 		return _ext_error(report, "the folder name '%s' is not a valid prefix (lower-case letters, digits and '_', starting with a letter)" % prefix)
+	report["version"] = stamp_version(prefix)
+	if reload:
+		_refresh_cached_scripts(handler_script_path.get_base_dir(), handler_script_path)
 	var res: Resource = load(handler_script_path)
 	if not (res is GDScript):
 		return _ext_error(report, "'%s' is not a GDScript" % handler_script_path)
 	var script: GDScript = res
+	# A reload runs what is on disk now: the cached script (the same object every
+	# later load() returns) gets the file's source and is recompiled in place.
+	if reload:
+		var source: String = FileAccess.get_file_as_string(handler_script_path)
+		if source != script.source_code:
+			script.source_code = source
+			if script.reload() != OK:
+				return _ext_error(report, "'%s' has errors; open it in the script editor" % handler_script_path)
 	if not script.can_instantiate():
 		return _ext_error(report, "'%s' has errors; open it in the script editor" % handler_script_path)
 	if not script.is_tool():
@@ -225,6 +316,7 @@ func register_extension(prefix: String, handler_script_path: String) -> Dictiona
 			obj.free()
 		return _ext_error(report, "get_commands() in '%s' did not return a Dictionary" % handler_script_path)
 	_handler_objects.append(obj)
+	_ext_objects[prefix] = obj
 	var want: String = "cmd_%s_" % prefix
 	for k: Variant in (cmds as Dictionary).keys():
 		var command: String = str(k)
@@ -248,6 +340,22 @@ func register_extension(prefix: String, handler_script_path: String) -> Dictiona
 	return report
 
 
+## Recompiles, from disk, every script under [param dir] that the editor has cached
+## (what handlers.gd preloads), except [param skip], so a reload runs the new files.
+func _refresh_cached_scripts(dir: String, skip: String) -> void:
+	for file: String in DirAccess.get_files_at(dir):
+		var path: String = dir.path_join(file)
+		if path == skip or not file.ends_with(".gd") or not ResourceLoader.has_cached(path):
+			continue
+		var script: GDScript = load(path) as GDScript
+		var source: String = FileAccess.get_file_as_string(path)
+		if script != null and source != script.source_code:
+			script.source_code = source
+			script.reload()
+	for sub: String in DirAccess.get_directories_at(dir):
+		_refresh_cached_scripts(dir.path_join(sub), skip)
+
+
 func _ext_error(report: Dictionary, msg: String) -> Dictionary:
 	report["error"] = msg
 	push_warning("godot_mcp: extension '%s' not loaded: %s." % [report["prefix"], msg])
@@ -262,6 +370,7 @@ func shutdown() -> void:
 		if is_instance_valid(obj) and not (obj is RefCounted):
 			obj.free()
 	_handler_objects.clear()
+	_ext_objects.clear()
 	_table.clear()
 	_owner_of.clear()
 	_class_of.clear()

@@ -20,7 +20,10 @@ import (
 func describeToProto(d sdkhook.Description) *pluginproto.DescribeResponse {
 	out := &pluginproto.DescribeResponse{
 		Name: d.Name, Version: d.Version, Description: d.Description, MinGodot: d.MinGodot,
-		SdkVersion: sdkVersion(),
+		SdkVersion: sdkVersion(), EditorVersion: d.EditorVersion,
+	}
+	for _, f := range d.EditorFiles {
+		out.EditorFiles = append(out.EditorFiles, &pluginproto.EditorFile{Path: f.Path, Content: f.Content})
 	}
 	for _, t := range d.Tools {
 		out.Tools = append(out.Tools, &pluginproto.Tool{

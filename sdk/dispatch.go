@@ -32,6 +32,9 @@ type registry struct {
 	ts    Toolset
 	tools map[string]*toolDef
 	names []string
+	// editorFiles and editorVersion are ts.EditorCode, read once.
+	editorFiles   []sdkhook.EditorFile
+	editorVersion string
 }
 
 // newRegistry checks a Toolset once, before it serves.
@@ -49,6 +52,10 @@ func newRegistry(ts Toolset) (*registry, error) {
 		return nil, err
 	}
 	r := &registry{ts: ts, tools: map[string]*toolDef{}}
+	var err error
+	if r.editorFiles, r.editorVersion, err = readEditorCode(ts); err != nil {
+		return nil, err
+	}
 	for i, t := range ts.Tools {
 		if t == nil {
 			return nil, fmt.Errorf("toolset %q: Tools[%d] is nil", ts.Name, i)
@@ -79,7 +86,8 @@ func validGodotVersion(v string) bool {
 
 // Describe implements sdkhook.Dispatcher.
 func (r *registry) Describe() sdkhook.Description {
-	d := sdkhook.Description{Name: r.ts.Name, Version: r.ts.Version, Description: r.ts.Description, MinGodot: r.ts.MinGodot}
+	d := sdkhook.Description{Name: r.ts.Name, Version: r.ts.Version, Description: r.ts.Description, MinGodot: r.ts.MinGodot,
+		EditorFiles: r.editorFiles, EditorVersion: r.editorVersion}
 	for _, name := range r.names {
 		t := r.tools[name]
 		d.Tools = append(d.Tools, sdkhook.ToolInfo{

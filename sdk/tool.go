@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"regexp"
 	"slices"
@@ -61,6 +62,14 @@ type Toolset struct {
 	// Prompts are MCP prompts served while the toolset is enabled, as
 	// godot_<Name>_<prompt>; optional.
 	Prompts []Prompt
+	// EditorCode is the toolset's editor-side GDScript, typically a
+	// go:embed directory passed through fs.Sub so that handlers.gd is at its
+	// root. On enable the host installs it into the project as
+	// res://addons/godot_mcp_ext/<Name>/ (with a version stamp) and the
+	// addon loads it without a plugin toggle; on disable it is unloaded and
+	// removed. handlers.gd declares cmd_<Name>_* commands with their classes.
+	// nil when the toolset needs no editor code.
+	EditorCode fs.FS
 }
 
 // ToolOptions are a tool's declared metadata.

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 )
 
 // The example third-party toolset (its own module, importing only sdk/)
@@ -22,7 +25,17 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 	}
 	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir)
 	p.Initialize()
-	addon := dialAddon(t, p)
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, "project.godot"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hello := fakeaddon.DefaultHello()
+	hello.ProjectDir = project
+	addon, err := fakeaddon.Dial(ctxT(t), p.BridgeURL(), fakeaddon.WithHello(hello))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { addon.Close() })
 	addon.HandleResult("cmd_get_editor_state", map[string]any{"project_name": "Tiny Game", "godot_version": "4.4.1.stable"})
 
 	var list struct {
@@ -47,7 +60,7 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 	for _, ts := range list.Toolsets {
 		if ts.Name == "hello" {
 			found = true
-			if ts.BuiltIn || ts.Path != exe || ts.ToolCount != 1 {
+			if ts.BuiltIn || ts.Path != exe || ts.ToolCount != 2 {
 				t.Fatalf("hello listed as %+v", ts)
 			}
 		}
@@ -64,6 +77,13 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 	}
 	if _, err := addon.WaitCommand(ctxT(t), "cmd_get_editor_state"); err != nil {
 		t.Fatal("the fake editor never received the toolset's command")
+	}
+	// Its editor code was installed into the editor's project and loaded.
+	if _, err := os.Stat(filepath.Join(project, "addons", "godot_mcp_ext", "hello", "handlers.gd")); err != nil {
+		t.Fatalf("hello's editor code is not installed: %v", err)
+	}
+	if v := addon.Extensions()["hello"]; v == "" {
+		t.Fatalf("the editor was not asked to load hello's editor code: %v", addon.Extensions())
 	}
 	p.AssertOnlyJSONRPC()
 }

@@ -5,6 +5,7 @@ go 1.26.8
 require github.com/godot-mcp/godot-mcp v0.0.0
 
 require (
+	github.com/coder/websocket v1.8.15 // indirect
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/hashicorp/go-hclog v1.6.3 // indirect

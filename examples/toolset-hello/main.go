@@ -1,11 +1,13 @@
 // Command hello is an example third-party godot-mcp toolset. It imports
-// only the public SDK. Build it, name the executable "hello", and drop it
+// only the public SDK and ships its own editor command (editor/handlers.gd). Build it, name the executable "hello", and drop it
 // into GODOT_MCP_PLUGIN_DIR; then `godot_enable_toolset {"name": "hello"}`.
 package main
 
 import (
 	"context"
+	"embed"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -41,8 +43,41 @@ func greet(ctx context.Context, call *sdk.Call, in GreetIn) (GreetOut, error) {
 	return GreetOut{Greeting: fmt.Sprintf("Hello, %s!", who), GodotVersion: st.GodotVersion}, nil
 }
 
-func main() {
-	sdk.Serve(sdk.Toolset{
+// WaveIn names who the editor waves to.
+type WaveIn struct {
+	To string `json:"to,omitempty" description:"who the editor waves to (default: editor)"`
+}
+
+// WaveOut is what the toolset's own editor command answered.
+type WaveOut struct {
+	Wave  string `json:"wave"`
+	Scene string `json:"scene" description:"res:// path of the open scene, empty when none"`
+}
+
+// wave runs the toolset's own editor command, cmd_hello_wave, shipped in
+// editor/handlers.gd.
+func wave(ctx context.Context, call *sdk.Call, in WaveIn) (WaveOut, error) {
+	return sdk.Send[WaveOut](ctx, call.Host, "cmd_hello_wave", map[string]any{"to": in.To}, 5*time.Second)
+}
+
+// The editor code: editor/ holds handlers.gd (and anything it preloads).
+//
+//go:embed editor
+var editorFiles embed.FS
+
+func editorCode() fs.FS {
+	sub, err := fs.Sub(editorFiles, "editor")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
+func main() { sdk.Serve(toolset()) }
+
+// toolset is the hello toolset (a function, so tests can start it).
+func toolset() sdk.Toolset {
+	return sdk.Toolset{
 		Name:        "hello",
 		Version:     "0.1.0",
 		Description: "An example third-party toolset: greets the open project.",
@@ -53,6 +88,13 @@ func main() {
 				Safety:        sdk.ReadOnly,
 				Preconditions: []string{"bridge_connected"},
 			}, greet),
+			sdk.NewTool("wave", sdk.ToolOptions{
+				Title:         "Wave",
+				Description:   "Has the editor wave (through this toolset's own editor command) and name the open scene.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: []string{"bridge_connected"},
+			}, wave),
 		},
-	})
+		EditorCode: editorCode(),
+	}
 }

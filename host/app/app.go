@@ -18,6 +18,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/extinstall"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/host/toolsets"
@@ -134,6 +135,7 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		Logger:      log.With("component", "toolsets"),
 		CallTimeout: cfg.CallTimeout,
 		Unqualified: unqualified,
+		EditorCode:  &extinstall.Installer{Bridge: br, ProjectDir: cfg.ProjectDir, Log: log.With("component", "extinstall")},
 	})
 	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log, SkippedPlugins: skipped})
 	if err := a.enableDefaults(ctx, cfg.DefaultToolsets); err != nil {

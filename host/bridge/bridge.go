@@ -126,7 +126,8 @@ type PeerInfo struct {
 	RemoteAddr   string
 	ConnectedAt  time.Time
 
-	commands map[string]envelope.CommandInfo // the hello's command table, handed to the peer
+	commands   map[string]envelope.CommandInfo // the hello's command table, handed to the peer
+	extensions map[string]string               // the hello's loaded extensions, handed to the peer
 }
 
 // Status is a snapshot of the bridge.

@@ -43,6 +43,10 @@ func (p *peer) updateCommands(params json.RawMessage) {
 	}
 	table := cleanCommands(p.b.log, msg.Commands)
 	p.commands.Store(&table)
+	if msg.Extensions != nil {
+		exts := msg.Extensions
+		p.extensions.Store(&exts)
+	}
 	p.b.log.Debug("the editor's command table changed", "commands", len(table))
 }
 
@@ -72,4 +76,19 @@ func (b *Bridge) Commands() map[string]envelope.CommandInfo {
 		out[k] = v
 	}
 	return out
+}
+
+// Extensions is a copy of the toolset extensions the connected editor
+// reports loaded (folder name -> version), and the editor's project
+// directory; ok is false without an editor.
+func (b *Bridge) Extensions() (exts map[string]string, projectDir string, ok bool) {
+	p := b.activePeer()
+	if p == nil {
+		return nil, "", false
+	}
+	out := map[string]string{}
+	for k, v := range *p.extensions.Load() {
+		out[k] = v
+	}
+	return out, p.info.ProjectDir, true
 }

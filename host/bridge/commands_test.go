@@ -102,3 +102,26 @@ func TestAddonCommandTable(t *testing.T) {
 		}
 	}
 }
+
+// The editor reports its loaded toolset extensions and their versions in
+// the hello, and again in each cmd_editor_commands push.
+func TestExtensionsFromTheEditor(t *testing.T) {
+	b := start(t)
+	if _, _, ok := b.Extensions(); ok {
+		t.Fatal("extensions without an editor")
+	}
+	hello := fakeaddon.DefaultHello()
+	hello.Extensions = map[string]string{"hello": "v1"}
+	a := connect(t, b, fakeaddon.WithHello(hello))
+	if err := b.WaitConnected(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	exts, dir, ok := b.Extensions()
+	if !ok || exts["hello"] != "v1" || len(exts) != 1 || dir != hello.ProjectDir {
+		t.Fatalf("extensions = %v %q %v", exts, dir, ok)
+	}
+	if err := a.SendRaw(testCtx(t), []byte(`{"command":"cmd_editor_commands","params":{"commands":{},"extensions":{"hello":"v2","other":""}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the pushed extensions", func() bool { e, _, _ := b.Extensions(); return e["hello"] == "v2" && len(e) == 2 })
+}

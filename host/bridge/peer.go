@@ -63,7 +63,8 @@ type peer struct {
 	waiters  map[string]*waiter
 	detached bool
 
-	commands atomic.Pointer[map[string]envelope.CommandInfo] // the editor's command table
+	commands   atomic.Pointer[map[string]envelope.CommandInfo] // the editor's command table
+	extensions atomic.Pointer[map[string]string]               // loaded extensions -> version
 }
 
 func newPeer(b *Bridge, conn *websocket.Conn, info PeerInfo) *peer {
@@ -84,6 +85,12 @@ func newPeer(b *Bridge, conn *websocket.Conn, info PeerInfo) *peer {
 	table := info.commands
 	p.info.commands = nil
 	p.commands.Store(&table)
+	exts := info.extensions
+	if exts == nil {
+		exts = map[string]string{}
+	}
+	p.info.extensions = nil
+	p.extensions.Store(&exts)
 	return p
 }
 

@@ -159,6 +159,7 @@ func (b *Bridge) handshake(conn *websocket.Conn, remote string) (PeerInfo, []byt
 		RemoteAddr:   remote,
 		ConnectedAt:  time.Now(),
 		commands:     cleanCommands(b.log, hello.Commands),
+		extensions:   hello.Extensions,
 	}, answer, true
 }
 

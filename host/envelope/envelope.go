@@ -271,6 +271,10 @@ type EditorHello struct {
 	// serves, with its class. The host refuses a toolset's command the
 	// table does not declare (see docs/contract.md).
 	Commands map[string]CommandInfo `json:"commands,omitempty"`
+	// Extensions are the toolset extensions the editor loaded from
+	// res://addons/godot_mcp_ext/: folder name -> version ("" when the
+	// folder has no godot-mcp stamp).
+	Extensions map[string]string `json:"extensions,omitempty"`
 }
 
 // CommandInfo is one entry of the editor's command table.
@@ -288,6 +292,8 @@ type CommandInfo struct {
 // e.g. after an extension's handlers were loaded.
 type EditorCommands struct {
 	Commands map[string]CommandInfo `json:"commands"`
+	// Extensions: as in EditorHello (absent from an older addon).
+	Extensions map[string]string `json:"extensions,omitempty"`
 }
 
 // ServerHello is the params of the cmd_server_hello push.

@@ -103,7 +103,19 @@ func (a *Addon) Declare(ctx context.Context, table map[string]envelope.CommandIn
 	}
 	a.commands = next
 	a.mu.Unlock()
-	params, err := envelope.Marshal(envelope.EditorCommands{Commands: next})
+	return a.pushTable(ctx)
+}
+
+// pushTable sends the server the whole command table and the loaded
+// extensions in a cmd_editor_commands push.
+func (a *Addon) pushTable(ctx context.Context) error {
+	a.mu.Lock()
+	exts := make(map[string]string, len(a.extensions))
+	for k, v := range a.extensions {
+		exts[k] = v
+	}
+	params, err := envelope.Marshal(envelope.EditorCommands{Commands: a.commands, Extensions: exts})
+	a.mu.Unlock()
 	if err != nil {
 		return err
 	}

@@ -186,6 +186,8 @@ type Addon struct {
 	readErr     error
 	helloAnswer envelope.Response
 	commands    map[string]envelope.CommandInfo // the table the editor declared
+	extensions  map[string]string               // loaded extension folders -> stamp version
+	projectDir  string
 }
 
 // Dial connects to the bridge at url, sends cmd_editor_hello and waits for
@@ -227,19 +229,26 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	conn.SetReadLimit(readLimit)
 	actx, cancel := context.WithCancel(context.Background())
 	a := &Addon{
-		url:       url,
-		conn:      conn,
-		transport: tr,
-		ctx:       actx,
-		cancel:    cancel,
-		done:      make(chan struct{}),
-		changed:   make(chan struct{}),
-		handlers:  map[string]HandlerFunc{envelope.CmdPing: pong},
-		silenced:  map[string]bool{},
-		requests:  map[string]chan envelope.Response{},
-		cursors:   map[string]int{},
-		commands:  cfg.hello.Commands,
+		url:        url,
+		conn:       conn,
+		transport:  tr,
+		ctx:        actx,
+		cancel:     cancel,
+		done:       make(chan struct{}),
+		changed:    make(chan struct{}),
+		handlers:   map[string]HandlerFunc{envelope.CmdPing: pong},
+		projectDir: cfg.hello.ProjectDir,
+		silenced:   map[string]bool{},
+		requests:   map[string]chan envelope.Response{},
+		cursors:    map[string]int{},
+		commands:   cfg.hello.Commands,
 	}
+	a.extensions = map[string]string{}
+	for k, v := range cfg.hello.Extensions {
+		a.extensions[k] = v
+	}
+	a.handlers[cmdExtLoad] = a.extLoad
+	a.handlers[cmdExtUnload] = a.extUnload
 	go a.readLoop()
 	if cfg.noHello {
 		return a, nil

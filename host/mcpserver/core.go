@@ -97,6 +97,7 @@ type DisableResult struct {
 	Toolset         ToolsetStatus `json:"toolset"`
 	RemovedTools    []string      `json:"removed_tools"`
 	AlreadyDisabled bool          `json:"already_disabled"`
+	Notes           []string      `json:"notes,omitempty" jsonschema:"what disabling could not undo, e.g. editor code files you changed, kept in the project"`
 }
 
 // OpenScene is one open scene tab.
@@ -571,5 +572,5 @@ func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Res
 		out.RemovedTools = []string{}
 	}
 	st, _ := s.findToolset(ctx, in.Name)
-	return OK(DisableResult{Toolset: st, RemovedTools: out.RemovedTools, AlreadyDisabled: out.AlreadyDisabled})
+	return OK(DisableResult{Toolset: st, RemovedTools: out.RemovedTools, AlreadyDisabled: out.AlreadyDisabled, Notes: out.Notes})
 }

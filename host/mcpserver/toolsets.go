@@ -18,6 +18,15 @@ type ToolsetStatus struct {
 	ToolCount   int    `json:"tool_count"`
 	MinGodot    string `json:"min_godot,omitempty"`
 	LastError   string `json:"last_error,omitempty" jsonschema:"why it last failed to start, to describe itself or to answer, or why it was refused"`
+	// EditorCode is set when the toolset ships editor-side GDScript.
+	EditorCode *EditorCodeStatus `json:"editor_code,omitempty" jsonschema:"the GDScript this toolset installs into the project and runs in the editor with the editor's full power; absent when it ships none"`
+}
+
+// EditorCodeStatus is the editor code a toolset ships.
+type EditorCodeStatus struct {
+	Folder  string   `json:"folder" jsonschema:"where it is installed on enable (removed on disable)"`
+	Version string   `json:"version"`
+	Files   []string `json:"files"`
 }
 
 // EnableOutcome is what a Toolsets implementation returns on enable.
@@ -36,6 +45,9 @@ type DisableOutcome struct {
 	RemovedResources []string
 	RemovedPrompts   []string
 	AlreadyDisabled  bool
+	// Notes say what disabling could not undo (e.g. editor code files the
+	// user changed, kept in the project); shown to the agent.
+	Notes []string
 }
 
 // toolsetStatuser is optionally implemented by Toolsets: one toolset's

@@ -126,8 +126,14 @@ func infoFromProto(d *pluginproto.DescribeResponse) (ToolsetInfo, error) {
 	if !toolNameRE.MatchString(info.Name) {
 		return info, fmt.Errorf("toolset name %q is not lower case letters, digits and '_'", info.Name)
 	}
+	if info.Name == ReservedToolsetName {
+		return info, fmt.Errorf("the toolset name %q is reserved: cmd_%s_* are the addon's own commands (cmd_ext_load, cmd_ext_unload)", info.Name, info.Name)
+	}
 	if len(d.GetTools()) == 0 {
 		return info, errors.New("the toolset declares no tools")
+	}
+	if err := editorFilesFromProto(d, &info); err != nil {
+		return info, err
 	}
 	seen := map[string]bool{}
 	for _, t := range d.GetTools() {

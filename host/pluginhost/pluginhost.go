@@ -125,6 +125,18 @@ type ToolsetInfo struct {
 	// SDKVersion is the godot-mcp module version the plugin was built
 	// with, when known.
 	SDKVersion string
+	// EditorFiles is the toolset's editor code (installed into
+	// res://addons/godot_mcp_ext/<Name>/ on enable) and EditorVersion its
+	// stamp; both empty when the toolset ships none.
+	EditorFiles   []EditorFile
+	EditorVersion string
+}
+
+// EditorFile is one file of a toolset's editor code: a clean, relative,
+// slash-separated path and its bytes.
+type EditorFile struct {
+	Path    string
+	Content []byte
 }
 
 // CallRequest is one tool call.

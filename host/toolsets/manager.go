@@ -86,6 +86,19 @@ type Options struct {
 	// fixtures by the names it expects. Names that start with "godot_" stay
 	// qualified, so it can never shadow a core tool. Empty: off.
 	Unqualified string
+	// EditorCode installs and loads the editor code of toolsets that ship
+	// it (host/extinstall); nil: such toolsets run without (tests).
+	EditorCode EditorCode
+}
+
+// EditorCode keeps a toolset's editor-side GDScript installed in the
+// project and loaded in the editor (implemented by *extinstall.Installer).
+type EditorCode interface {
+	// Ensure installs and loads info's editor code if the editor does not
+	// run its current version; an error refuses the enable or the call.
+	Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *envelope.Error
+	// Remove unloads and deletes it; note says what was kept and why.
+	Remove(ctx context.Context, info pluginhost.ToolsetInfo) (note string)
 }
 
 // fileStamp identifies a version of a toolset's executable.
@@ -135,6 +148,7 @@ type Manager struct {
 	launch          Launcher
 	log             *slog.Logger
 	callTimeout     time.Duration
+	editorCode      EditorCode
 	describeTimeout time.Duration
 	startTimeout    time.Duration
 	listWait        time.Duration
@@ -156,7 +170,7 @@ type Manager struct {
 
 // New builds a Manager. Specs with duplicate names keep the first (built-ins win).
 func New(opts Options) *Manager {
-	m := &Manager{launch: opts.Launch, log: opts.Logger, callTimeout: opts.CallTimeout, unqualified: opts.Unqualified, entries: map[string]*entry{},
+	m := &Manager{launch: opts.Launch, log: opts.Logger, callTimeout: opts.CallTimeout, editorCode: opts.EditorCode, unqualified: opts.Unqualified, entries: map[string]*entry{},
 		describeTimeout: cmp.Or(opts.DescribeTimeout, DefaultDescribeTimeout),
 		startTimeout:    cmp.Or(opts.StartTimeout, DefaultStartTimeout),
 		listWait:        cmp.Or(opts.ListWait, DefaultListWait),
@@ -222,6 +236,13 @@ func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
 	}
 	if e.info != nil {
 		st.Description, st.Version, st.MinGodot, st.ToolCount = e.info.Description, e.info.Version, e.info.MinGodot, len(e.info.Tools)
+		if len(e.info.EditorFiles) > 0 {
+			ec := &mcpserver.EditorCodeStatus{Folder: "res://addons/godot_mcp_ext/" + e.info.Name + "/", Version: e.info.EditorVersion}
+			for _, f := range e.info.EditorFiles {
+				ec.Files = append(ec.Files, f.Path)
+			}
+			st.EditorCode = ec
+		}
 	}
 	if c := m.nameConflict(e, e.info); c != "" {
 		st.LastError = "cannot be enabled: " + c
@@ -447,6 +468,14 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 		e.mu.Unlock()
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
 	}
+	if perr := m.ensureEditorCode(ctx, info); perr != nil {
+		m.release(p)
+		e.mu.Lock()
+		e.info, e.infoStamp, e.state = &info, stamp, prev
+		e.mu.Unlock()
+		perr.Hint = fmt.Sprintf("Toolset %q was not enabled: %s", name, perr.Hint)
+		return mcpserver.EnableOutcome{}, perr
+	}
 	e.mu.Lock()
 	// Checked under e.mu against the editor connected now: an editor that
 	// connected during the start is either seen here or sees this toolset
@@ -499,8 +528,14 @@ func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOu
 	out := m.removed(e)
 	e.enabled, e.state = false, StateStopped
 	p := m.detach(e)
+	info := e.info
 	e.mu.Unlock()
 	m.release(p)
+	if info != nil && m.editorCode != nil && len(info.EditorFiles) > 0 {
+		if note := m.editorCode.Remove(ctx, *info); note != "" {
+			out.Notes = append(out.Notes, note)
+		}
+	}
 	return out, nil
 }
 
@@ -727,6 +762,10 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		if perr != nil {
 			return mcpserver.Fail(perr)
 		}
+		if perr := m.ensureEditorCode(ctx, p.Info()); perr != nil {
+			perr.Hint = fmt.Sprintf("%s was not run: %s", call.Tool, perr.Hint)
+			return mcpserver.Fail(perr)
+		}
 		ctx, cancel := context.WithTimeout(ctx, m.callTimeout)
 		defer cancel()
 		ctx, stopped := m.watchStopped(ctx, p)
@@ -854,4 +893,13 @@ func SurfaceFromInfo(info pluginhost.ToolsetInfo) mcpserver.SurfaceToolset {
 		st.Tools = append(st.Tools, t.Def)
 	}
 	return st
+}
+
+// ensureEditorCode has the editor run info's editor code (nil when the
+// toolset ships none or no installer is configured).
+func (m *Manager) ensureEditorCode(ctx context.Context, info pluginhost.ToolsetInfo) *envelope.Error {
+	if m.editorCode == nil || len(info.EditorFiles) == 0 {
+		return nil
+	}
+	return m.editorCode.Ensure(ctx, info)
 }

@@ -313,7 +313,14 @@ type DescribeResponse struct {
 	// MCP resource templates (RFC 6570 URI templates).
 	ResourceTemplates []*ResourceTemplate `protobuf:"bytes,8,rep,name=resource_templates,json=resourceTemplates,proto3" json:"resource_templates,omitempty"`
 	// MCP prompts.
-	Prompts       []*Prompt `protobuf:"bytes,9,rep,name=prompts,proto3" json:"prompts,omitempty"`
+	Prompts []*Prompt `protobuf:"bytes,9,rep,name=prompts,proto3" json:"prompts,omitempty"`
+	// The toolset's editor-side GDScript, installed by the host into
+	// res://addons/godot_mcp_ext/<name>/ on enable; empty when it ships none.
+	// It must contain handlers.gd.
+	EditorFiles []*EditorFile `protobuf:"bytes,10,rep,name=editor_files,json=editorFiles,proto3" json:"editor_files,omitempty"`
+	// Version of the editor code (a stamp compared with what the editor has
+	// loaded); the SDK derives it from the files' contents.
+	EditorVersion string `protobuf:"bytes,11,opt,name=editor_version,json=editorVersion,proto3" json:"editor_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -411,6 +418,75 @@ func (x *DescribeResponse) GetPrompts() []*Prompt {
 	return nil
 }
 
+func (x *DescribeResponse) GetEditorFiles() []*EditorFile {
+	if x != nil {
+		return x.EditorFiles
+	}
+	return nil
+}
+
+func (x *DescribeResponse) GetEditorVersion() string {
+	if x != nil {
+		return x.EditorVersion
+	}
+	return ""
+}
+
+// EditorFile is one file of a toolset's editor code.
+type EditorFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Slash-separated path relative to the toolset's extension folder,
+	// e.g. "handlers.gd".
+	Path          string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Content       []byte `protobuf:"bytes,2,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EditorFile) Reset() {
+	*x = EditorFile{}
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EditorFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EditorFile) ProtoMessage() {}
+
+func (x *EditorFile) ProtoReflect() protoreflect.Message {
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EditorFile.ProtoReflect.Descriptor instead.
+func (*EditorFile) Descriptor() ([]byte, []int) {
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *EditorFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *EditorFile) GetContent() []byte {
+	if x != nil {
+		return x.Content
+	}
+	return nil
+}
+
 // Resource is one MCP resource with a fixed URI.
 type Resource struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -425,7 +501,7 @@ type Resource struct {
 
 func (x *Resource) Reset() {
 	*x = Resource{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -437,7 +513,7 @@ func (x *Resource) String() string {
 func (*Resource) ProtoMessage() {}
 
 func (x *Resource) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[6]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -450,7 +526,7 @@ func (x *Resource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Resource.ProtoReflect.Descriptor instead.
 func (*Resource) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{6}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Resource) GetUri() string {
@@ -503,7 +579,7 @@ type ResourceTemplate struct {
 
 func (x *ResourceTemplate) Reset() {
 	*x = ResourceTemplate{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -515,7 +591,7 @@ func (x *ResourceTemplate) String() string {
 func (*ResourceTemplate) ProtoMessage() {}
 
 func (x *ResourceTemplate) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[7]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -528,7 +604,7 @@ func (x *ResourceTemplate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceTemplate.ProtoReflect.Descriptor instead.
 func (*ResourceTemplate) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{7}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ResourceTemplate) GetUriTemplate() string {
@@ -579,7 +655,7 @@ type Prompt struct {
 
 func (x *Prompt) Reset() {
 	*x = Prompt{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -591,7 +667,7 @@ func (x *Prompt) String() string {
 func (*Prompt) ProtoMessage() {}
 
 func (x *Prompt) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[8]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -604,7 +680,7 @@ func (x *Prompt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Prompt.ProtoReflect.Descriptor instead.
 func (*Prompt) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{8}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Prompt) GetName() string {
@@ -647,7 +723,7 @@ type PromptArgument struct {
 
 func (x *PromptArgument) Reset() {
 	*x = PromptArgument{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -659,7 +735,7 @@ func (x *PromptArgument) String() string {
 func (*PromptArgument) ProtoMessage() {}
 
 func (x *PromptArgument) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[9]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -672,7 +748,7 @@ func (x *PromptArgument) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PromptArgument.ProtoReflect.Descriptor instead.
 func (*PromptArgument) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{9}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PromptArgument) GetName() string {
@@ -714,7 +790,7 @@ type ReadResourceRequest struct {
 
 func (x *ReadResourceRequest) Reset() {
 	*x = ReadResourceRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -726,7 +802,7 @@ func (x *ReadResourceRequest) String() string {
 func (*ReadResourceRequest) ProtoMessage() {}
 
 func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[10]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -739,7 +815,7 @@ func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
 func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{10}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ReadResourceRequest) GetUri() string {
@@ -781,7 +857,7 @@ type ReadResourceResponse struct {
 
 func (x *ReadResourceResponse) Reset() {
 	*x = ReadResourceResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -793,7 +869,7 @@ func (x *ReadResourceResponse) String() string {
 func (*ReadResourceResponse) ProtoMessage() {}
 
 func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[11]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -806,7 +882,7 @@ func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
 func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{11}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ReadResourceResponse) GetContents() []*ResourceContents {
@@ -839,7 +915,7 @@ type ResourceContents struct {
 
 func (x *ResourceContents) Reset() {
 	*x = ResourceContents{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -851,7 +927,7 @@ func (x *ResourceContents) String() string {
 func (*ResourceContents) ProtoMessage() {}
 
 func (x *ResourceContents) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[12]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -864,7 +940,7 @@ func (x *ResourceContents) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceContents.ProtoReflect.Descriptor instead.
 func (*ResourceContents) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{12}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ResourceContents) GetUri() string {
@@ -936,7 +1012,7 @@ type GetPromptRequest struct {
 
 func (x *GetPromptRequest) Reset() {
 	*x = GetPromptRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -948,7 +1024,7 @@ func (x *GetPromptRequest) String() string {
 func (*GetPromptRequest) ProtoMessage() {}
 
 func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[13]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -961,7 +1037,7 @@ func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPromptRequest.ProtoReflect.Descriptor instead.
 func (*GetPromptRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{13}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetPromptRequest) GetName() string {
@@ -997,7 +1073,7 @@ type GetPromptResponse struct {
 
 func (x *GetPromptResponse) Reset() {
 	*x = GetPromptResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1009,7 +1085,7 @@ func (x *GetPromptResponse) String() string {
 func (*GetPromptResponse) ProtoMessage() {}
 
 func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[14]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1022,7 +1098,7 @@ func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPromptResponse.ProtoReflect.Descriptor instead.
 func (*GetPromptResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{14}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetPromptResponse) GetDescription() string {
@@ -1058,7 +1134,7 @@ type PromptMessage struct {
 
 func (x *PromptMessage) Reset() {
 	*x = PromptMessage{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1070,7 +1146,7 @@ func (x *PromptMessage) String() string {
 func (*PromptMessage) ProtoMessage() {}
 
 func (x *PromptMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[15]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1083,7 +1159,7 @@ func (x *PromptMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PromptMessage.ProtoReflect.Descriptor instead.
 func (*PromptMessage) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{15}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PromptMessage) GetRole() string {
@@ -1133,7 +1209,7 @@ type Tool struct {
 
 func (x *Tool) Reset() {
 	*x = Tool{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1145,7 +1221,7 @@ func (x *Tool) String() string {
 func (*Tool) ProtoMessage() {}
 
 func (x *Tool) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[16]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1158,7 +1234,7 @@ func (x *Tool) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tool.ProtoReflect.Descriptor instead.
 func (*Tool) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{16}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Tool) GetName() string {
@@ -1259,7 +1335,7 @@ type CallRequest struct {
 
 func (x *CallRequest) Reset() {
 	*x = CallRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1271,7 +1347,7 @@ func (x *CallRequest) String() string {
 func (*CallRequest) ProtoMessage() {}
 
 func (x *CallRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[17]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1284,7 +1360,7 @@ func (x *CallRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRequest.ProtoReflect.Descriptor instead.
 func (*CallRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{17}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CallRequest) GetTool() string {
@@ -1344,7 +1420,7 @@ type CallResponse struct {
 
 func (x *CallResponse) Reset() {
 	*x = CallResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1356,7 +1432,7 @@ func (x *CallResponse) String() string {
 func (*CallResponse) ProtoMessage() {}
 
 func (x *CallResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[18]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1369,7 +1445,7 @@ func (x *CallResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallResponse.ProtoReflect.Descriptor instead.
 func (*CallResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{18}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CallResponse) GetStructuredJson() []byte {
@@ -1410,7 +1486,7 @@ type Content struct {
 
 func (x *Content) Reset() {
 	*x = Content{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1422,7 +1498,7 @@ func (x *Content) String() string {
 func (*Content) ProtoMessage() {}
 
 func (x *Content) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[19]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1435,7 +1511,7 @@ func (x *Content) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Content.ProtoReflect.Descriptor instead.
 func (*Content) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{19}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Content) GetType() string {
@@ -1489,7 +1565,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1501,7 +1577,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[20]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1514,7 +1590,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{20}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Error) GetCode() string {
@@ -1554,7 +1630,7 @@ type SendStreamRequest struct {
 
 func (x *SendStreamRequest) Reset() {
 	*x = SendStreamRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1566,7 +1642,7 @@ func (x *SendStreamRequest) String() string {
 func (*SendStreamRequest) ProtoMessage() {}
 
 func (x *SendStreamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[21]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1579,7 +1655,7 @@ func (x *SendStreamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendStreamRequest.ProtoReflect.Descriptor instead.
 func (*SendStreamRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{21}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SendStreamRequest) GetSeq() uint64 {
@@ -1621,7 +1697,7 @@ type SendStreamResponse struct {
 
 func (x *SendStreamResponse) Reset() {
 	*x = SendStreamResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1633,7 +1709,7 @@ func (x *SendStreamResponse) String() string {
 func (*SendStreamResponse) ProtoMessage() {}
 
 func (x *SendStreamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[22]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1646,7 +1722,7 @@ func (x *SendStreamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendStreamResponse.ProtoReflect.Descriptor instead.
 func (*SendStreamResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{22}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SendStreamResponse) GetSeq() uint64 {
@@ -1682,7 +1758,7 @@ type SendRequest struct {
 
 func (x *SendRequest) Reset() {
 	*x = SendRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1694,7 +1770,7 @@ func (x *SendRequest) String() string {
 func (*SendRequest) ProtoMessage() {}
 
 func (x *SendRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[23]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1707,7 +1783,7 @@ func (x *SendRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendRequest.ProtoReflect.Descriptor instead.
 func (*SendRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{23}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SendRequest) GetCommand() string {
@@ -1755,7 +1831,7 @@ type SendResponse struct {
 
 func (x *SendResponse) Reset() {
 	*x = SendResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1767,7 +1843,7 @@ func (x *SendResponse) String() string {
 func (*SendResponse) ProtoMessage() {}
 
 func (x *SendResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[24]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1780,7 +1856,7 @@ func (x *SendResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendResponse.ProtoReflect.Descriptor instead.
 func (*SendResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{24}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SendResponse) GetId() string {
@@ -1839,7 +1915,7 @@ type ProgressRequest struct {
 
 func (x *ProgressRequest) Reset() {
 	*x = ProgressRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1851,7 +1927,7 @@ func (x *ProgressRequest) String() string {
 func (*ProgressRequest) ProtoMessage() {}
 
 func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[25]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1864,7 +1940,7 @@ func (x *ProgressRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressRequest.ProtoReflect.Descriptor instead.
 func (*ProgressRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{25}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ProgressRequest) GetToken() string {
@@ -1904,7 +1980,7 @@ type ProgressResponse struct {
 
 func (x *ProgressResponse) Reset() {
 	*x = ProgressResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1916,7 +1992,7 @@ func (x *ProgressResponse) String() string {
 func (*ProgressResponse) ProtoMessage() {}
 
 func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[26]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1929,7 +2005,7 @@ func (x *ProgressResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressResponse.ProtoReflect.Descriptor instead.
 func (*ProgressResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{26}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{27}
 }
 
 // LogRequest is one log record.
@@ -1947,7 +2023,7 @@ type LogRequest struct {
 
 func (x *LogRequest) Reset() {
 	*x = LogRequest{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1959,7 +2035,7 @@ func (x *LogRequest) String() string {
 func (*LogRequest) ProtoMessage() {}
 
 func (x *LogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[27]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1972,7 +2048,7 @@ func (x *LogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogRequest.ProtoReflect.Descriptor instead.
 func (*LogRequest) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{27}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *LogRequest) GetLevel() int32 {
@@ -2014,7 +2090,7 @@ type LogAttr struct {
 
 func (x *LogAttr) Reset() {
 	*x = LogAttr{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[28]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2026,7 +2102,7 @@ func (x *LogAttr) String() string {
 func (*LogAttr) ProtoMessage() {}
 
 func (x *LogAttr) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[28]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2039,7 +2115,7 @@ func (x *LogAttr) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogAttr.ProtoReflect.Descriptor instead.
 func (*LogAttr) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{28}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *LogAttr) GetKey() string {
@@ -2065,7 +2141,7 @@ type LogResponse struct {
 
 func (x *LogResponse) Reset() {
 	*x = LogResponse{}
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[29]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2077,7 +2153,7 @@ func (x *LogResponse) String() string {
 func (*LogResponse) ProtoMessage() {}
 
 func (x *LogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[29]
+	mi := &file_godotmcp_plugin_v1_toolset_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2090,7 +2166,7 @@ func (x *LogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogResponse.ProtoReflect.Descriptor instead.
 func (*LogResponse) Descriptor() ([]byte, []int) {
-	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{29}
+	return file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP(), []int{30}
 }
 
 var File_godotmcp_plugin_v1_toolset_proto protoreflect.FileDescriptor
@@ -2112,7 +2188,7 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\fhost_version\x18\x02 \x01(\tR\vhostVersion\x12)\n" +
 	"\x10contract_version\x18\x03 \x01(\x05R\x0fcontractVersion\"\x0f\n" +
 	"\rSetupResponse\"\x11\n" +
-	"\x0fDescribeRequest\"\x97\x03\n" +
+	"\x0fDescribeRequest\"\x81\x04\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2123,7 +2199,14 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"sdkVersion\x12:\n" +
 	"\tresources\x18\a \x03(\v2\x1c.godotmcp.plugin.v1.ResourceR\tresources\x12S\n" +
 	"\x12resource_templates\x18\b \x03(\v2$.godotmcp.plugin.v1.ResourceTemplateR\x11resourceTemplates\x124\n" +
-	"\aprompts\x18\t \x03(\v2\x1a.godotmcp.plugin.v1.PromptR\aprompts\"\x85\x01\n" +
+	"\aprompts\x18\t \x03(\v2\x1a.godotmcp.plugin.v1.PromptR\aprompts\x12A\n" +
+	"\feditor_files\x18\n" +
+	" \x03(\v2\x1e.godotmcp.plugin.v1.EditorFileR\veditorFiles\x12%\n" +
+	"\x0eeditor_version\x18\v \x01(\tR\reditorVersion\":\n" +
+	"\n" +
+	"EditorFile\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x18\n" +
+	"\acontent\x18\x02 \x01(\fR\acontent\"\x85\x01\n" +
 	"\bResource\x12\x10\n" +
 	"\x03uri\x18\x01 \x01(\tR\x03uri\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
@@ -2277,7 +2360,7 @@ func file_godotmcp_plugin_v1_toolset_proto_rawDescGZIP() []byte {
 	return file_godotmcp_plugin_v1_toolset_proto_rawDescData
 }
 
-var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_godotmcp_plugin_v1_toolset_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_godotmcp_plugin_v1_toolset_proto_goTypes = []any{
 	(*CallStreamRequest)(nil),    // 0: godotmcp.plugin.v1.CallStreamRequest
 	(*CallStreamResponse)(nil),   // 1: godotmcp.plugin.v1.CallStreamResponse
@@ -2285,78 +2368,80 @@ var file_godotmcp_plugin_v1_toolset_proto_goTypes = []any{
 	(*SetupResponse)(nil),        // 3: godotmcp.plugin.v1.SetupResponse
 	(*DescribeRequest)(nil),      // 4: godotmcp.plugin.v1.DescribeRequest
 	(*DescribeResponse)(nil),     // 5: godotmcp.plugin.v1.DescribeResponse
-	(*Resource)(nil),             // 6: godotmcp.plugin.v1.Resource
-	(*ResourceTemplate)(nil),     // 7: godotmcp.plugin.v1.ResourceTemplate
-	(*Prompt)(nil),               // 8: godotmcp.plugin.v1.Prompt
-	(*PromptArgument)(nil),       // 9: godotmcp.plugin.v1.PromptArgument
-	(*ReadResourceRequest)(nil),  // 10: godotmcp.plugin.v1.ReadResourceRequest
-	(*ReadResourceResponse)(nil), // 11: godotmcp.plugin.v1.ReadResourceResponse
-	(*ResourceContents)(nil),     // 12: godotmcp.plugin.v1.ResourceContents
-	(*GetPromptRequest)(nil),     // 13: godotmcp.plugin.v1.GetPromptRequest
-	(*GetPromptResponse)(nil),    // 14: godotmcp.plugin.v1.GetPromptResponse
-	(*PromptMessage)(nil),        // 15: godotmcp.plugin.v1.PromptMessage
-	(*Tool)(nil),                 // 16: godotmcp.plugin.v1.Tool
-	(*CallRequest)(nil),          // 17: godotmcp.plugin.v1.CallRequest
-	(*CallResponse)(nil),         // 18: godotmcp.plugin.v1.CallResponse
-	(*Content)(nil),              // 19: godotmcp.plugin.v1.Content
-	(*Error)(nil),                // 20: godotmcp.plugin.v1.Error
-	(*SendStreamRequest)(nil),    // 21: godotmcp.plugin.v1.SendStreamRequest
-	(*SendStreamResponse)(nil),   // 22: godotmcp.plugin.v1.SendStreamResponse
-	(*SendRequest)(nil),          // 23: godotmcp.plugin.v1.SendRequest
-	(*SendResponse)(nil),         // 24: godotmcp.plugin.v1.SendResponse
-	(*ProgressRequest)(nil),      // 25: godotmcp.plugin.v1.ProgressRequest
-	(*ProgressResponse)(nil),     // 26: godotmcp.plugin.v1.ProgressResponse
-	(*LogRequest)(nil),           // 27: godotmcp.plugin.v1.LogRequest
-	(*LogAttr)(nil),              // 28: godotmcp.plugin.v1.LogAttr
-	(*LogResponse)(nil),          // 29: godotmcp.plugin.v1.LogResponse
-	nil,                          // 30: godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
-	nil,                          // 31: godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
+	(*EditorFile)(nil),           // 6: godotmcp.plugin.v1.EditorFile
+	(*Resource)(nil),             // 7: godotmcp.plugin.v1.Resource
+	(*ResourceTemplate)(nil),     // 8: godotmcp.plugin.v1.ResourceTemplate
+	(*Prompt)(nil),               // 9: godotmcp.plugin.v1.Prompt
+	(*PromptArgument)(nil),       // 10: godotmcp.plugin.v1.PromptArgument
+	(*ReadResourceRequest)(nil),  // 11: godotmcp.plugin.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil), // 12: godotmcp.plugin.v1.ReadResourceResponse
+	(*ResourceContents)(nil),     // 13: godotmcp.plugin.v1.ResourceContents
+	(*GetPromptRequest)(nil),     // 14: godotmcp.plugin.v1.GetPromptRequest
+	(*GetPromptResponse)(nil),    // 15: godotmcp.plugin.v1.GetPromptResponse
+	(*PromptMessage)(nil),        // 16: godotmcp.plugin.v1.PromptMessage
+	(*Tool)(nil),                 // 17: godotmcp.plugin.v1.Tool
+	(*CallRequest)(nil),          // 18: godotmcp.plugin.v1.CallRequest
+	(*CallResponse)(nil),         // 19: godotmcp.plugin.v1.CallResponse
+	(*Content)(nil),              // 20: godotmcp.plugin.v1.Content
+	(*Error)(nil),                // 21: godotmcp.plugin.v1.Error
+	(*SendStreamRequest)(nil),    // 22: godotmcp.plugin.v1.SendStreamRequest
+	(*SendStreamResponse)(nil),   // 23: godotmcp.plugin.v1.SendStreamResponse
+	(*SendRequest)(nil),          // 24: godotmcp.plugin.v1.SendRequest
+	(*SendResponse)(nil),         // 25: godotmcp.plugin.v1.SendResponse
+	(*ProgressRequest)(nil),      // 26: godotmcp.plugin.v1.ProgressRequest
+	(*ProgressResponse)(nil),     // 27: godotmcp.plugin.v1.ProgressResponse
+	(*LogRequest)(nil),           // 28: godotmcp.plugin.v1.LogRequest
+	(*LogAttr)(nil),              // 29: godotmcp.plugin.v1.LogAttr
+	(*LogResponse)(nil),          // 30: godotmcp.plugin.v1.LogResponse
+	nil,                          // 31: godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	nil,                          // 32: godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
 }
 var file_godotmcp_plugin_v1_toolset_proto_depIdxs = []int32{
-	17, // 0: godotmcp.plugin.v1.CallStreamRequest.call:type_name -> godotmcp.plugin.v1.CallRequest
-	18, // 1: godotmcp.plugin.v1.CallStreamResponse.response:type_name -> godotmcp.plugin.v1.CallResponse
-	16, // 2: godotmcp.plugin.v1.DescribeResponse.tools:type_name -> godotmcp.plugin.v1.Tool
-	6,  // 3: godotmcp.plugin.v1.DescribeResponse.resources:type_name -> godotmcp.plugin.v1.Resource
-	7,  // 4: godotmcp.plugin.v1.DescribeResponse.resource_templates:type_name -> godotmcp.plugin.v1.ResourceTemplate
-	8,  // 5: godotmcp.plugin.v1.DescribeResponse.prompts:type_name -> godotmcp.plugin.v1.Prompt
-	9,  // 6: godotmcp.plugin.v1.Prompt.arguments:type_name -> godotmcp.plugin.v1.PromptArgument
-	30, // 7: godotmcp.plugin.v1.ReadResourceRequest.params:type_name -> godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
-	12, // 8: godotmcp.plugin.v1.ReadResourceResponse.contents:type_name -> godotmcp.plugin.v1.ResourceContents
-	20, // 9: godotmcp.plugin.v1.ReadResourceResponse.error:type_name -> godotmcp.plugin.v1.Error
-	31, // 10: godotmcp.plugin.v1.GetPromptRequest.arguments:type_name -> godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
-	15, // 11: godotmcp.plugin.v1.GetPromptResponse.messages:type_name -> godotmcp.plugin.v1.PromptMessage
-	20, // 12: godotmcp.plugin.v1.GetPromptResponse.error:type_name -> godotmcp.plugin.v1.Error
-	19, // 13: godotmcp.plugin.v1.PromptMessage.content:type_name -> godotmcp.plugin.v1.Content
-	19, // 14: godotmcp.plugin.v1.CallResponse.content:type_name -> godotmcp.plugin.v1.Content
-	20, // 15: godotmcp.plugin.v1.CallResponse.error:type_name -> godotmcp.plugin.v1.Error
-	23, // 16: godotmcp.plugin.v1.SendStreamRequest.send:type_name -> godotmcp.plugin.v1.SendRequest
-	24, // 17: godotmcp.plugin.v1.SendStreamResponse.response:type_name -> godotmcp.plugin.v1.SendResponse
-	28, // 18: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
-	2,  // 19: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
-	4,  // 20: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
-	17, // 21: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
-	10, // 22: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
-	13, // 23: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
-	0,  // 24: godotmcp.plugin.v1.Toolset.CallStream:input_type -> godotmcp.plugin.v1.CallStreamRequest
-	23, // 25: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
-	25, // 26: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
-	27, // 27: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
-	21, // 28: godotmcp.plugin.v1.Host.SendStream:input_type -> godotmcp.plugin.v1.SendStreamRequest
-	3,  // 29: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
-	5,  // 30: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
-	18, // 31: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
-	11, // 32: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
-	14, // 33: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
-	1,  // 34: godotmcp.plugin.v1.Toolset.CallStream:output_type -> godotmcp.plugin.v1.CallStreamResponse
-	24, // 35: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
-	26, // 36: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
-	29, // 37: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
-	22, // 38: godotmcp.plugin.v1.Host.SendStream:output_type -> godotmcp.plugin.v1.SendStreamResponse
-	29, // [29:39] is the sub-list for method output_type
-	19, // [19:29] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	18, // 0: godotmcp.plugin.v1.CallStreamRequest.call:type_name -> godotmcp.plugin.v1.CallRequest
+	19, // 1: godotmcp.plugin.v1.CallStreamResponse.response:type_name -> godotmcp.plugin.v1.CallResponse
+	17, // 2: godotmcp.plugin.v1.DescribeResponse.tools:type_name -> godotmcp.plugin.v1.Tool
+	7,  // 3: godotmcp.plugin.v1.DescribeResponse.resources:type_name -> godotmcp.plugin.v1.Resource
+	8,  // 4: godotmcp.plugin.v1.DescribeResponse.resource_templates:type_name -> godotmcp.plugin.v1.ResourceTemplate
+	9,  // 5: godotmcp.plugin.v1.DescribeResponse.prompts:type_name -> godotmcp.plugin.v1.Prompt
+	6,  // 6: godotmcp.plugin.v1.DescribeResponse.editor_files:type_name -> godotmcp.plugin.v1.EditorFile
+	10, // 7: godotmcp.plugin.v1.Prompt.arguments:type_name -> godotmcp.plugin.v1.PromptArgument
+	31, // 8: godotmcp.plugin.v1.ReadResourceRequest.params:type_name -> godotmcp.plugin.v1.ReadResourceRequest.ParamsEntry
+	13, // 9: godotmcp.plugin.v1.ReadResourceResponse.contents:type_name -> godotmcp.plugin.v1.ResourceContents
+	21, // 10: godotmcp.plugin.v1.ReadResourceResponse.error:type_name -> godotmcp.plugin.v1.Error
+	32, // 11: godotmcp.plugin.v1.GetPromptRequest.arguments:type_name -> godotmcp.plugin.v1.GetPromptRequest.ArgumentsEntry
+	16, // 12: godotmcp.plugin.v1.GetPromptResponse.messages:type_name -> godotmcp.plugin.v1.PromptMessage
+	21, // 13: godotmcp.plugin.v1.GetPromptResponse.error:type_name -> godotmcp.plugin.v1.Error
+	20, // 14: godotmcp.plugin.v1.PromptMessage.content:type_name -> godotmcp.plugin.v1.Content
+	20, // 15: godotmcp.plugin.v1.CallResponse.content:type_name -> godotmcp.plugin.v1.Content
+	21, // 16: godotmcp.plugin.v1.CallResponse.error:type_name -> godotmcp.plugin.v1.Error
+	24, // 17: godotmcp.plugin.v1.SendStreamRequest.send:type_name -> godotmcp.plugin.v1.SendRequest
+	25, // 18: godotmcp.plugin.v1.SendStreamResponse.response:type_name -> godotmcp.plugin.v1.SendResponse
+	29, // 19: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
+	2,  // 20: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
+	4,  // 21: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
+	18, // 22: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
+	11, // 23: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
+	14, // 24: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
+	0,  // 25: godotmcp.plugin.v1.Toolset.CallStream:input_type -> godotmcp.plugin.v1.CallStreamRequest
+	24, // 26: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
+	26, // 27: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
+	28, // 28: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
+	22, // 29: godotmcp.plugin.v1.Host.SendStream:input_type -> godotmcp.plugin.v1.SendStreamRequest
+	3,  // 30: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
+	5,  // 31: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
+	19, // 32: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
+	12, // 33: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
+	15, // 34: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
+	1,  // 35: godotmcp.plugin.v1.Toolset.CallStream:output_type -> godotmcp.plugin.v1.CallStreamResponse
+	25, // 36: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
+	27, // 37: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
+	30, // 38: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
+	23, // 39: godotmcp.plugin.v1.Host.SendStream:output_type -> godotmcp.plugin.v1.SendStreamResponse
+	30, // [30:40] is the sub-list for method output_type
+	20, // [20:30] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_godotmcp_plugin_v1_toolset_proto_init() }
@@ -2364,7 +2449,7 @@ func file_godotmcp_plugin_v1_toolset_proto_init() {
 	if File_godotmcp_plugin_v1_toolset_proto != nil {
 		return
 	}
-	file_godotmcp_plugin_v1_toolset_proto_msgTypes[12].OneofWrappers = []any{
+	file_godotmcp_plugin_v1_toolset_proto_msgTypes[13].OneofWrappers = []any{
 		(*ResourceContents_Text)(nil),
 		(*ResourceContents_Blob)(nil),
 	}
@@ -2374,7 +2459,7 @@ func file_godotmcp_plugin_v1_toolset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_godotmcp_plugin_v1_toolset_proto_rawDesc), len(file_godotmcp_plugin_v1_toolset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -102,6 +102,15 @@ type Description struct {
 	Tools                                []ToolInfo
 	Resources, ResourceTemplates         []ResourceInfo
 	Prompts                              []PromptInfo
+	// EditorFiles is the toolset's editor code; EditorVersion its stamp.
+	EditorFiles   []EditorFile
+	EditorVersion string
+}
+
+// EditorFile is one file of a toolset's editor code, by slash path.
+type EditorFile struct {
+	Path    string
+	Content []byte
 }
 
 // ResourceRequest is one resources/read; Template and Params are set when URI

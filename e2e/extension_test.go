@@ -1,0 +1,162 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/godot-mcp/godot-mcp/host/extinstall"
+	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+)
+
+// The hello template, from a plugin directory, in the real editor: its
+// editor code (editor/handlers.gd, cmd_hello_wave) is listed before it is
+// enabled, installed into the project on enable with a version stamp and
+// loaded without a plugin toggle, its tool runs the toolset's own editor
+// command, and disable unloads and removes it. Enabled again, it comes
+// back; a file the user changed is kept on disable and said so.
+func TestHelloTemplateShipsEditorCode(t *testing.T) {
+	plugins := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(plugins, "hello"), ".")
+	build.Dir = filepath.Join(suite.root, "examples", "toolset-hello")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building examples/toolset-hello: %v\n%s", err, b)
+	}
+	s := newSession(t, "GODOT_MCP_PLUGIN_DIR="+plugins)
+	h := s.host
+	dir := filepath.Join(s.project, "addons", "godot_mcp_ext", "hello")
+
+	type editorCode struct {
+		Folder  string   `json:"folder"`
+		Version string   `json:"version"`
+		Files   []string `json:"files"`
+	}
+	type status struct {
+		Name       string      `json:"name"`
+		EditorCode *editorCode `json:"editor_code"`
+	}
+	var list struct {
+		Toolsets []status `json:"toolsets"`
+	}
+	h.mustCall(t, "godot_list_toolsets", nil, &list)
+	i := slices.IndexFunc(list.Toolsets, func(s status) bool { return s.Name == "hello" })
+	if i < 0 || list.Toolsets[i].EditorCode == nil || list.Toolsets[i].EditorCode.Folder != "res://addons/godot_mcp_ext/hello/" || !slices.Equal(list.Toolsets[i].EditorCode.Files, []string{"handlers.gd"}) {
+		t.Fatalf("godot_list_toolsets does not show hello's editor code: %+v", list.Toolsets)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("editor code installed before enable: %v", err)
+	}
+
+	wave := func() string {
+		t.Helper()
+		var out struct {
+			Wave string `json:"wave"`
+		}
+		h.mustCall(t, "godot_hello_wave", map[string]any{"to": "e2e"}, &out)
+		return out.Wave
+	}
+	for round := 1; round <= 2; round++ {
+		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "hello"}, nil)
+		src, err := os.ReadFile(filepath.Join(dir, "handlers.gd"))
+		if err != nil || !strings.Contains(string(src), "cmd_hello_wave") {
+			t.Fatalf("round %d: handlers.gd not installed: %v", round, err)
+		}
+		stamp, err := os.ReadFile(filepath.Join(dir, ".godot_mcp_stamp.json"))
+		if err != nil || !strings.Contains(string(stamp), list.Toolsets[i].EditorCode.Version) {
+			t.Fatalf("round %d: stamp %s %v", round, stamp, err)
+		}
+		if got := wave(); got != "Hello from the Godot editor, e2e!" {
+			t.Fatalf("round %d: wave = %q", round, got)
+		}
+		if round == 2 {
+			break
+		}
+		var dis struct {
+			Notes []string `json:"notes"`
+		}
+		h.mustCall(t, "godot_disable_toolset", map[string]any{"name": "hello"}, &dis)
+		if _, err := os.Stat(dir); !os.IsNotExist(err) || len(dis.Notes) != 0 {
+			t.Fatalf("disable left the editor code: %v %v", err, dis.Notes)
+		}
+	}
+
+	// The user edits the installed handler: disable keeps it and says so.
+	p := filepath.Join(dir, "handlers.gd")
+	if err := os.WriteFile(p, []byte("@tool\nextends RefCounted\n# my edit\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var dis struct {
+		Notes []string `json:"notes"`
+	}
+	h.mustCall(t, "godot_disable_toolset", map[string]any{"name": "hello"}, &dis)
+	if len(dis.Notes) != 1 || !strings.Contains(dis.Notes[0], "res://addons/godot_mcp_ext/hello/handlers.gd") {
+		t.Fatalf("disable notes = %v", dis.Notes)
+	}
+	if b, err := os.ReadFile(p); err != nil || !strings.Contains(string(b), "my edit") {
+		t.Fatalf("the user's edit is gone: %v", err)
+	}
+	// Enabling over it is refused, naming the file, and nothing is written.
+	e := h.mustFail(t, "godot_enable_toolset", map[string]any{"name": "hello"})
+	if e.Error != "PRECONDITION_FAILED" || e.Required != "toolset_editor_code" || !strings.Contains(e.Hint, "was not installed by godot-mcp") {
+		t.Fatalf("enable over an edited folder = %+v", e)
+	}
+}
+
+// An upgrade in the real editor: the project holds an older version of
+// hello's editor code (installed by godot-mcp, loaded when the editor
+// started, reported in the hello). Enabling the new build replaces the files
+// and the editor reloads the script in place — no plugin toggle — so the tool
+// runs the new handler.
+func TestHelloEditorCodeUpgradesInPlace(t *testing.T) {
+	plugins := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(plugins, "hello"), ".")
+	build.Dir = filepath.Join(suite.root, "examples", "toolset-hello")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building examples/toolset-hello: %v\n%s", err, b)
+	}
+	project := newProject(t)
+	old := `@tool
+extends RefCounted
+
+var _router: RefCounted = null
+
+
+func setup(router: RefCounted) -> void:
+	_router = router
+
+
+func get_commands() -> Dictionary:
+	return {"cmd_hello_wave": {"class": "read_only", "run": _wave}}
+
+
+func _wave(_params: Dictionary) -> Dictionary:
+	return _router.call("ok", {"wave": "old wave", "scene": ""})
+`
+	if _, e := extinstall.Install(project, "hello", "old", []pluginhost.EditorFile{{Path: "handlers.gd", Content: []byte(old)}}); e != nil {
+		t.Fatal(e)
+	}
+	h := startHostT(t, "ws://127.0.0.1:0", "GODOT_MCP_PLUGIN_DIR="+plugins)
+	e := startEditorT(t, project, h.url)
+	waitEditor(t, h, e)
+
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "hello"}, nil)
+	var out struct {
+		Wave string `json:"wave"`
+	}
+	h.mustCall(t, "godot_hello_wave", map[string]any{"to": "e2e"}, &out)
+	if out.Wave != "Hello from the Godot editor, e2e!" {
+		t.Fatalf("after the upgrade the editor still runs the old handler: wave = %q\n%s", out.Wave, strings.Join(grepLines(h.stderr.String(), "editor code"), "\n"))
+	}
+	st, err := extinstall.ReadStamp(project, "hello")
+	if err != nil || st == nil || st.Version == "old" {
+		t.Fatalf("stamp = %+v %v", st, err)
+	}
+}

@@ -1890,7 +1890,9 @@ func cmd_open(params: Dictionary) -> Dictionary:
 	var already: bool = EditorInterface.get_open_scenes().has(path)
 	if dry:
 		return _router.ok({"path": path, "already_open": already, "active": true, "root_name": "", "root_type": "", "dry_run": true})
-	EditorInterface.open_scene_from_path(path)
+	# Switching to a scene that is already open settles a frame or two later
+	# (the scene tab change is deferred), so wait for it like save and close do.
+	await _switch_settled(path)
 	var root: Node = EditorInterface.get_edited_scene_root()
 	if root == null or root.scene_file_path != path:
 		return _router.fail("INTERNAL_ERROR", "The editor did not open '%s' (it may be broken or have missing dependencies; the editor's Output panel says why)." % path)

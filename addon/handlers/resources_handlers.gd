@@ -16,6 +16,9 @@ const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
 const PathGuard := preload("../path_guard.gd")
 
+## How long godot_resources_rescan lets a scan already under way end before its own.
+const RESCAN_WAIT_MS: int = 5000
+
 ## Files kept for undo: above this many bytes in one action, the change is not undoable.
 const UNDO_LIMIT_BYTES := 16 * 1024 * 1024
 ## Text files search looks into (by extension).
@@ -1400,6 +1403,11 @@ func resolve_uid(params: Dictionary) -> Dictionary:
 ## {} -> {started, scanning}
 func rescan(_params: Dictionary) -> Dictionary:
 	var fs: EditorFileSystem = efs()
+	# A scan already under way may have listed the folders before the files
+	# the caller just wrote: let it end (bounded), then scan again.
+	var t0: int = Time.get_ticks_msec()
+	while fs.is_scanning() and Time.get_ticks_msec() - t0 < RESCAN_WAIT_MS:
+		await (Engine.get_main_loop() as SceneTree).process_frame
 	var started: bool = not fs.is_scanning()
 	if started:
 		fs.scan()

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"net"
 	"strconv"
@@ -151,33 +150,12 @@ func freeBridgeURL(t *testing.T) string {
 func TestEditorErrorsReachTypeScriptSDKClient(t *testing.T) {
 	needNPM(t)
 	url := freeBridgeURL(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addonReady := make(chan *fakeaddon.Addon, 1)
-	go func() {
-		for ctx.Err() == nil {
-			dctx, dcancel := context.WithTimeout(ctx, 2*time.Second)
-			a, err := fakeaddon.Dial(dctx, url)
-			dcancel()
-			if err != nil {
-				time.Sleep(50 * time.Millisecond)
-				continue
-			}
-			a.HandleError("cmd_check_preconditions", envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor: open one with godot_scene_open."))
-			a.HandleError("cmd_describe_class", envelope.Errorf(envelope.ResourceNotFound, "No class NoSuchNode; did you mean Node?"))
-			// Registered last: once the client gets the editor state, every handler is in place.
-			a.HandleResult("cmd_get_editor_state", mcpserver.EditorState{ProjectDir: "/tmp/p", OpenScenes: []mcpserver.OpenScene{}, Selection: []string{}})
-			addonReady <- a
-			return
-		}
-	}()
-	defer func() {
-		select {
-		case a := <-addonReady:
-			a.CloseNow()
-		default:
-		}
-	}()
+	dialWhenUp(t, url, func(a *fakeaddon.Addon) {
+		a.HandleError("cmd_check_preconditions", envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor: open one with godot_scene_open."))
+		a.HandleError("cmd_describe_class", envelope.Errorf(envelope.ResourceNotFound, "No class NoSuchNode; did you mean Node?"))
+		// Registered last: once the client gets the editor state, every handler is in place.
+		a.HandleResult("cmd_get_editor_state", mcpserver.EditorState{ProjectDir: "/tmp/p", OpenScenes: []mcpserver.OpenScene{}, Selection: []string{}})
+	})
 	env := map[string]string{
 		"GODOT_MCP_BRIDGE_URL":       url,
 		"GODOT_MCP_PLUGIN_DIR":       t.TempDir(),

@@ -396,28 +396,10 @@ var listeningRE = regexp.MustCompile(`msg="bridge listening".*?url=(ws://[^\s"]+
 // bridge URL from its log.
 func startHost(bridgeURL string, env ...string) (*host, error) {
 	h := &host{stderr: &syncBuffer{}}
-	hostEnv := append([]string{"GODOT_MCP_BRIDGE_URL=" + bridgeURL, "GODOT_MCP_PLUGIN_DIR=" + suite.pluginDir}, env...)
-	tr := transport.NewStdioWithOptions(suite.hostBin, hostEnv, nil,
-		transport.WithCommandFunc(func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
-			cmd := exec.Command(command, args...)
-			cmd.Env = append(godotEnv(), env...)
-			cmd.Stderr = h.stderr
-			cmd.SysProcAttr = procAttr()
-			h.cmd = cmd
-			return cmd, nil
-		}))
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	if err := tr.Start(ctx); err != nil {
-		return nil, fmt.Errorf("starting godot-mcp: %w", err)
-	}
-	h.c = client.NewClient(tr)
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = contract.MCPProtocolVersion
-	init.Params.ClientInfo = mcp.Implementation{Name: "godot-mcp-e2e", Version: "1"}
-	if _, err := h.c.Initialize(ctx, init); err != nil {
-		h.stop()
-		return nil, fmt.Errorf("MCP initialize: %w\nstderr:\n%s", err, h.stderr.String())
+	if err := h.launch(ctx, bridgeURL, "godot-mcp-e2e", env); err != nil {
+		return nil, err
 	}
 	for h.url == "" {
 		if m := listeningRE.FindStringSubmatch(h.stderr.String()); m != nil {
@@ -431,6 +413,34 @@ func startHost(bridgeURL string, env ...string) (*host, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return h, nil
+}
+
+// launch starts godot-mcp with the suite's plugin dir and bridgeURL (plus
+// env) and initializes an MCP session as clientName; on failure nothing is
+// left running.
+func (h *host) launch(ctx context.Context, bridgeURL, clientName string, env []string) error {
+	hostEnv := append([]string{"GODOT_MCP_BRIDGE_URL=" + bridgeURL, "GODOT_MCP_PLUGIN_DIR=" + suite.pluginDir}, env...)
+	tr := transport.NewStdioWithOptions(suite.hostBin, hostEnv, nil,
+		transport.WithCommandFunc(func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
+			cmd := exec.Command(command, args...)
+			cmd.Env = append(godotEnv(), env...)
+			cmd.Stderr = h.stderr
+			cmd.SysProcAttr = procAttr()
+			h.cmd = cmd
+			return cmd, nil
+		}))
+	if err := tr.Start(ctx); err != nil {
+		return fmt.Errorf("starting godot-mcp: %w", err)
+	}
+	h.c = client.NewClient(tr)
+	var init mcp.InitializeRequest
+	init.Params.ProtocolVersion = contract.MCPProtocolVersion
+	init.Params.ClientInfo = mcp.Implementation{Name: clientName, Version: "1"}
+	if _, err := h.c.Initialize(ctx, init); err != nil {
+		h.stop()
+		return fmt.Errorf("MCP initialize: %w\nstderr:\n%s", err, h.stderr.String())
+	}
+	return nil
 }
 
 // startHostT starts a host that is stopped when the test ends.

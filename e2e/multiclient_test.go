@@ -3,16 +3,9 @@ package e2e
 import (
 	"context"
 	"net"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/godot-mcp/godot-mcp/host/contract"
 )
 
 // startAttachedHostT starts a godot-mcp whose bridge port another server
@@ -21,34 +14,17 @@ import (
 func startAttachedHostT(t *testing.T, bridgeURL string, env ...string) *host {
 	t.Helper()
 	h := &host{stderr: &syncBuffer{}, url: bridgeURL}
-	hostEnv := append([]string{"GODOT_MCP_BRIDGE_URL=" + bridgeURL, "GODOT_MCP_PLUGIN_DIR=" + suite.pluginDir}, env...)
-	tr := transport.NewStdioWithOptions(suite.hostBin, hostEnv, nil,
-		transport.WithCommandFunc(func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
-			cmd := exec.Command(command, args...)
-			cmd.Env = append(godotEnv(), env...)
-			cmd.Stderr = h.stderr
-			cmd.SysProcAttr = procAttr()
-			h.cmd = cmd
-			return cmd, nil
-		}))
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	if err := tr.Start(ctx); err != nil {
+	if err := h.launch(ctx, bridgeURL, "godot-mcp-e2e-attached", env); err != nil {
 		t.Fatal(err)
 	}
-	h.c = client.NewClient(tr)
 	t.Cleanup(func() {
 		h.stop()
 		if t.Failed() {
 			t.Logf("attached godot-mcp stderr:\n%s", h.stderr.String())
 		}
 	})
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = contract.MCPProtocolVersion
-	init.Params.ClientInfo = mcp.Implementation{Name: "godot-mcp-e2e-attached", Version: "1"}
-	if _, err := h.c.Initialize(ctx, init); err != nil {
-		t.Fatalf("MCP initialize: %v", err)
-	}
 	return h
 }
 

@@ -427,7 +427,7 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 // *mcp.CallToolResult is an input-required answer (approval pending).
 func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessage, req mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
 	def := reg.def
-	args, verr := validateArgs(def.Name, reg.input, rawArgs)
+	rawArgs, args, verr := validateArgs(def.Name, reg.input, rawArgs)
 	if verr != nil {
 		return Fail(verr), nil
 	}

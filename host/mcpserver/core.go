@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -270,6 +271,13 @@ func CoreToolNames() []string {
 // coreTool builds a host-served tool from typed input and output structs.
 func coreTool[In, Out any](name, title string, class safety.Class, pre []string, desc string, preview bool,
 	fn func(ctx context.Context, call Call, in In) Result) Tool {
+	// Declared like an SDK tool (sdk.NewTool): a misspelt precondition or
+	// a malformed schema tag panics here, the first time the server starts.
+	for _, p := range pre {
+		if !slices.Contains(safety.Preconditions, p) {
+			panic(fmt.Sprintf("core tool %s: unknown precondition %q (known: %s)", name, p, strings.Join(safety.Preconditions, ", ")))
+		}
+	}
 	return Tool{
 		Def: ToolDef{
 			Name: name, Title: title, Description: desc, Toolset: CoreToolset, Class: class,

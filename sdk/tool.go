@@ -86,8 +86,11 @@ type ToolOptions struct {
 	// DryRun declares that the tool can preview its effect (Call.DryRun).
 	// It is implied for Mutating and Destructive tools, which must honour it.
 	DryRun bool
-	// Preconditions the host checks before calling, e.g. RequireActiveScene;
-	// NewTool panics on a name not in PreconditionNames.
+	// Preconditions that must hold, e.g. RequireActiveScene; NewTool panics
+	// on a name not in PreconditionNames. The host checks bridge_connected
+	// and project_dir before calling; the editor command the tool sends
+	// checks the editor-side ones (active_scene, runtime_probe,
+	// game_not_breaked) and answers PreconditionFailed with the name.
 	// Confirmation for Destructive tools is implied and need not be listed.
 	Preconditions []string
 	// DestructiveWhen lists conditions on the arguments under which one call
@@ -189,7 +192,7 @@ func (d *toolDef) destructiveCall(args json.RawMessage) (string, bool) {
 // NewTool defines a tool whose arguments decode into In and whose structured
 // result is Out. Both must be structs (or maps with string keys): their JSON
 // Schemas are generated from the types, see the package documentation for the
-// tags. The SDK validates the arguments against the input schema before fn
+// tags. The host validates the arguments against the input schema before fn
 // runs, so fn sees only well-typed input.
 //
 // NewTool panics on a programming error (an invalid name, a missing safety

@@ -248,7 +248,7 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		name: name, opts: opts, conds: conds,
 		inSchema: in, outSchema: out,
 		inSchemaJSON: inJSON, outSchemaJSON: outJSON,
-		// tree is args as validated (nil when the caller has only args):
+		// tree is args as decoded (nil when the caller has only args):
 		// filling In from it spares reading megabyte arguments again.
 		invoke: func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error) {
 			var input In

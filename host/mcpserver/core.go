@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 // CoreToolset is the name of the always-on toolset served by the host itself.
@@ -276,6 +278,11 @@ func coreTool[In, Out any](name, title string, class safety.Class, pre []string,
 	for _, p := range pre {
 		if !slices.Contains(safety.Preconditions, p) {
 			panic(fmt.Sprintf("core tool %s: unknown precondition %q (known: %s)", name, p, strings.Join(safety.Preconditions, ", ")))
+		}
+	}
+	for _, f := range schema.Fields(reflect.TypeFor[In]()) {
+		if f.Name == "dry_run" || f.Name == "confirm" {
+			panic(fmt.Sprintf("core tool %s: input field %q (%s) is reserved: the host owns dry_run and confirm (Call.DryRun, Call.Confirm)", name, f.Name, f.GoName))
 		}
 	}
 	return Tool{

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,4 +45,19 @@ func TestAddToolsRefusesUnenforcedSchemaKeywords(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"pattern"`) {
 		t.Fatalf("AddTools with a pattern keyword: %v", err)
 	}
+}
+
+// A core tool's input cannot declare the host-owned dry_run or confirm, as
+// an SDK tool's cannot (sdk.NewTool panics alike).
+func TestCoreToolRefusesReservedInputFields(t *testing.T) {
+	type in struct {
+		Confirm bool `json:"confirm,omitempty"`
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `"confirm"`) {
+			t.Errorf("recovered %v, want a panic naming confirm", r)
+		}
+	}()
+	coreTool[in, NoArgs]("godot_bad", "Bad", safety.Mutating, nil, "d", true,
+		func(context.Context, Call, in) Result { return OK(NoArgs{}) })
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/plugins"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // Every editor command a built-in toolset's code names is one the addon

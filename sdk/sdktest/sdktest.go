@@ -26,8 +26,9 @@
 // (cmd_<toolset>_*) or be a public core command, be declared by the editor,
 // and fit the tool's class; during a dry run, dry_run: true is set on
 // commands that take it. Only the plugin process and its gRPC hop are left
-// out. The fake editor declares the real addon's commands; declare the
-// toolset's own with Declare.
+// out. The fake editor declares the real addon's commands and the
+// toolset's own as its EditorCode declares them (each "cmd_x": {"class":
+// ..., "run": ...} entry of its .gd files); Declare adds or overrides one.
 //
 // Client returns the MCP client itself, for tests that list tools or call
 // the host's core tools (godot_get_editor_state, ...) end to end.
@@ -183,6 +184,15 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 		t.Fatalf("sdktest: invalid toolset: %v", err)
 	}
 	cfg := startConfig{commands: map[string]envelope.CommandInfo{}}
+	if ts.EditorCode != nil {
+		own, err := fakeaddon.ParseCommands(ts.EditorCode, ts.Name)
+		if err != nil {
+			t.Fatalf("sdktest: the toolset's editor code: %v", err)
+		}
+		for name, info := range own {
+			cfg.commands[name] = info
+		}
+	}
 	for _, o := range opts {
 		if o.apply != nil {
 			o.apply(&cfg)

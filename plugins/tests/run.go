@@ -299,10 +299,7 @@ func run(ctx context.Context, call *sdk.Call, in RunIn) (RunOut, error) {
 // output, script errors inside tests (status error), and, when there is no
 // report (a time-out, a crash), the results themselves.
 func merge(out *RunOut, tr *tracker, res godotproc.Result) {
-	tr.end("")
-	if tr.cur != nil {
-		tr.cur.status = "error"
-	}
+	tr.cur = nil // a test still running when the process ended keeps status "" (error below)
 	if out.Results == nil {
 		for _, st := range tr.tests {
 			r := ResultOut{Suite: st.key.suite, Test: st.key.test, Status: st.status}

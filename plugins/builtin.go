@@ -3,6 +3,7 @@
 package plugins
 
 import (
+	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
 	"github.com/godot-mcp/godot-mcp/plugins/runtime"
@@ -16,6 +17,7 @@ import (
 func Builtins() []sdk.Toolset {
 	return []sdk.Toolset{scene.Toolset(), scripts.Toolset(), resources.Toolset(), project.Toolset(), runtime.Toolset(),
 		tests.Toolset(),
+		diagnostics.Toolset(),
 	}
 }
 

@@ -232,3 +232,19 @@ func (p *errorParser) flush() {
 	}
 	p.found = append(p.found, e)
 }
+
+// ErrorParser reads Godot's error blocks from output lines (colour codes
+// already removed), for callers that split the output themselves.
+type ErrorParser struct{ p errorParser }
+
+// Feed reads one line.
+func (e *ErrorParser) Feed(line string) { e.p.feed(line) }
+
+// Take ends the block being read and returns the errors found since the
+// last Take.
+func (e *ErrorParser) Take() []Error {
+	e.p.flush()
+	out := e.p.found
+	e.p.found = nil
+	return out
+}

@@ -1,6 +1,7 @@
 package plugins_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/plugins"
@@ -23,6 +25,26 @@ import (
 func TestBuiltinsSendOnlyTheirOwnCommands(t *testing.T) {
 	table := fakeaddon.AddonCommands()
 	cmdRE := regexp.MustCompile(`"(cmd_[a-z0-9_]+)"`)
+	// A toolset's own editor code (sdk.Toolset.EditorCode) declares its commands too.
+	entryRE := regexp.MustCompile(`"(cmd_[a-z0-9_]+)"\s*:\s*\{\s*"class"\s*:\s*"([a-z_]+)"`)
+	for _, ts := range plugins.Builtins() {
+		if ts.EditorCode == nil {
+			continue
+		}
+		_ = fs.WalkDir(ts.EditorCode, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
+				return err
+			}
+			src, err := fs.ReadFile(ts.EditorCode, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range entryRE.FindAllStringSubmatch(string(src), -1) {
+				table[m[1]] = envelope.CommandInfo{Class: m[2], Owner: ts.Name}
+			}
+			return nil
+		})
+	}
 	for _, name := range plugins.Names() {
 		files, err := filepath.Glob(filepath.Join(name, "*.go"))
 		if err != nil || len(files) == 0 {

@@ -8,6 +8,7 @@ package diagnostics
 import (
 	"context"
 	"embed"
+	"fmt"
 	"io/fs"
 	"time"
 
@@ -29,7 +30,14 @@ func editorCode() fs.FS {
 type LogIn struct {
 	Since    int    `json:"since,omitempty" jsonschema:"minimum=0" description:"next_cursor of the previous answer; 0: from the oldest entry kept"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=1000,default=200" description:"most entries per answer"`
-	Severity string `json:"severity,omitempty" jsonschema:"enum=all,enum=error,enum=warning,enum=errors_and_warnings,default=all"`
+	Severity string `json:"severity,omitempty" jsonschema:"enum=all|error|warning|errors_and_warnings,default=all"`
+	Rescan   bool   `json:"rescan,omitempty" description:"first have the editor scan the file system, so scripts changed on disk are re-parsed and their errors shown"`
+}
+
+// Referrer is a file that names a missing dependency.
+type Referrer struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
 }
 
 // LogEntry is one line of the Output panel.
@@ -40,6 +48,11 @@ type LogEntry struct {
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
 	Text     string `json:"text" description:"the line as the panel shows it"`
+	// A message about a file that does not exist names it as the dependency,
+	// and the scene or resource that refers to it as file:line.
+	Dependency   string     `json:"dependency,omitempty" description:"the missing file the message is about"`
+	ReferencedBy []Referrer `json:"referenced_by,omitempty" description:"text scenes and resources naming the missing file (at most 10)"`
+	Source       string     `json:"source,omitempty" description:"the engine's own source location, when the message had one instead of a res:// one"`
 }
 
 // LogOut is a page of entries.
@@ -51,6 +64,19 @@ type LogOut struct {
 	Available  int        `json:"available"`
 }
 
+// logAnswer is the editor's answer: a page, and whether its file system
+// scan is under way.
+type logAnswer struct {
+	LogOut
+	Scanning bool `json:"scanning"`
+}
+
+const (
+	logTimeout = 15 * time.Second
+	rescanWait = 30 * time.Second
+	afterScan  = 500 * time.Millisecond
+)
+
 func editorLog(ctx context.Context, call *sdk.Call, in LogIn) (LogOut, error) {
 	if in.Limit == 0 {
 		in.Limit = 200
@@ -58,7 +84,29 @@ func editorLog(ctx context.Context, call *sdk.Call, in LogIn) (LogOut, error) {
 	if in.Severity == "" {
 		in.Severity = "all"
 	}
-	out, err := sdk.Send[LogOut](ctx, call.Host, "cmd_diagnostics_editor_log", map[string]any{"since": in.Since, "limit": in.Limit, "severity": in.Severity}, 15*time.Second)
+	params := map[string]any{"since": in.Since, "limit": in.Limit, "severity": in.Severity}
+	if in.Rescan {
+		// The editor starts the scan and answers; the scan (and the script
+		// reloads it causes) runs on in the editor: wait for it to end.
+		deadline := time.Now().Add(rescanWait)
+		st, err := sdk.Send[logAnswer](ctx, call.Host, "cmd_diagnostics_editor_log", map[string]any{"since": in.Since, "limit": 1, "severity": in.Severity, "rescan": true}, logTimeout)
+		for err == nil && st.Scanning && time.Now().Before(deadline) {
+			select {
+			case <-ctx.Done():
+				return LogOut{}, ctx.Err()
+			case <-time.After(200 * time.Millisecond):
+			}
+			st, err = sdk.Send[logAnswer](ctx, call.Host, "cmd_diagnostics_editor_log", map[string]any{"since": in.Since, "limit": 1, "severity": in.Severity}, logTimeout)
+		}
+		if err != nil {
+			return LogOut{}, err
+		}
+		if st.Scanning {
+			return LogOut{}, sdk.Timeout(fmt.Sprintf("the editor's file system scan did not end within %s; call again without rescan to read what is there", rescanWait))
+		}
+		time.Sleep(afterScan) // the editor reloads the changed scripts right after the scan
+	}
+	out, err := sdk.Send[LogOut](ctx, call.Host, "cmd_diagnostics_editor_log", params, logTimeout)
 	if err != nil {
 		return LogOut{}, err
 	}

@@ -39,7 +39,7 @@ type SuiteOut struct {
 
 // ListIn filters discovery.
 type ListIn struct {
-	Framework  string `json:"framework,omitempty" jsonschema:"enum=gut,enum=gdunit4" description:"only this framework's suites"`
+	Framework  string `json:"framework,omitempty" jsonschema:"enum=gut|gdunit4" description:"only this framework's suites"`
 	Path       string `json:"path,omitempty" description:"res:// folder or script to look in; default: the whole project (addons/ and hidden folders are skipped)"`
 	ProjectDir string `json:"project_dir,omitempty" description:"as in detect"`
 }
@@ -54,7 +54,7 @@ type ListOut struct {
 
 // RunIn says what to run.
 type RunIn struct {
-	Framework     string `json:"framework,omitempty" jsonschema:"enum=gut,enum=gdunit4" description:"required when the project has both"`
+	Framework     string `json:"framework,omitempty" jsonschema:"enum=gut|gdunit4" description:"required when the project has both"`
 	Path          string `json:"path,omitempty" description:"res:// folder or test script; default: every suite of the framework"`
 	Test          string `json:"test,omitempty" description:"run only this test function of the script in path (GUT inner class: Inner.test_name)"`
 	TimeoutMs     int    `json:"timeout_ms,omitempty" jsonschema:"minimum=1000,maximum=600000,default=120000" description:"kill the run (its whole process group) after this long; timed_out: true"`

@@ -17,7 +17,8 @@ var _rtl: RichTextLabel = null
 
 var _loc_re: RegEx = RegEx.create_from_string("^(res://[^\\s:]+|user://[^\\s:]+|[A-Za-z]:?[^\\s:]*\\.[A-Za-z0-9]+):(\\d+) - (.*)$")
 var _at_re: RegEx = RegEx.create_from_string("\\((res://[^\\s()]+):(\\d+)\\)")
-var _path_re: RegEx = RegEx.create_from_string("(res://[^\\s:'\"()]+)(?::(\\d+))?")
+var _path_re: RegEx = RegEx.create_from_string("(res://[^\\s:'\"()]*[^\\s:'\"().,])(?::(\\d+))?")
+var _referrers_of: Dictionary = {}  # missing res:// path -> [{file, line}], found during one poll
 
 
 func _find_rtl() -> RichTextLabel:
@@ -45,6 +46,7 @@ func poll() -> bool:
 	if lines.size() > 0 and lines[lines.size() - 1] == "":
 		lines.resize(lines.size() - 1)
 	var start: int = _new_start(lines)
+	_referrers_of.clear()
 	for i: int in range(start, lines.size()):
 		_add(lines[i])
 	var from: int = maxi(0, lines.size() - TAIL)
@@ -83,10 +85,14 @@ func _add(line: String) -> void:
 		msg = msg.substr(9)
 	var m: RegExMatch = _loc_re.search(msg)
 	if m != null:
-		e["file"] = m.get_string(1)
-		e["line"] = m.get_string(2).to_int()
 		msg = m.get_string(3)
-	elif e["severity"] != "info":
+		if m.get_string(1).begins_with("res://") or m.get_string(1).begins_with("user://"):
+			e["file"] = m.get_string(1)
+			e["line"] = m.get_string(2).to_int()
+		else:
+			e["source"] = "%s:%s" % [m.get_string(1), m.get_string(2)]  # the engine's C++ location
+			m = null
+	if m == null and e["severity"] != "info":
 		m = _at_re.search(msg)
 		if m == null:
 			m = _path_re.search(msg)
@@ -94,6 +100,16 @@ func _add(line: String) -> void:
 			e["file"] = m.get_string(1)
 			if m.get_string(2) != "":
 				e["line"] = m.get_string(2).to_int()
+			elif not FileAccess.file_exists(str(e["file"])) and not DirAccess.dir_exists_absolute(str(e["file"])):
+				# A missing file: name it as the dependency, and the scene or resource
+				# that refers to it as the place (the engine's message does not).
+				e["dependency"] = e["file"]
+				e.erase("file")
+				var refs: Array = _referrers(str(e["dependency"]))
+				if not refs.is_empty():
+					e["file"] = refs[0]["file"]
+					e["line"] = refs[0]["line"]
+					e["referenced_by"] = refs
 	e["message"] = msg
 	_entries.append(e)
 	if _entries.size() > KEEP:
@@ -124,3 +140,39 @@ func page(since: int, limit: int, severity: String) -> Dictionary:
 	if not has_more and not _entries.is_empty():
 		next = maxi(next, int(_entries[_entries.size() - 1]["seq"]))
 	return {"entries": out, "next_cursor": next, "has_more": has_more, "dropped": lost, "available": _entries.size()}
+
+
+## The text scenes and resources (res://addons and hidden folders skipped) that name
+## path, each with the first line that does: at most 10.
+func _referrers(path: String) -> Array:
+	if _referrers_of.has(path):
+		return _referrers_of[path]
+	var out: Array = []
+	var files: PackedStringArray = []
+	_text_resources("res://", files)
+	var needle: String = "\"" + path + "\""
+	for f: String in files:
+		var text: String = FileAccess.get_file_as_string(f)
+		var at: int = text.find(needle)
+		if at < 0:
+			continue
+		out.append({"file": f, "line": text.substr(0, at).count("\n") + 1})
+		if out.size() >= 10:
+			break
+	_referrers_of[path] = out
+	return out
+
+
+func _text_resources(dir: String, out: PackedStringArray) -> void:
+	if out.size() >= 5000:
+		return
+	var d: DirAccess = DirAccess.open(dir)
+	if d == null or (dir != "res://" and FileAccess.file_exists(dir.path_join(".gdignore"))):
+		return
+	for f: String in d.get_files():
+		if f.get_extension() in ["tscn", "tres"]:
+			out.append(dir.path_join(f))
+	for sub: String in d.get_directories():
+		if sub.begins_with(".") or (dir == "res://" and sub == "addons"):
+			continue
+		_text_resources(dir.path_join(sub), out)

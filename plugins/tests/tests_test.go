@@ -228,7 +228,9 @@ func TestRunGUTResultsFromTheReport(t *testing.T) {
 	if res.Err == nil || res.Err.Code != sdk.CodeResourceNotFound || !strings.Contains(res.Err.Hint, `did you mean "test_fails"`) {
 		t.Fatalf("%+v", res.Err)
 	}
-	res = call(t, h, "run", map[string]any{"path": "res://test/test_a.gd", "test": "TestInner.test_inner"})
+	if res = call(t, h, "run", map[string]any{"path": "res://test/test_a.gd", "test": "TestInner.test_inner"}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
 	args, _ = os.ReadFile(filepath.Join(fake, "args"))
 	if !strings.Contains(string(args), "-ginner_class=TestInner") {
 		t.Fatalf("%s", args)
@@ -322,6 +324,9 @@ func TestRunGdUnit4ReadsItsReportDirectory(t *testing.T) {
 		t.Fatalf("the report directory was left behind: %v", err)
 	}
 	res = call(t, h, "run", map[string]any{"path": "res://test/math_test.gd", "test": "test_bad"})
+	if err := res.Decode(&out); err != nil || len(out.Results) != 1 || out.Results[0].Test != "test_bad" {
+		t.Fatalf("%v %s", err, res.Structured)
+	}
 	args, _ := os.ReadFile(filepath.Join(fake, "args"))
 	if !strings.Contains(string(args), "-a res://test/math_test.gd -i res://test/math_test.gd:test_ok") {
 		t.Fatalf("%s", args)

@@ -224,19 +224,15 @@ func Run(ctx context.Context, o Options) (Result, error) {
 // (the local debugger, which makes get_stack() report lines), so that a
 // script error, which breaks into that debugger, continues instead of
 // waiting at its debug> prompt.
-func Continue() io.Reader { return continueReader{} }
+func Continue() io.Reader { return &continueReader{} }
 
-type continueReader struct{}
+// continueReader repeats "c\n" across reads of any size.
+type continueReader struct{ n int }
 
-func (continueReader) Read(p []byte) (int, error) {
-	n := 0
-	for n+2 <= len(p) {
-		p[n], p[n+1] = 'c', '\n'
-		n += 2
+func (r *continueReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "c\n"[r.n%2]
+		r.n++
 	}
-	if n == 0 && len(p) > 0 {
-		p[0] = '\n'
-		n = 1
-	}
-	return n, nil
+	return len(p), nil
 }

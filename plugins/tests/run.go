@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -260,6 +261,12 @@ func run(ctx context.Context, call *sdk.Call, in RunIn) (RunOut, error) {
 		}
 	}
 	merge(&out, tr, res)
+	if !out.TimedOut {
+		notRun(&out, suites, inner, test)
+	}
+	if fw.Name == GUT {
+		guessLines(&out, dir, suites)
+	}
 	if test != "" { // the frameworks match names by substring: keep the one asked for
 		kept := out.Results[:0]
 		for _, r := range out.Results {
@@ -384,4 +391,88 @@ func progressStatus(st *seenTest) string {
 		return "error"
 	}
 	return st.status
+}
+
+// notRun adds an error result for each suite that was to run but has no
+// result at all (a script that does not parse, say), with Godot's error
+// about that script when there is one.
+func notRun(out *RunOut, suites []SuiteOut, inner, test string) {
+	if test != "" {
+		return
+	}
+	seen := map[string]bool{}
+	for _, r := range out.Results {
+		seen[r.Suite] = true
+	}
+	for _, s := range suites {
+		if seen[s.Suite] || (inner != "" && s.InnerClass != inner) {
+			continue
+		}
+		r := ResultOut{Suite: s.Suite, Status: "error", Message: "the suite did not run", File: s.File}
+		for _, e := range out.Errors {
+			if e.File == s.File {
+				r.Message += ": " + e.Message
+				r.Line = e.Line
+				break
+			}
+		}
+		out.Results = append(out.Results, r)
+	}
+}
+
+// guessLines gives a GUT failure whose line GUT could not tell (it prints
+// "at line -1" when get_stack() is empty, as after a script error broke
+// into the debugger earlier in the run) the line of the test's only
+// assert, else of its func.
+func guessLines(out *RunOut, dir string, suites []SuiteOut) {
+	for i := range out.Results {
+		r := &out.Results[i]
+		if r.Status != "failed" || r.Line > 0 {
+			continue
+		}
+		for _, s := range suites {
+			if s.Suite != r.Suite {
+				continue
+			}
+			for j, t := range s.Tests {
+				if t.Name != r.Test {
+					continue
+				}
+				end := 1 << 30
+				if j+1 < len(s.Tests) {
+					end = s.Tests[j+1].Line
+				}
+				r.File, r.Line = s.File, onlyAssert(dir, s.File, t.Line, end)
+			}
+		}
+	}
+}
+
+var assertRE = regexp.MustCompile(`^\s+assert_\w+\s*\(`)
+
+func onlyAssert(dir, file string, from, to int) int {
+	src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(file, "res://"))))
+	if err != nil {
+		return from
+	}
+	found := 0
+	for n, l := range strings.Split(string(src), "\n") {
+		line := n + 1
+		if line <= from || line >= to {
+			continue
+		}
+		if strings.HasPrefix(l, "func ") || strings.HasPrefix(l, "class ") {
+			break
+		}
+		if assertRE.MatchString(l) {
+			if found != 0 {
+				return from
+			}
+			found = line
+		}
+	}
+	if found == 0 {
+		return from
+	}
+	return found
 }

@@ -170,6 +170,9 @@ const gutXML = `<?xml version="1.0" encoding="UTF-8"?>
             at line 8]]></failure></testcase>
       <testcase name="test_crash" assertions="0" status="no asserts" classname="test/test_a.gd" time="0.0001" ></testcase>
   </testsuite>
+  <testsuite name="test/test_a.gd.TestInner" tests="1" failures="0" skipped="0" time="0.0001" >
+      <testcase name="test_inner" assertions="1" status="pass" classname="test/test_a.gd.TestInner" time="0.0001" ></testcase>
+  </testsuite>
 </testsuites>`
 
 func TestRunGUTResultsFromTheReport(t *testing.T) {
@@ -191,7 +194,7 @@ func TestRunGUTResultsFromTheReport(t *testing.T) {
 	if err := res.Decode(&out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Passed || out.Totals["tests"] != 3 || out.Totals["passed"] != 1 || out.Totals["failed"] != 1 || out.Totals["errors"] != 1 {
+	if out.Passed || out.Totals["tests"] != 4 || out.Totals["passed"] != 2 || out.Totals["failed"] != 1 || out.Totals["errors"] != 1 {
 		t.Fatalf("%s", res.Structured)
 	}
 	p, f, c := out.Result[0], out.Result[1], out.Result[2]
@@ -330,5 +333,41 @@ func TestRunGdUnit4ReadsItsReportDirectory(t *testing.T) {
 	args, _ := os.ReadFile(filepath.Join(fake, "args"))
 	if !strings.Contains(string(args), "-a res://test/math_test.gd -i res://test/math_test.gd:test_ok") {
 		t.Fatalf("%s", args)
+	}
+}
+
+// A suite that does not parse is an error result with its parse error; a
+// failure GUT could not place (line -1) gets the test's only assert line.
+func TestRunGUTBrokenSuiteAndUnknownLine(t *testing.T) {
+	project(t, map[string]string{"addons/gut/plugin.cfg": gutCfg, ".godot/global_script_class_cache.cfg": classCache,
+		"test/test_a.gd":      gutSuite,
+		"test/test_broken.gd": "extends GutTest\n\nfunc test_x() -> void:\n\tassert_eq(1,\n"})
+	console := "\nDebugger Break, Reason: 'Parser Error: Expected expression as the function argument.'\n*Frame 0 - res://test/test_broken.gd:4 in function ''\n" +
+		"Enter \"help\" for assistance.\ndebug> SCRIPT ERROR: Parse Error: Expected expression as the function argument.\n" +
+		"res://test/test_a.gd\n* test_passes\n* test_fails\n    [Failed]:  [1] expected to equal [2]\n      at line -1\n1/2 passed.\n= Run Summary\n"
+	xml := strings.Replace(strings.Replace(gutXML, "at line 8", "at line -1", 1), `<testcase name="test_crash" assertions="0" status="no asserts" classname="test/test_a.gd" time="0.0001" ></testcase>`, "", 1)
+	fakeGodot(t, console, xml, false)
+	h := sdktest.Start(t, tests.Toolset())
+	res := call(t, h, "run", nil)
+	var out struct {
+		Results []struct {
+			Suite, Test, Status, Message, File string
+			Line                               int
+		}
+	}
+	if err := res.Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	var fails, broken bool
+	for _, r := range out.Results {
+		if r.Test == "test_fails" {
+			fails = r.Status == "failed" && r.File == "res://test/test_a.gd" && r.Line == 8
+		}
+		if r.Suite == "res://test/test_broken.gd" {
+			broken = r.Status == "error" && r.Line == 4 && strings.Contains(r.Message, "did not run: Parser Error")
+		}
+	}
+	if !fails || !broken {
+		t.Fatalf("%s", res.Structured)
 	}
 }

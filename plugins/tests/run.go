@@ -28,7 +28,7 @@ func detectTool(ctx context.Context, call *sdk.Call, in DetectIn) (DetectOut, er
 	return out, nil
 }
 
-// resDir checks a res:// path argument and returns it cleaned, with its file.
+// resPath checks a res:// path argument that must exist and returns it cleaned, with its file.
 func resPath(dir, p string) (string, string, error) {
 	clean, err := respath.Clean(p)
 	if err != nil {

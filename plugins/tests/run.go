@@ -100,8 +100,9 @@ func run(ctx context.Context, call *sdk.Call, in RunIn) (RunOut, error) {
 	if in.TimeoutMs == 0 {
 		in.TimeoutMs = 120000
 	}
-	if in.OutputPerTest == 0 {
-		in.OutputPerTest = 4000
+	maxOut := 4000
+	if in.OutputPerTest != nil {
+		maxOut = *in.OutputPerTest
 	}
 	dir, err := godotproc.ProjectDir(ctx, call, in.ProjectDir, "the tests toolset")
 	if err != nil {
@@ -189,7 +190,7 @@ func run(ctx context.Context, call *sdk.Call, in RunIn) (RunOut, error) {
 		total = 1
 	}
 	done := 0
-	tr := newTracker(fw.Name, in.OutputPerTest, func(st *seenTest) {
+	tr := newTracker(fw.Name, maxOut, func(st *seenTest) {
 		done++
 		if call.Host != nil {
 			call.Host.Progress(ctx, float64(done), float64(max(total, done)), fmt.Sprintf("%s > %s %s", st.key.suite, st.key.test, progressStatus(st)))

@@ -371,3 +371,17 @@ func TestRunGUTBrokenSuiteAndUnknownLine(t *testing.T) {
 		t.Fatalf("%s", res.Structured)
 	}
 }
+
+func TestRunWithoutOutput(t *testing.T) {
+	project(t, map[string]string{"addons/gut/plugin.cfg": gutCfg, ".godot/global_script_class_cache.cfg": classCache, "test/test_a.gd": gutSuite})
+	fakeGodot(t, gutConsole, gutXML, false)
+	h := sdktest.Start(t, tests.Toolset())
+	res := call(t, h, "run", map[string]any{"max_output_per_test": 0})
+	if res.Err != nil || strings.Contains(string(res.Structured), `"output":"hi"`) {
+		t.Fatalf("%v %s", res.Err, res.Structured)
+	}
+	res = call(t, h, "run", nil)
+	if res.Err != nil || !strings.Contains(string(res.Structured), `"output":"hi"`) {
+		t.Fatalf("%v %s", res.Err, res.Structured)
+	}
+}

@@ -59,7 +59,7 @@ type RunIn struct {
 	Test          string `json:"test,omitempty" description:"run only this test function of the script in path (GUT inner class: Inner.test_name)"`
 	TimeoutMs     int    `json:"timeout_ms,omitempty" jsonschema:"minimum=1000,maximum=600000,default=120000" description:"kill the run (its whole process group) after this long; timed_out: true"`
 	ProjectDir    string `json:"project_dir,omitempty" description:"as in detect"`
-	OutputPerTest int    `json:"max_output_per_test,omitempty" jsonschema:"minimum=0,maximum=65536,default=4000" description:"bytes of each test's captured output kept (its end)"`
+	OutputPerTest *int   `json:"max_output_per_test,omitempty" jsonschema:"minimum=0,maximum=65536,default=4000" description:"bytes of each test's captured output kept (its end); 0: none"`
 }
 
 // ResultOut is one test's outcome.

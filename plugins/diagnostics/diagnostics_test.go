@@ -1,3 +1,5 @@
+//go:build unix
+
 package diagnostics_test
 
 import (

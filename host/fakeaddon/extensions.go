@@ -3,16 +3,21 @@ package fakeaddon
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
 
 // The real addon's cmd_ext_load / cmd_ext_unload (addon/command_router.gd),
 // faked over the hello's project_dir: a load reads the folder's
-// .godot_mcp_stamp.json and reports its version; both push the table.
+// .godot_mcp_stamp.json, reports its version and declares the commands its
+// .gd files declare (ParseCommands; only cmd_<toolset>_* ones, as the real
+// router keeps); an unload drops them; both push the table.
 const (
 	cmdExtLoad   = "cmd_ext_load"
 	cmdExtUnload = "cmd_ext_unload"
@@ -39,13 +44,33 @@ func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *envelop
 	if b, err := os.ReadFile(filepath.Join(dir, ".godot_mcp_stamp.json")); err == nil {
 		_ = json.Unmarshal(b, &stamp)
 	}
+	declared, err := ParseCommands(os.DirFS(dir), p.Prefix)
+	if err != nil {
+		return nil, envelope.Precondition("toolset_editor_code", fmt.Sprintf("res://addons/godot_mcp_ext/%s/: %v.", p.Prefix, err))
+	}
+	names := []string{}
 	a.mu.Lock()
+	a.dropExtLocked(p.Prefix)
+	next := make(map[string]envelope.CommandInfo, len(a.commands)+len(declared))
+	for k, v := range a.commands {
+		next[k] = v
+	}
+	for k, v := range declared {
+		if _, taken := next[k]; taken || !strings.HasPrefix(k, "cmd_"+p.Prefix+"_") {
+			continue
+		}
+		next[k] = v
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	a.commands = next
+	a.extCommands[p.Prefix] = names
 	a.extensions[p.Prefix] = stamp.Version
 	a.mu.Unlock()
 	if err := a.pushTable(ctx); err != nil {
 		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
 	}
-	return map[string]any{"prefix": p.Prefix, "version": stamp.Version, "commands": []string{}}, nil
+	return map[string]any{"prefix": p.Prefix, "version": stamp.Version, "commands": names}, nil
 }
 
 func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envelope.Error) {
@@ -55,12 +80,31 @@ func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envel
 	}
 	a.mu.Lock()
 	_, was := a.extensions[p.Prefix]
+	a.dropExtLocked(p.Prefix)
 	delete(a.extensions, p.Prefix)
 	a.mu.Unlock()
 	if err := a.pushTable(ctx); err != nil {
 		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
 	}
 	return map[string]any{"prefix": p.Prefix, "unloaded": was}, nil
+}
+
+// dropExtLocked forgets the commands extension prefix declared. Caller
+// holds a.mu.
+func (a *Addon) dropExtLocked(prefix string) {
+	names := a.extCommands[prefix]
+	if len(names) == 0 {
+		return
+	}
+	next := make(map[string]envelope.CommandInfo, len(a.commands))
+	for k, v := range a.commands {
+		next[k] = v
+	}
+	for _, k := range names {
+		delete(next, k)
+	}
+	a.commands = next
+	delete(a.extCommands, prefix)
 }
 
 // Extensions is the extension folders the fake editor has loaded and

@@ -24,6 +24,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -40,11 +42,19 @@ const HelloID = "hello"
 // readLimit matches the bridge: twice the largest frame either side accepts.
 const readLimit = 2 * envelope.MaxFrameBytes
 
+// DefaultProjectDir is DefaultHello's project_dir. It is a placeholder:
+// Dial sends instead a fresh project directory of its own (with a
+// project.godot, removed by Close), so that a toolset's editor code can be
+// installed into it and loaded (cmd_ext_load) as in a real project.
+// ProjectDir reports it.
+const DefaultProjectDir = "/tmp/fakeaddon/project"
+
 // DefaultHello is the cmd_editor_hello sent unless WithHello replaces it;
-// its command table is the real addon's (AddonCommands).
+// its command table is the real core addon's (AddonCommands), its
+// project_dir DefaultProjectDir.
 func DefaultHello() envelope.EditorHello {
 	return envelope.EditorHello{
-		ProjectDir:   "/tmp/fakeaddon/project",
+		ProjectDir:   DefaultProjectDir,
 		GodotVersion: "4.4.1.stable",
 		AddonVersion: "fakeaddon",
 		Commands:     AddonCommands(),
@@ -187,7 +197,9 @@ type Addon struct {
 	helloAnswer envelope.Response
 	commands    map[string]envelope.CommandInfo // the table the editor declared
 	extensions  map[string]string               // loaded extension folders -> stamp version
+	extCommands map[string][]string             // loaded extension folder -> the commands it declared
 	projectDir  string
+	tempProject string // the project directory Dial made (DefaultProjectDir), removed by Close
 }
 
 // Dial connects to the bridge at url, sends cmd_editor_hello and waits for
@@ -201,6 +213,14 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	}
 	if cfg.tokenSet {
 		cfg.hello.Token = cfg.token
+	}
+	var tempProject string
+	if cfg.hello.ProjectDir == DefaultProjectDir {
+		dir, err := newProject()
+		if err != nil {
+			return nil, err
+		}
+		tempProject, cfg.hello.ProjectDir = dir, dir
 	}
 	if len(cfg.extra) > 0 {
 		table := make(map[string]envelope.CommandInfo, len(cfg.hello.Commands)+len(cfg.extra))
@@ -220,6 +240,7 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	})
 	if err != nil {
 		tr.CloseIdleConnections()
+		removeProject(tempProject)
 		de := &DialError{URL: url, Err: err}
 		if resp != nil {
 			de.StatusCode = resp.StatusCode
@@ -229,19 +250,21 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	conn.SetReadLimit(readLimit)
 	actx, cancel := context.WithCancel(context.Background())
 	a := &Addon{
-		url:        url,
-		conn:       conn,
-		transport:  tr,
-		ctx:        actx,
-		cancel:     cancel,
-		done:       make(chan struct{}),
-		changed:    make(chan struct{}),
-		handlers:   map[string]HandlerFunc{envelope.CmdPing: pong},
-		projectDir: cfg.hello.ProjectDir,
-		silenced:   map[string]bool{},
-		requests:   map[string]chan envelope.Response{},
-		cursors:    map[string]int{},
-		commands:   cfg.hello.Commands,
+		url:         url,
+		conn:        conn,
+		transport:   tr,
+		ctx:         actx,
+		cancel:      cancel,
+		done:        make(chan struct{}),
+		changed:     make(chan struct{}),
+		handlers:    map[string]HandlerFunc{envelope.CmdPing: pong},
+		projectDir:  cfg.hello.ProjectDir,
+		silenced:    map[string]bool{},
+		requests:    map[string]chan envelope.Response{},
+		cursors:     map[string]int{},
+		commands:    cfg.hello.Commands,
+		extCommands: map[string][]string{},
+		tempProject: tempProject,
 	}
 	a.extensions = map[string]string{}
 	for k, v := range cfg.hello.Extensions {
@@ -579,6 +602,30 @@ func (a *Addon) cleanup() {
 	a.cancel()
 	a.wg.Wait()
 	a.transport.CloseIdleConnections()
+	removeProject(a.tempProject)
+}
+
+// ProjectDir is the project directory the hello named (for DefaultHello,
+// the one Dial made).
+func (a *Addon) ProjectDir() string { return a.projectDir }
+
+// newProject makes an empty Godot project directory for a fake editor.
+func newProject() (string, error) {
+	dir, err := os.MkdirTemp("", "fakeaddon-project-")
+	if err != nil {
+		return "", fmt.Errorf("fakeaddon: project directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("fakeaddon: project directory: %w", err)
+	}
+	return dir, nil
+}
+
+func removeProject(dir string) {
+	if dir != "" {
+		_ = os.RemoveAll(dir)
+	}
 }
 
 func (a *Addon) readLoop() {

@@ -20,8 +20,10 @@
 // held to the host's rules (host/safety's gate): a command must belong to
 // the toolset (cmd_<toolset>_*) or be a public core command, be declared
 // by the editor, and fit the tool's class; during a dry run, dry_run: true
-// is set on commands that take it. The fake editor declares the real
-// addon's commands; declare the toolset's own with Declare.
+// is set on commands that take it. The fake editor declares the real core
+// addon's commands and the ones the toolset's EditorCode declares (each
+// "cmd_x": {"class": ..., "run": ...} entry of its .gd files); Declare adds
+// or overrides one.
 package sdktest
 
 import (
@@ -149,6 +151,17 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	for _, o := range opts {
 		if o.apply != nil {
 			o.apply(&cfg)
+		}
+	}
+	if ts.EditorCode != nil {
+		own, err := fakeaddon.ParseCommands(ts.EditorCode, ts.Name)
+		if err != nil {
+			t.Fatalf("sdktest: the toolset's editor code: %v", err)
+		}
+		for name, info := range own {
+			if _, declared := cfg.commands[name]; !declared {
+				cfg.commands[name] = info
+			}
 		}
 	}
 	for name, info := range cfg.commands {

@@ -91,9 +91,3 @@ static func _remove_empty_dirs(abs_path: String) -> bool:
 	if d.get_files().is_empty() and d.get_directories().is_empty():
 		return DirAccess.remove_absolute(abs_path) == OK
 	return false
-
-
-# --- cmd_resources_list --------------------------------------------------------------------
-
-
-## {path, recursive, types, glob, offset, limit} -> {entries: [{path, kind, type, uid,

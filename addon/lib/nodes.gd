@@ -106,4 +106,3 @@ static func param(root: Node, p: Dictionary, key: String, def: String = "", requ
 	if n == null:
 		return {"ok": false, "failure": not_found(root, v as String)}
 	return {"ok": true, "node": n}
-

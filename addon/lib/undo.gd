@@ -120,4 +120,3 @@ static func _add(mgr: EditorUndoRedoManager, doing: bool, op: Array) -> void:
 	var args: Array = [obj, StringName(op[1])]
 	args.append_array(op[2])
 	mgr.callv("add_do_method" if doing else "add_undo_method", args)
-

@@ -242,10 +242,3 @@ func _collect_subresources(v: Variant, where: String, out: Array, depth: int) ->
 		var d: Dictionary = v
 		for k: Variant in d.keys().slice(0, 256):
 			_collect_subresources(d[k], "%s/%s" % [where, str(k)], out, depth + 1)
-
-
-# --- cmd_resources_create --------------------------------------------------------------------
-
-
-## {path, type, properties, overwrite, dry_run} -> {path, type, uid, created, properties,
-## persisted, undoable, undo_history, ready, written, removed}

@@ -209,6 +209,3 @@ func _apply_properties(res: Resource, path: String, values: Dictionary) -> void:
 		Files.efs().update_file(path)
 	else:
 		Files.update_after_scan(path)
-
-
-# --- cmd_resources_move ------------------------------------------------------------------------

@@ -241,6 +241,3 @@ func delete(params: Dictionary) -> Dictionary:
 ## Why a folder holding symbolic links is not moved or deleted.
 static func _links_inside_hint(folder: String, links: PackedStringArray, verb: String) -> String:
 	return "'%s' holds symbolic links (%s); a folder with links is not %s through godot-mcp (its files could be outside the project, or elsewhere in it). Remove or replace the links first, or work on the files one by one." % [folder, ", ".join(links), verb]
-
-
-# --- cmd_resources_get_dependencies ---------------------------------------------------------

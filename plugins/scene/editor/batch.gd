@@ -6,6 +6,7 @@ extends "common.gd"
 ## tool name -> Callable(root, params, rec) -> answer (set by handlers.gd).
 var step_ops: Dictionary = {}
 
+
 ## Runs steps [{tool, params}] on the edited scene as one undo action named [param action]
 ## (computed from the first step's label when empty). On a failing step everything
 ## already done is rolled back. {ok, results, undoable, action} or {ok: false, index, failure}.

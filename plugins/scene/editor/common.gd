@@ -52,7 +52,6 @@ func _no_scene() -> Dictionary:
 	return _router.fail("PRECONDITION_FAILED", "No scene is open in the editor. Open one with godot_scene_open {path} or create one with godot_scene_create {path, root_type}.", "active_scene")
 
 
-
 func _bad(hint: String) -> Dictionary:
 	return _router.fail("VALIDATION_ERROR", hint)
 
@@ -64,10 +63,12 @@ func _outside(arg: String, path: String) -> Dictionary:
 	return {} if why == "" else _bad("%s: %s." % [arg, why])
 
 
-
 # --- scene-specific checks ---------------------------------------------------------------
 
 
+## Whether changes to [param n] are saved with the scene: every node from the root down to
+## it must belong to the scene, or to an instance with Editable Children (that is what
+## PackedScene.pack() keeps). {persisted, reason}
 static func _persist_info(root: Node, n: Node) -> Dictionary:
 	var x: Node = n
 	while x != null and x != root:

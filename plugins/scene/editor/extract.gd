@@ -2,6 +2,7 @@
 extends "common.gd"
 ## cmd_scene_extract_branch: saves a branch as its own scene and instances it back.
 
+
 ## {node, path, replace?, dry_run?} -> {path, node, replaced, instance, node_count,
 ## dropped_connections, file_written, persisted, reason, undoable, dry_run}
 func cmd_extract_branch(params: Dictionary) -> Dictionary:

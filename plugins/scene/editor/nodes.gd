@@ -3,6 +3,7 @@ extends "common.gd"
 ## Step operations on nodes: create, instantiate, delete, duplicate, rename, move.
 ## Each is (root, params, recorder) -> ok({..., _label}) or fail(...).
 
+
 func _op_create_node(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	var tv: Variant = Params.string(p, "type")
 	if tv == null:

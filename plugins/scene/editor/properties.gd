@@ -2,6 +2,7 @@
 extends "common.gd"
 ## Step operations: set_properties, set_groups.
 
+
 func _op_set_properties(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	var nr: Dictionary = Nodes.param(root, p, "node")
 	if not nr.get("ok", false):
@@ -27,8 +28,6 @@ func _op_set_properties(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 		"persisted": persist["persisted"], "reason": persist["reason"],
 	})
 
-
-## Resolves {source, signal, target, method} for the signal tools.
 
 
 func _op_set_groups(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:

@@ -30,6 +30,7 @@ func teardown() -> void:
 			_plugin.scene_closed.disconnect(_on_scene_closed)
 	_plugin = null
 
+
 ## {} -> {scenes: [{path, dirty, active}], active}
 func cmd_list_open(_params: Dictionary) -> Dictionary:
 	var scenes: Array = []

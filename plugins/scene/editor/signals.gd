@@ -2,6 +2,8 @@
 extends "common.gd"
 ## Step operations: connect_signal, disconnect_signal.
 
+
+## Resolves {source, signal, target, method} for the signal tools.
 func _signal_params(root: Node, p: Dictionary) -> Dictionary:
 	var sr: Dictionary = Nodes.param(root, p, "source")
 	if not sr.get("ok", false):

@@ -2,6 +2,7 @@
 extends "common.gd"
 ## Reading: get_tree, find_nodes, get_node (from the edited scene or a scene file).
 
+
 ## The scene to read: the edited one, or params.scene (read from its file unless it is the
 ## edited scene). {ok, root, scene, source, temp, unsaved_changes_ignored} or {ok: false, failure}.
 ## A temp root must be freed by the caller.

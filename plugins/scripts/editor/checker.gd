@@ -342,8 +342,6 @@ func _code_column(path: String, line: int, item: Dictionary) -> int:
 	return l.length() - l.strip_edges(true, false).length() + 1
 
 
-
-
 # --- cmd_scripts_validate ----------------------------------------------------------------------
 
 
@@ -422,6 +420,3 @@ func get_symbols(params: Dictionary) -> Dictionary:
 	if str(out.get("extends_path", "")) == "":
 		out.erase("extends_path")
 	return _router.ok(out)
-
-
-# --- cmd_scripts_attach / cmd_scripts_detach -------------------------------------------------

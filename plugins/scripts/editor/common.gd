@@ -61,7 +61,6 @@ static func _in_addon(path: String) -> bool:
 	return path.begins_with("res://addons/godot_mcp/")
 
 
-
 func _class_name_of(path: String) -> String:
 	var dir: EditorFileSystemDirectory = Files.efs().get_filesystem_path(path.get_base_dir())
 	if dir == null:
@@ -76,7 +75,6 @@ func _scene_root() -> Dictionary:
 	if root == null:
 		return {"ok": false, "failure": _router.fail("PRECONDITION_FAILED", "No scene is open in the editor. Open one with godot_scene_open {path}.", "active_scene")}
 	return {"ok": true, "root": root}
-
 
 
 ## A node of the edited scene by a path relative to its root ("." is the root), with a
@@ -107,5 +105,3 @@ func _script_path(ref: String) -> Dictionary:
 		hint += " Did you mean %s?" % ", ".join(near.slice(0, 3))
 	hint += " Give the script's res:// path, or list classes with godot_scripts_list {only_classes: true}. A class_name written just now is registered once godot_scripts_write returned without rescan_pending."
 	return {"ok": false, "failure": _router.fail("RESOURCE_NOT_FOUND", hint)}
-
-

@@ -1,6 +1,7 @@
 package plugins_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/plugins"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // Every editor command a built-in toolset's code names is one the addon
@@ -23,7 +26,11 @@ import (
 func TestBuiltinsSendOnlyTheirOwnCommands(t *testing.T) {
 	table := fakeaddon.AddonCommands()
 	cmdRE := regexp.MustCompile(`"(cmd_[a-z0-9_]+)"`)
-	for _, name := range plugins.Names() {
+	for _, ts := range plugins.Builtins() {
+		name := ts.Name
+		for c, info := range editorCodeCommands(t, ts) {
+			table[c] = info
+		}
 		files, err := filepath.Glob(filepath.Join(name, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no sources (%v)", name, err)
@@ -60,6 +67,24 @@ func TestBuiltinsSendOnlyTheirOwnCommands(t *testing.T) {
 			}
 		}
 	}
+}
+
+// editorCodeCommands are the commands a toolset's own editor code
+// (handlers.gd) declares, owned by the toolset.
+func editorCodeCommands(t *testing.T, ts sdk.Toolset) map[string]envelope.CommandInfo {
+	out := map[string]envelope.CommandInfo{}
+	if ts.EditorCode == nil {
+		return out
+	}
+	src, err := fs.ReadFile(ts.EditorCode, "handlers.gd")
+	if err != nil {
+		t.Fatalf("%s: %v", ts.Name, err)
+	}
+	re := regexp.MustCompile(`(?m)^\s*"(cmd_[a-z0-9_]+)": \{"class": "([a-z_]+)", `)
+	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+		out[m[1]] = envelope.CommandInfo{Class: m[2], Owner: ts.Name}
+	}
+	return out
 }
 
 func TestSharedHelpersSendOnlyPublicCommands(t *testing.T) {

@@ -1,0 +1,344 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ---- animation toolset e2e: the real editor, checked from outside ----
+
+// animSession is an editor of its own with the scene and animation toolsets
+// enabled, the main scene open and an AnimationPlayer "Anim" added under the root.
+func animSession(t *testing.T) *session {
+	t.Helper()
+	s := newSession(t)
+	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "scene"}, nil)
+	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "animation"}, nil)
+	editorStateWithScene(t, s)
+	s.host.mustCall(t, "godot_scene_create_node", map[string]any{"type": "AnimationPlayer", "name": "Anim"}, nil)
+	return s
+}
+
+func animFail(t *testing.T, s *session, tool string, args map[string]any, code string, hintHas ...string) toolError {
+	t.Helper()
+	e := s.host.mustFail(t, tool, args)
+	if e.Error != code {
+		t.Errorf("%s %v: %s (%s), want %s", tool, args, e.Error, e.Hint, code)
+	}
+	for _, h := range hintHas {
+		if !strings.Contains(e.Hint, h) {
+			t.Errorf("%s %v: hint %q lacks %q", tool, args, e.Hint, h)
+		}
+	}
+	return e
+}
+
+type animTrack struct {
+	Index         int               `json:"index"`
+	Type          string            `json:"type"`
+	Path          string            `json:"path"`
+	Interpolation string            `json:"interpolation"`
+	UpdateMode    string            `json:"update_mode"`
+	KeyCount      int               `json:"key_count"`
+	Keys          []json.RawMessage `json:"keys"`
+	KeysTruncated bool              `json:"keys_truncated"`
+	NextKeyOffset int               `json:"next_key_offset"`
+}
+
+type animGet struct {
+	Animation  string      `json:"animation"`
+	Length     float64     `json:"length"`
+	LoopMode   string      `json:"loop_mode"`
+	Step       float64     `json:"step"`
+	TrackCount int         `json:"track_count"`
+	KeyCount   int         `json:"key_count"`
+	Tracks     []animTrack `json:"tracks"`
+}
+
+func animOf(t *testing.T, s *session, args map[string]any) animGet {
+	t.Helper()
+	var g animGet
+	s.host.mustCall(t, "godot_animation_get", args, &g)
+	return g
+}
+
+// animCheckScript loads a scene in a fresh headless Godot and prints each
+// AnimationPlayer's animations: length, loop mode, tracks with their keys.
+const animCheckScript = `extends SceneTree
+
+func _initialize() -> void:
+	var out: Dictionary = {}
+	var packed: PackedScene = load(OS.get_cmdline_user_args()[0]) as PackedScene
+	var root: Node = packed.instantiate()
+	for p: Node in root.find_children("*", "AnimationPlayer", true, false):
+		var anims: Dictionary = {}
+		for n: StringName in (p as AnimationPlayer).get_animation_list():
+			var a: Animation = (p as AnimationPlayer).get_animation(n)
+			var tracks: Array = []
+			for t: int in range(a.get_track_count()):
+				var keys: Array = []
+				for k: int in range(a.track_get_key_count(t)):
+					keys.append([a.track_get_key_time(t, k), var_to_str(a.track_get_key_value(t, k))])
+				tracks.append({"type": a.track_get_type(t), "path": str(a.track_get_path(t)), "interp": a.track_get_interpolation_type(t), "keys": keys})
+			anims[str(n)] = {"length": a.length, "loop": a.loop_mode, "tracks": tracks}
+		out[str(root.get_path_to(p))] = anims
+	root.free()
+	print("ANIM_CHECK " + JSON.stringify(out))
+	quit()
+`
+
+type checkedAnim struct {
+	Length float64 `json:"length"`
+	Loop   int     `json:"loop"`
+	Tracks []struct {
+		Type   int     `json:"type"`
+		Path   string  `json:"path"`
+		Interp int     `json:"interp"`
+		Keys   [][]any `json:"keys"`
+	} `json:"tracks"`
+}
+
+// loadAnimsHeadless reads the AnimationPlayers of a saved scene back through
+// a new `godot --headless` process.
+func loadAnimsHeadless(t *testing.T, project, scene string) map[string]map[string]checkedAnim {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "anim_check.gd")
+	if err := os.WriteFile(script, []byte(animCheckScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, suite.godot, "--headless", "--path", project, "--script", script, "--", scene)
+	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("headless load: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "ANIM_CHECK "); ok {
+			var got map[string]map[string]checkedAnim
+			if err := json.Unmarshal([]byte(rest), &got); err != nil {
+				t.Fatalf("bad JSON: %v\n%s", err, rest)
+			}
+			return got
+		}
+	}
+	t.Fatalf("no ANIM_CHECK line:\n%s", out)
+	return nil
+}
+
+// Authoring an animation through MCP: create it, add tracks of several kinds
+// with their keys in one call, refusals with did-you-mean, read it back, seek
+// and read the pose, undo and redo, save, and a fresh Godot loads what was written.
+func TestAnimationAuthoring(t *testing.T) {
+	s := animSession(t)
+	h := s.host
+
+	var list struct {
+		Players []struct {
+			Path      string `json:"path"`
+			Type      string `json:"type"`
+			Libraries []struct {
+				Name       string `json:"name"`
+				Animations []struct {
+					Name string `json:"name"`
+				} `json:"animations"`
+			} `json:"libraries"`
+		} `json:"players"`
+	}
+	h.mustCall(t, "godot_animation_list", nil, &list)
+	if len(list.Players) != 1 || list.Players[0].Path != "Anim" || list.Players[0].Type != "AnimationPlayer" || len(list.Players[0].Libraries) != 0 {
+		t.Fatalf("list = %+v", list)
+	}
+
+	// create (the default library is created with it); a dry run changes nothing.
+	var ed struct {
+		Animation      string `json:"animation"`
+		CreatedLibrary bool   `json:"created_library"`
+		DryRun         bool   `json:"dry_run"`
+		Undoable       bool   `json:"undoable"`
+	}
+	create := map[string]any{"action": "create", "animation": "walk", "length": 2, "loop_mode": "linear"}
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "create", "animation": "walk", "length": 2, "dry_run": true}, &ed)
+	if !ed.DryRun || !ed.CreatedLibrary {
+		t.Errorf("dry create = %+v", ed)
+	}
+	animFail(t, s, "godot_animation_get", map[string]any{"animation": "walk"}, "RESOURCE_NOT_FOUND")
+	h.mustCall(t, "godot_animation_edit", create, &ed)
+	if ed.Animation != "walk" || !ed.CreatedLibrary || !ed.Undoable {
+		t.Errorf("create = %+v", ed)
+	}
+	animFail(t, s, "godot_animation_edit", create, "VALIDATION_ERROR", "already has")
+	animFail(t, s, "godot_animation_get", map[string]any{"animation": "wlak"}, "RESOURCE_NOT_FOUND", "Did you mean 'walk'?")
+
+	// Refusals: a node path, a property, a value of the wrong shape; nothing changes.
+	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+		map[string]any{"op": "add_track", "type": "value", "path": "Playr:position"}}}, "RESOURCE_NOT_FOUND", "did you mean 'Player'?")
+	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+		map[string]any{"op": "add_track", "type": "value", "path": "Player:positon"}}}, "VALIDATION_ERROR", "did you mean 'position'?")
+	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+		map[string]any{"op": "add_track", "type": "value", "path": "Player:position"},
+		map[string]any{"op": "insert_keys", "path": "Player:position", "keys": []any{map[string]any{"time": 0, "value": 5}}}}},
+		"VALIDATION_ERROR", "ops[1]", "{x: number", "Nothing was changed")
+	if g := animOf(t, s, map[string]any{"animation": "walk"}); g.TrackCount != 0 {
+		t.Fatalf("a refused edit_tracks left %d tracks", g.TrackCount)
+	}
+
+	// One call: a value track with three keys, a bezier track, a method track.
+	ops := map[string]any{"animation": "walk", "ops": []any{
+		map[string]any{"op": "add_track", "type": "value", "path": "Player:position", "interpolation": "linear", "keys": []any{
+			map[string]any{"time": 0, "value": map[string]any{"x": 0, "y": 0}},
+			map[string]any{"time": 1, "value": map[string]any{"x": 100, "y": 40}},
+			map[string]any{"time": 2, "value": map[string]any{"x": 200, "y": 0}},
+		}},
+		map[string]any{"op": "add_track", "type": "bezier", "path": "Player:rotation", "keys": []any{
+			map[string]any{"time": 0, "value": 0, "out_handle": map[string]any{"x": 0.3, "y": 0}},
+			map[string]any{"time": 2, "value": 1.5, "in_handle": map[string]any{"x": -0.3, "y": 0}},
+		}},
+		map[string]any{"op": "add_track", "type": "method", "path": "Player", "keys": []any{
+			map[string]any{"time": 0.5, "value": map[string]any{"method": "set_process", "args": []any{true}}},
+		}},
+		map[string]any{"op": "add_track", "type": "value", "path": "Label:text", "keys": []any{
+			map[string]any{"time": 0, "value": "A"}, map[string]any{"time": 1, "value": "B"}}},
+	}}
+	var et struct {
+		Ops        []map[string]any `json:"ops"`
+		TrackCount int              `json:"track_count"`
+		DryRun     bool             `json:"dry_run"`
+		Undoable   bool             `json:"undoable"`
+		Persisted  bool             `json:"persisted"`
+	}
+	dry := map[string]any{"animation": "walk", "ops": ops["ops"], "dry_run": true}
+	h.mustCall(t, "godot_animation_edit_tracks", dry, &et)
+	if !et.DryRun || et.TrackCount != 4 {
+		t.Errorf("dry edit_tracks = %+v", et)
+	}
+	if g := animOf(t, s, map[string]any{"animation": "walk"}); g.TrackCount != 0 {
+		t.Fatalf("a dry run left %d tracks", g.TrackCount)
+	}
+	h.mustCall(t, "godot_animation_edit_tracks", ops, &et)
+	if et.DryRun || et.TrackCount != 4 || !et.Undoable || !et.Persisted || len(et.Ops) != 4 {
+		t.Fatalf("edit_tracks = %+v", et)
+	}
+	g := animOf(t, s, map[string]any{"animation": "walk"})
+	if g.Length != 2 || g.LoopMode != "linear" || len(g.Tracks) != 4 || g.Tracks[0].Type != "value" || g.Tracks[0].Path != "Player:position" ||
+		g.Tracks[0].KeyCount != 3 || g.Tracks[1].Type != "bezier" || g.Tracks[2].Type != "method" || g.Tracks[0].Interpolation != "linear" {
+		t.Fatalf("get = %+v", g)
+	}
+	var k1 struct {
+		Time  float64 `json:"time"`
+		Value vec2    `json:"value"`
+	}
+	if err := json.Unmarshal(g.Tracks[0].Keys[1], &k1); err != nil || k1.Time != 1 || k1.Value != (vec2{100, 40}) {
+		t.Errorf("key 1 = %s", g.Tracks[0].Keys[1])
+	}
+	var bz struct {
+		Value     float64 `json:"value"`
+		OutHandle vec2    `json:"out_handle"`
+	}
+	var mk struct {
+		Value struct {
+			Method string `json:"method"`
+			Args   []any  `json:"args"`
+		} `json:"value"`
+	}
+	json.Unmarshal(g.Tracks[1].Keys[1], &bz)
+	json.Unmarshal(g.Tracks[2].Keys[0], &mk)
+	if bz.Value != 1.5 || g.Tracks[1].KeyCount != 2 || mk.Value.Method != "set_process" || len(mk.Value.Args) != 1 || mk.Value.Args[0] != true {
+		t.Errorf("bezier/method keys = %s %s", g.Tracks[1].Keys[1], g.Tracks[2].Keys[0])
+	}
+	json.Unmarshal(g.Tracks[1].Keys[0], &bz)
+	if bz.OutHandle != (vec2{0.3, 0}) {
+		t.Errorf("bezier key 0 = %s", g.Tracks[1].Keys[0])
+	}
+	// Paged keys.
+	pg := animOf(t, s, map[string]any{"animation": "walk", "track": 0, "key_limit": 2})
+	if len(pg.Tracks) != 1 || len(pg.Tracks[0].Keys) != 2 || !pg.Tracks[0].KeysTruncated || pg.Tracks[0].NextKeyOffset != 2 {
+		t.Errorf("paged = %+v", pg)
+	}
+
+	// Seek: the pose at 0.5 s is read back from the nodes, then the scene is as it was.
+	var sk struct {
+		Values []struct {
+			Path     string          `json:"path"`
+			Value    json.RawMessage `json:"value"`
+			Expected json.RawMessage `json:"expected"`
+		} `json:"values"`
+		Restored bool `json:"restored"`
+	}
+	h.mustCall(t, "godot_animation_seek", map[string]any{"animation": "walk", "time": 0.5}, &sk)
+	var pos json.RawMessage
+	for _, v := range sk.Values {
+		if v.Path == "Player:position" {
+			pos = v.Value
+		}
+	}
+	if pos == nil || vec(t, pos) != (vec2{50, 20}) || !sk.Restored {
+		t.Errorf("seek = %+v", sk)
+	}
+	if n := sceneNodeOf(t, s, "Player", "position"); vec(t, n.Properties["position"]) != (vec2{100, 50}) {
+		t.Errorf("seek left Player at %s", n.Properties["position"])
+	}
+
+	// change_keys moves and changes a key; set_keys rewrites the whole track.
+	h.mustCall(t, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+		map[string]any{"op": "change_keys", "track": 0, "keys": []any{map[string]any{"time": 1, "new_time": 1.5, "value": map[string]any{"x": 7, "y": 8}}}},
+		map[string]any{"op": "set_keys", "path": "Label:text", "keys": []any{map[string]any{"time": 0.25, "value": "Z"}}},
+		map[string]any{"op": "set_track", "track": 3, "update_mode": "discrete"},
+	}}, nil)
+	g = animOf(t, s, map[string]any{"animation": "walk"})
+	json.Unmarshal(g.Tracks[0].Keys[1], &k1)
+	if k1.Time != 1.5 || k1.Value != (vec2{7, 8}) || g.Tracks[3].KeyCount != 1 || g.Tracks[3].UpdateMode != "discrete" {
+		t.Errorf("after change = %+v", g.Tracks)
+	}
+	// Undo the change: one undo action brings back the previous keys.
+	sceneUndo(t, s)
+	g = animOf(t, s, map[string]any{"animation": "walk"})
+	json.Unmarshal(g.Tracks[0].Keys[1], &k1)
+	if k1.Time != 1 || k1.Value != (vec2{100, 40}) || g.Tracks[3].KeyCount != 2 || g.Tracks[3].UpdateMode != "continuous" {
+		t.Errorf("after undo = %+v", g.Tracks)
+	}
+	sceneRedo(t, s)
+
+	// Delete: a track needs confirm; undo brings it back.
+	animFail(t, s, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{2}}, "PRECONDITION_FAILED")
+	h.mustCall(t, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{"Player"}, "confirm": true}, nil)
+	if g = animOf(t, s, map[string]any{"animation": "walk"}); g.TrackCount != 3 {
+		t.Errorf("after delete track: %d tracks", g.TrackCount)
+	}
+	sceneUndo(t, s)
+	if g = animOf(t, s, map[string]any{"animation": "walk"}); g.TrackCount != 4 {
+		t.Errorf("after undoing delete track: %d tracks", g.TrackCount)
+	}
+	// duplicate + rename + delete an animation, undone.
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "duplicate", "animation": "walk", "new_name": "run"}, nil)
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "rename", "animation": "run", "new_name": "sprint"}, nil)
+	h.mustCall(t, "godot_animation_delete", map[string]any{"animation": "sprint", "confirm": true}, nil)
+	animFail(t, s, "godot_animation_get", map[string]any{"animation": "sprint"}, "RESOURCE_NOT_FOUND")
+	sceneUndo(t, s)
+	if g = animOf(t, s, map[string]any{"animation": "sprint"}); g.TrackCount != 4 {
+		t.Errorf("sprint after undo: %+v", g)
+	}
+
+	// Saved, and read back by a fresh Godot.
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	got := loadAnimsHeadless(t, s.project, "res://main.tscn")
+	walk, ok := got["Anim"]["walk"]
+	if !ok || walk.Length != 2 || walk.Loop != 1 || len(walk.Tracks) != 4 {
+		t.Fatalf("saved = %+v", got)
+	}
+	if tr := walk.Tracks[0]; tr.Path != "Player:position" || len(tr.Keys) != 3 || tr.Keys[2][1] != "Vector2(200, 0)" || tr.Keys[1][0] != 1.5 {
+		t.Errorf("saved track 0 = %+v", tr)
+	}
+	if _, ok := got["Anim"]["sprint"]; !ok {
+		t.Errorf("sprint not saved: %+v", got["Anim"])
+	}
+}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -340,5 +341,122 @@ func TestAnimationAuthoring(t *testing.T) {
 	}
 	if _, ok := got["Anim"]["sprint"]; !ok {
 		t.Errorf("sprint not saved: %+v", got["Anim"])
+	}
+}
+
+// Track kinds beyond value and bezier (3D transform, audio, animation), a
+// named library (create, rename, delete, each undone), set, and refusals that
+// name the expected kind of node; saved and reloaded by a fresh Godot.
+func TestAnimationTrackKindsAndLibraries(t *testing.T) {
+	s := animSession(t)
+	h := s.host
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Node3D", "name": "Cube"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "AudioStreamPlayer", "name": "Sfx"}, nil)
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "create", "animation": "walk"}, nil)
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "create_library", "library": "fx"}, nil)
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "create", "animation": "fx/spin"}, nil)
+	var set struct {
+		Length   float64 `json:"length"`
+		LoopMode string  `json:"loop_mode"`
+		Step     float64 `json:"step"`
+	}
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "set", "animation": "fx/spin", "length": 1, "loop_mode": "pingpong", "step": 0.05}, &set)
+	if set.Length != 1 || set.LoopMode != "pingpong" || set.Step != 0.05 {
+		t.Errorf("set = %+v", set)
+	}
+	add := func(typ, path string, keys ...any) map[string]any {
+		return map[string]any{"op": "add_track", "type": typ, "path": path, "keys": keys}
+	}
+	key := func(time float64, v any) map[string]any { return map[string]any{"time": time, "value": v} }
+	spin := func(ops ...any) map[string]any { return map[string]any{"animation": "fx/spin", "ops": ops} }
+
+	animFail(t, s, "godot_animation_edit_tracks", spin(add("position_3d", "Player")), "VALIDATION_ERROR", "Node3D", "Node2D")
+	animFail(t, s, "godot_animation_edit_tracks", spin(add("blend_shape", "Cube:smile")), "VALIDATION_ERROR", "MeshInstance3D")
+	animFail(t, s, "godot_animation_edit_tracks", spin(add("audio", "Cube")), "VALIDATION_ERROR", "AudioStreamPlayer")
+	animFail(t, s, "godot_animation_edit_tracks", spin(add("animation", "Anim", key(0, "wlak"))), "VALIDATION_ERROR", "did you mean 'walk'?")
+	animFail(t, s, "godot_animation_edit_tracks", spin(add("rotation_3d", "Cube", key(0, map[string]any{"x": 0, "y": 0, "z": 0}))), "VALIDATION_ERROR", "keys[0].value")
+
+	h.mustCall(t, "godot_animation_edit_tracks", spin(
+		add("position_3d", "Cube", key(0, map[string]any{"x": 0, "y": 0, "z": 0}), key(1, map[string]any{"x": 0, "y": 2, "z": 0})),
+		add("rotation_3d", "Cube", key(0, map[string]any{"x": 0, "y": 0, "z": 0, "w": 1})),
+		add("scale_3d", "Cube", key(0, map[string]any{"x": 1, "y": 1, "z": 1}), key(1, map[string]any{"x": 3, "y": 3, "z": 3})),
+		add("audio", "Sfx", key(0.25, map[string]any{"stream": map[string]any{"type": "AudioStreamGenerator", "properties": map[string]any{}}, "start_offset": 0.1})),
+		add("animation", "Anim", key(0, "walk"), key(0.5, "[stop]")),
+	), nil)
+	g := animOf(t, s, map[string]any{"animation": "fx/spin"})
+	var types []string
+	for _, tr := range g.Tracks {
+		types = append(types, tr.Type)
+	}
+	if strings.Join(types, ",") != "position_3d,rotation_3d,scale_3d,audio,animation" || g.Tracks[3].KeyCount != 1 || g.Tracks[4].KeyCount != 2 {
+		t.Fatalf("tracks = %v %+v", types, g.Tracks)
+	}
+	if !strings.Contains(string(g.Tracks[3].Keys[0]), "AudioStreamGenerator") || !strings.Contains(string(g.Tracks[4].Keys[0]), `"walk"`) {
+		t.Errorf("audio/animation keys = %s %s", g.Tracks[3].Keys[0], g.Tracks[4].Keys[0])
+	}
+
+	// The pose at 0.5 s: the 3D tracks set position and scale of the Node3D.
+	var sk struct {
+		Values []struct {
+			Property string          `json:"property"`
+			Value    json.RawMessage `json:"value"`
+		} `json:"values"`
+	}
+	h.mustCall(t, "godot_animation_seek", map[string]any{"player": "Anim", "animation": "fx/spin", "time": 0.5}, &sk)
+	type v3 struct{ X, Y, Z float64 }
+	got := map[string]v3{}
+	for _, v := range sk.Values {
+		var x v3
+		json.Unmarshal(v.Value, &x)
+		got[v.Property] = x
+	}
+	if got["position"] != (v3{0, 1, 0}) || got["scale"] != (v3{2, 2, 2}) {
+		t.Errorf("seek = %v", got)
+	}
+	var cube v3
+	if n := sceneNodeOf(t, s, "Cube", "position"); json.Unmarshal(n.Properties["position"], &cube) != nil || cube != (v3{}) {
+		t.Errorf("seek left Cube at %s", n.Properties["position"])
+	}
+
+	// retarget a track; rename the library; each undone in one step.
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Node3D", "name": "Ball"}, nil)
+	h.mustCall(t, "godot_animation_edit_tracks", spin(map[string]any{"op": "set_track", "track": 0, "new_path": "Ball"}), nil)
+	if g = animOf(t, s, map[string]any{"animation": "fx/spin", "track": 0}); g.Tracks[0].Path != "Ball" {
+		t.Errorf("retarget: %+v", g.Tracks)
+	}
+	sceneUndo(t, s)
+	if g = animOf(t, s, map[string]any{"animation": "fx/spin", "track": 0}); g.Tracks[0].Path != "Cube" {
+		t.Errorf("retarget undone: %+v", g.Tracks)
+	}
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "rename_library", "library": "fx", "new_name": "effects"}, nil)
+	animOf(t, s, map[string]any{"animation": "effects/spin"})
+	sceneUndo(t, s)
+	animOf(t, s, map[string]any{"animation": "fx/spin"})
+	var del struct {
+		Deleted    string   `json:"deleted"`
+		Animations []string `json:"animations"`
+		DryRun     bool     `json:"dry_run"`
+	}
+	h.mustCall(t, "godot_animation_delete", map[string]any{"library": "fx", "dry_run": true}, &del)
+	if del.Deleted != "library" || !del.DryRun || len(del.Animations) != 1 || del.Animations[0] != "spin" {
+		t.Errorf("dry delete = %+v", del)
+	}
+	animOf(t, s, map[string]any{"animation": "fx/spin"})
+	h.mustCall(t, "godot_animation_delete", map[string]any{"library": "fx", "confirm": true}, &del)
+	animFail(t, s, "godot_animation_get", map[string]any{"animation": "fx/spin"}, "RESOURCE_NOT_FOUND")
+	sceneUndo(t, s)
+
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	saved := loadAnimsHeadless(t, s.project, "res://main.tscn")
+	sp, ok := saved["Anim"]["fx/spin"]
+	if !ok || sp.Loop != 2 || len(sp.Tracks) != 5 {
+		t.Fatalf("saved = %+v", saved)
+	}
+	var kinds []int
+	for _, tr := range sp.Tracks {
+		kinds = append(kinds, tr.Type)
+	}
+	if fmt.Sprint(kinds) != "[1 2 3 7 8]" || sp.Tracks[0].Path != "Cube" || len(sp.Tracks[0].Keys) != 2 {
+		t.Errorf("saved tracks = %+v", sp.Tracks)
 	}
 }

@@ -140,7 +140,7 @@ func _create(root: Node, mixer: AnimationMixer, p: Dictionary, dry: bool, dup: b
 		mgr.add_do_reference(anim)
 		mgr.commit_action()
 	var out: Dictionary = {"animation": str(full), "library": parts[0], "created_library": new_lib, "length": anim.length,
-		"loop_mode": u.enum_name(u.LOOP_MODES, anim.loop_mode), "step": anim.step, "track_count": anim.get_track_count()}
+		"loop_mode": u.enum_name(u.LOOP_MODES, anim.loop_mode), "step": snappedf(anim.step, 0.000001), "track_count": anim.get_track_count()}
 	if dup:
 		out["source"] = src["full"]
 	return _answer(root, mixer, dry, out)

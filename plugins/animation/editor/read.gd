@@ -16,7 +16,7 @@ func _anim_summary(anim: Animation, name: String) -> Dictionary:
 	var n: int = 0
 	for t: int in range(anim.get_track_count()):
 		n += anim.track_get_key_count(t)
-	return {"name": name, "length": anim.length, "loop_mode": u.enum_name(u.LOOP_MODES, anim.loop_mode), "step": anim.step, "track_count": anim.get_track_count(), "key_count": n}
+	return {"name": name, "length": anim.length, "loop_mode": u.enum_name(u.LOOP_MODES, anim.loop_mode), "step": snappedf(anim.step, 0.000001), "track_count": anim.get_track_count(), "key_count": n}
 
 
 func _mixer_entry(root: Node, mixer: AnimationMixer) -> Dictionary:

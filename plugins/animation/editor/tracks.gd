@@ -91,7 +91,7 @@ func set_animation(work: Animation, op: Dictionary) -> Dictionary:
 		if s == null or float(s) < 0.0:
 			return {"hint": "step must be a number of seconds >= 0 (the editor's snap; 0 for none)"}
 		work.step = float(s)
-	return {"op": "set_animation", "length": work.length, "loop_mode": u.enum_name(u.LOOP_MODES, work.loop_mode), "step": work.step}
+	return {"op": "set_animation", "length": work.length, "loop_mode": u.enum_name(u.LOOP_MODES, work.loop_mode), "step": snappedf(work.step, 0.000001)}
 
 
 ## Resolves op.track (index) or op.path (+ op.type) to a track of work: {track} or {hint}.

@@ -452,6 +452,12 @@ func TestAnimationTrackKindsAndLibraries(t *testing.T) {
 	if !ok || sp.Loop != 2 || len(sp.Tracks) != 5 {
 		t.Fatalf("saved = %+v", saved)
 	}
+	// A seek after the save leaves the scene saved and adds no undo entry.
+	before := editorStateNow(t, s)
+	h.mustCall(t, "godot_animation_seek", map[string]any{"player": "Anim", "animation": "fx/spin", "time": 0.75}, nil)
+	if after := editorStateNow(t, s); after.ActiveScene.Dirty || after.Undo.UndoAction != before.Undo.UndoAction {
+		t.Errorf("seek changed the editor state: %+v -> %+v", before.Undo, after.Undo)
+	}
 	var kinds []int
 	for _, tr := range sp.Tracks {
 		kinds = append(kinds, tr.Type)

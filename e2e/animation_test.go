@@ -466,3 +466,157 @@ func TestAnimationTrackKindsAndLibraries(t *testing.T) {
 		t.Errorf("saved tracks = %+v", sp.Tracks)
 	}
 }
+
+// animTreeCheckScript prints what a fresh Godot loads of the scene's
+// AnimationTree: the root's class, a state, a transition, a blend space and
+// a blend-tree connection.
+const animTreeCheckScript = `extends SceneTree
+
+func _initialize() -> void:
+	var root: Node = (load(OS.get_cmdline_user_args()[0]) as PackedScene).instantiate()
+	var tree: AnimationTree = root.get_node("Tree")
+	var sm: AnimationNodeStateMachine = tree.tree_root as AnimationNodeStateMachine
+	var out: Dictionary = {"root": tree.tree_root.get_class(), "anim_player": str(tree.anim_player)}
+	out["idle"] = (sm.get_node("idle") as AnimationNodeAnimation).animation
+	out["move_points"] = (sm.get_node("Move") as AnimationNodeBlendSpace1D).get_blend_point_count()
+	for i: int in range(sm.get_transition_count()):
+		if str(sm.get_transition_from(i)) == "idle" and str(sm.get_transition_to(i)) == "Move":
+			var t: AnimationNodeStateMachineTransition = sm.get_transition(i)
+			out["idle_move"] = [str(t.advance_condition), t.xfade_time, t.switch_mode]
+	out["attack_conns"] = (sm.get_node("Attack") as AnimationNodeBlendTree).get("node_connections")
+	root.free()
+	print("TREE_CHECK " + JSON.stringify(out))
+	quit()
+`
+
+// An AnimationTree built through MCP: a state machine with an animation
+// state, a 1D blend space with points and a blend tree with a connection,
+// transitions with a condition, an expression and a cross-fade; refusals
+// with did-you-mean; one undo action; saved and reloaded by a fresh Godot.
+func TestAnimationTree(t *testing.T) {
+	s := animSession(t)
+	h := s.host
+	for _, a := range []string{"idle", "walk", "run"} {
+		h.mustCall(t, "godot_animation_edit", map[string]any{"action": "create", "animation": a}, nil)
+	}
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "AnimationTree", "name": "Tree", "properties": map[string]any{"anim_player": "../Anim"}}, nil)
+	var g struct {
+		Tree       string          `json:"tree"`
+		AnimPlayer string          `json:"anim_player"`
+		Root       json.RawMessage `json:"root"`
+	}
+	h.mustCall(t, "godot_animation_tree_get", map[string]any{"tree": "Tree"}, &g)
+	if string(g.Root) != "null" || g.AnimPlayer != "../Anim" {
+		t.Fatalf("tree_get = %+v", g)
+	}
+	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": []any{map[string]any{"op": "add_node", "name": "x"}}}, "PRECONDITION_FAILED", "set_root")
+	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Anim", "ops": []any{map[string]any{"op": "set_root", "type": "state_machine"}}}, "VALIDATION_ERROR", "not an AnimationTree")
+
+	build := []any{
+		map[string]any{"op": "set_root", "type": "state_machine"},
+		map[string]any{"op": "add_node", "name": "idle", "animation": "idle"},
+		map[string]any{"op": "add_node", "name": "Move", "type": "blend_space_1d"},
+		map[string]any{"op": "add_point", "graph": "Move", "animation": "walk", "position": 0},
+		map[string]any{"op": "add_point", "graph": "Move", "animation": "run", "position": 1},
+		map[string]any{"op": "set_blend_space", "graph": "Move", "min_space": 0, "max_space": 1},
+		map[string]any{"op": "add_node", "name": "Attack", "type": "blend_tree"},
+		map[string]any{"op": "add_node", "graph": "Attack", "name": "a", "animation": "run"},
+		map[string]any{"op": "connect", "graph": "Attack", "to": "output", "input": 0, "from": "a"},
+		map[string]any{"op": "add_transition", "from": "Start", "to": "idle", "advance_mode": "auto"},
+		map[string]any{"op": "add_transition", "from": "idle", "to": "Move", "advance_mode": "auto", "advance_condition": "moving", "xfade_time": 0.2},
+		map[string]any{"op": "add_transition", "from": "Move", "to": "idle", "advance_mode": "auto", "advance_expression": "get_parent() != null", "switch_mode": "at_end"},
+	}
+	with := func(extra ...any) []any { return append(append([]any{}, build...), extra...) }
+	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "add_transition", "from": "idle", "to": "Mvoe"})},
+		"RESOURCE_NOT_FOUND", "ops[12]", "did you mean 'Move'?", "Nothing was changed")
+	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "add_node", "name": "r", "animation": "rnu"})},
+		"RESOURCE_NOT_FOUND", "did you mean 'run'?")
+	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "set_transition", "from": "idle", "to": "Move", "advance_expression": "((("})},
+		"VALIDATION_ERROR", "does not parse")
+	var ed struct {
+		RootType string `json:"root_type"`
+		DryRun   bool   `json:"dry_run"`
+		Undoable bool   `json:"undoable"`
+	}
+	h.mustCall(t, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": build, "dry_run": true}, &ed)
+	if ed.RootType != "state_machine" || !ed.DryRun {
+		t.Errorf("dry = %+v", ed)
+	}
+	if h.mustCall(t, "godot_animation_tree_get", map[string]any{"tree": "Tree"}, &g); string(g.Root) != "null" {
+		t.Fatalf("a dry run left a root: %s", g.Root)
+	}
+	h.mustCall(t, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": build}, &ed)
+	if ed.RootType != "state_machine" || ed.DryRun || !ed.Undoable {
+		t.Errorf("edit = %+v", ed)
+	}
+	type node struct {
+		Name        string `json:"name"`
+		Type        string `json:"type"`
+		Animation   string `json:"animation"`
+		Points      []node `json:"points"`
+		Nodes       []node `json:"nodes"`
+		Connections []struct {
+			To    string `json:"to"`
+			Input int    `json:"input"`
+			From  string `json:"from"`
+		} `json:"connections"`
+		Transitions []struct {
+			From, To, SwitchMode, AdvanceCondition, AdvanceExpression string
+			XfadeTime                                                 float64 `json:"xfade_time"`
+		} `json:"transitions"`
+	}
+	h.mustCall(t, "godot_animation_tree_get", map[string]any{"tree": "Tree"}, &g)
+	var root node
+	if err := json.Unmarshal(g.Root, &root); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]node{}
+	for _, n := range root.Nodes {
+		byName[n.Name] = n
+	}
+	if root.Type != "state_machine" || byName["idle"].Animation != "idle" || len(byName["Move"].Points) != 2 || byName["Move"].Points[1].Animation != "run" ||
+		len(byName["Attack"].Connections) != 1 || byName["Attack"].Connections[0].From != "a" || len(root.Transitions) != 3 {
+		t.Fatalf("tree = %s", g.Root)
+	}
+	sceneUndo(t, s)
+	if h.mustCall(t, "godot_animation_tree_get", map[string]any{"tree": "Tree"}, &g); string(g.Root) != "null" {
+		t.Fatalf("undo left a root: %s", g.Root)
+	}
+	sceneRedo(t, s)
+
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	script := filepath.Join(t.TempDir(), "tree_check.gd")
+	if err := os.WriteFile(script, []byte(animTreeCheckScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, suite.godot, "--headless", "--path", s.project, "--script", script, "--", "res://main.tscn")
+	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("headless: %v\n%s", err, out)
+	}
+	var line string
+	for _, l := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "TREE_CHECK "); ok {
+			line = rest
+		}
+	}
+	var chk struct {
+		Root        string `json:"root"`
+		AnimPlayer  string `json:"anim_player"`
+		Idle        string `json:"idle"`
+		MovePoints  int    `json:"move_points"`
+		IdleMove    []any  `json:"idle_move"`
+		AttackConns []any  `json:"attack_conns"`
+	}
+	if err := json.Unmarshal([]byte(line), &chk); err != nil {
+		t.Fatalf("no TREE_CHECK: %v\n%s", err, out)
+	}
+	if chk.Root != "AnimationNodeStateMachine" || chk.AnimPlayer != "../Anim" || chk.Idle != "idle" || chk.MovePoints != 2 ||
+		len(chk.IdleMove) != 3 || chk.IdleMove[0] != "moving" || fmt.Sprintf("%.3f", chk.IdleMove[1]) != "0.200" || chk.IdleMove[2] != 0.0 || fmt.Sprint(chk.AttackConns) != "[output 0 a]" {
+		t.Errorf("saved tree = %+v", chk)
+	}
+}

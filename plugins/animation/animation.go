@@ -125,12 +125,28 @@ func del(ctx context.Context, call *sdk.Call, in DeleteIn) (DeleteOut, error) {
 	return send[DeleteOut](ctx, call, "cmd_animation_delete", in, call.DryRun, editTimeout)
 }
 
+func treeGet(ctx context.Context, call *sdk.Call, in TreeGetIn) (TreeGetOut, error) {
+	out, err := send[TreeGetOut](ctx, call, "cmd_animation_tree_get", in, false, readTimeout)
+	if out.Root == nil {
+		out.Root = json.RawMessage("null")
+	}
+	return out, err
+}
+
+func treeEdit(ctx context.Context, call *sdk.Call, in TreeEditIn) (TreeEditOut, error) {
+	out, err := send[TreeEditOut](ctx, call, "cmd_animation_tree_edit", in, call.DryRun, editTimeout)
+	if out.Ops == nil {
+		out.Ops = []json.RawMessage{}
+	}
+	return out, err
+}
+
 // Toolset is the animation toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
 		Name:        "animation",
 		Version:     "0.1.0",
-		Description: "Animations: read and edit AnimationPlayer libraries, animations, tracks and keys; seek to check a pose. All undoable.",
+		Description: "Animations: read and edit AnimationPlayer libraries, animations, tracks and keys, and AnimationTree graphs; seek to check a pose. All undoable.",
 		MinGodot:    "4.4",
 		EditorCode:  EditorCode(),
 		Tools: []sdk.Tool{
@@ -176,6 +192,20 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Destructive,
 				Preconditions: sceneNeeded,
 			}, del),
+			sdk.NewTool("tree_get", sdk.ToolOptions{
+				Title:         "Read an AnimationTree",
+				Description:   "An AnimationTree's graph: its root (state machine, blend tree or blend space) with nested states, transitions, blend-tree nodes and connections, blend-space points.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: sceneNeeded,
+			}, treeGet),
+			sdk.NewTool("tree_edit", sdk.ToolOptions{
+				Title: "Edit an AnimationTree",
+				Description: "Runs ops on an AnimationTree's graph in order, all or nothing, as ONE undo action: set_root (a new tree), add_node/remove_node, " +
+					"add_transition/set_transition/remove_transition (switch_mode, advance_mode, advance_condition, advance_expression, xfade_time), " +
+					"connect/disconnect (blend tree), add_point/remove_point/set_blend_space. The AnimationTree node and its anim_player: godot_scene_create_node.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, treeEdit),
 		},
 	}
 }

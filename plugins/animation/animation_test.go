@@ -26,8 +26,8 @@ func declared(t *testing.T) []sdktest.StartOption {
 	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
 		opts = append(opts, sdktest.Declare(m[1], sdk.Safety(m[2]), m[3] == "true"))
 	}
-	if len(opts) != 6 {
-		t.Fatalf("handlers.gd declares %d commands, want 6", len(opts))
+	if len(opts) != 8 {
+		t.Fatalf("handlers.gd declares %d commands, want 8", len(opts))
 	}
 	return opts
 }
@@ -68,12 +68,13 @@ func TestEditorCodeDeclarations(t *testing.T) {
 		`"cmd_animation_list": {"class": "read_only"`, `"cmd_animation_get": {"class": "read_only"`, `"cmd_animation_seek": {"class": "read_only"`,
 		`"cmd_animation_edit": {"class": "mutating", "dry_run": true`, `"cmd_animation_edit_tracks": {"class": "mutating", "dry_run": true`,
 		`"cmd_animation_delete": {"class": "destructive", "dry_run": true`,
+		`"cmd_animation_tree_get": {"class": "read_only"`, `"cmd_animation_tree_edit": {"class": "mutating", "dry_run": true`,
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("handlers.gd lacks %s", want)
 		}
 	}
-	for _, f := range []string{"util.gd", "keys.gd", "read.gd", "tracks.gd", "anims.gd"} {
+	for _, f := range []string{"util.gd", "keys.gd", "read.gd", "tracks.gd", "anims.gd", "tree.gd"} {
 		b, err := fs.ReadFile(EditorCode(), f)
 		if err != nil {
 			t.Fatal(err)
@@ -86,7 +87,8 @@ func TestEditorCodeDeclarations(t *testing.T) {
 
 func TestToolSafety(t *testing.T) {
 	h := start(t)
-	want := map[string]sdk.Safety{"list": sdk.ReadOnly, "get": sdk.ReadOnly, "seek": sdk.ReadOnly, "edit": sdk.Mutating, "edit_tracks": sdk.Mutating, "delete": sdk.Destructive}
+	want := map[string]sdk.Safety{"list": sdk.ReadOnly, "get": sdk.ReadOnly, "seek": sdk.ReadOnly, "edit": sdk.Mutating, "edit_tracks": sdk.Mutating, "delete": sdk.Destructive,
+		"tree_get": sdk.ReadOnly, "tree_edit": sdk.Mutating}
 	tools := h.Tools()
 	if len(tools) != len(want) {
 		t.Fatalf("%d tools", len(tools))
@@ -266,5 +268,35 @@ func TestSeek(t *testing.T) {
 	}
 	if r := call(t, h, "seek", map[string]any{"animation": "walk", "time": -1}); r.Err == nil {
 		t.Fatal("negative time accepted")
+	}
+}
+
+func TestTree(t *testing.T) {
+	h := start(t)
+	h.Addon().HandleResult("cmd_animation_tree_get", map[string]any{"tree": "Tree", "anim_player": "../Anim", "active": true})
+	var g TreeGetOut
+	if err := call(t, h, "tree_get", map[string]any{"tree": "Tree"}).Decode(&g); err != nil {
+		t.Fatal(err)
+	}
+	if string(g.Root) != "null" || g.AnimPlayer != "../Anim" {
+		t.Fatalf("%+v", g)
+	}
+	h.Addon().HandleResult("cmd_animation_tree_edit", map[string]any{"tree": "Tree", "ops": []any{map[string]any{"op": "set_root"}}, "root_type": "state_machine",
+		"persisted": true, "undoable": false, "dry_run": true})
+	args := map[string]any{"tree": "Tree", "ops": []any{
+		map[string]any{"op": "set_root", "type": "state_machine"},
+		map[string]any{"op": "add_transition", "from": "Start", "to": "idle", "advance_mode": "auto", "xfade_time": 0.2, "advance_condition": ""},
+	}}
+	var out TreeEditOut
+	if err := call(t, h, "tree_edit", args, sdktest.DryRun()).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	p := lastParams(t, h)
+	tr := p["ops"].([]any)[1].(map[string]any)
+	if p["dry_run"] != true || tr["xfade_time"] != 0.2 || tr["advance_condition"] != "" || tr["advance_mode"] != "auto" {
+		t.Fatalf("params %v", p)
+	}
+	if r := call(t, h, "tree_edit", map[string]any{"ops": []any{map[string]any{"op": "add_transition", "switch_mode": "later"}}}); r.Err == nil || r.Err.Code != sdk.CodeValidationError {
+		t.Fatalf("bad switch_mode: %+v", r.Err)
 	}
 }

@@ -218,3 +218,57 @@ type DeleteOut struct {
 	TrackCount  int               `json:"track_count"`
 	Honesty
 }
+
+// ---- AnimationTree ----
+
+// TreeGetIn names the AnimationTree.
+type TreeGetIn struct {
+	Tree string `json:"tree,omitempty" description:"node path of the AnimationTree; omit when the scene has one animation node"`
+}
+
+// TreeGetOut is the tree's graph.
+type TreeGetOut struct {
+	Tree       string          `json:"tree"`
+	AnimPlayer string          `json:"anim_player"`
+	Active     bool            `json:"active"`
+	Root       json.RawMessage `json:"root" description:"{type, nodes [{name, type, position, animation?, inputs?, ...}], transitions [{from, to, switch_mode, advance_mode, advance_condition, advance_expression, xfade_time, priority, reset}] | connections [{to, input, from}] | points [{index, position, type, animation?}]}, nested; null without a root"`
+}
+
+// TreeOp is one op of tree_edit.
+type TreeOp struct {
+	Op                string          `json:"op" jsonschema:"enum=set_root|add_node|remove_node|add_transition|set_transition|remove_transition|connect|disconnect|add_point|remove_point|set_blend_space"`
+	Graph             string          `json:"graph,omitempty" description:"the state machine, blend tree or blend space acted in: \"\" the root, \"Move\" its child, \"Move/Run\" deeper"`
+	Type              string          `json:"type,omitempty" description:"set_root: state_machine|blend_tree|blend_space_1d|blend_space_2d; add_node/add_point: those or animation (default), blend2, blend3, add2, add3, sub2, one_shot, time_scale, time_seek, transition"`
+	Name              string          `json:"name,omitempty" description:"add_node, remove_node"`
+	Animation         string          `json:"animation,omitempty" description:"for an animation node"`
+	Position          json.RawMessage `json:"position,omitempty" description:"graph {x, y}; blend point: a number (1D) or {x, y} (2D)"`
+	From              string          `json:"from,omitempty"`
+	To                string          `json:"to,omitempty"`
+	Input             *int            `json:"input,omitempty" jsonschema:"minimum=0" description:"connect/disconnect: the input index of to"`
+	SwitchMode        string          `json:"switch_mode,omitempty" jsonschema:"enum=immediate|sync|at_end"`
+	AdvanceMode       string          `json:"advance_mode,omitempty" jsonschema:"enum=disabled|enabled|auto"`
+	AdvanceCondition  *string         `json:"advance_condition,omitempty"`
+	AdvanceExpression *string         `json:"advance_expression,omitempty"`
+	XfadeTime         *float64        `json:"xfade_time,omitempty" jsonschema:"minimum=0"`
+	Priority          *int            `json:"priority,omitempty" jsonschema:"minimum=0"`
+	Reset             *bool           `json:"reset,omitempty"`
+	Index             *int            `json:"index,omitempty" jsonschema:"minimum=0" description:"remove_point"`
+	MinSpace          json.RawMessage `json:"min_space,omitempty"`
+	MaxSpace          json.RawMessage `json:"max_space,omitempty"`
+	Snap              json.RawMessage `json:"snap,omitempty"`
+	BlendMode         string          `json:"blend_mode,omitempty" jsonschema:"enum=interpolated|discrete|discrete_carry"`
+}
+
+// TreeEditIn is a list of ops on one AnimationTree.
+type TreeEditIn struct {
+	Tree string   `json:"tree,omitempty" description:"node path of the AnimationTree; omit when the scene has one animation node"`
+	Ops  []TreeOp `json:"ops" jsonschema:"minItems=1"`
+}
+
+// TreeEditOut is what the ops did.
+type TreeEditOut struct {
+	Tree     string            `json:"tree"`
+	Ops      []json.RawMessage `json:"ops"`
+	RootType string            `json:"root_type"`
+	Honesty
+}

@@ -9,11 +9,13 @@ const Keys := preload("keys.gd")
 const Read := preload("read.gd")
 const Tracks := preload("tracks.gd")
 const Anims := preload("anims.gd")
+const TreeOps := preload("tree.gd")
 
 var _util: RefCounted = null
 var _read: RefCounted = null
 var _tracks: RefCounted = null
 var _anims: RefCounted = null
+var _tree: RefCounted = null
 
 
 func setup(router: RefCounted) -> void:
@@ -23,6 +25,7 @@ func setup(router: RefCounted) -> void:
 	_read = Read.new(_util, keys)
 	_read.set("track_ref_impl", Callable(_tracks, "track_ref"))
 	_anims = Anims.new(_util, _tracks)
+	_tree = TreeOps.new(_util)
 
 
 func get_commands() -> Dictionary:
@@ -33,6 +36,8 @@ func get_commands() -> Dictionary:
 		"cmd_animation_edit": {"class": "mutating", "dry_run": true, "run": _cmd_edit},
 		"cmd_animation_edit_tracks": {"class": "mutating", "dry_run": true, "run": _cmd_edit_tracks},
 		"cmd_animation_delete": {"class": "destructive", "dry_run": true, "run": _cmd_delete},
+		"cmd_animation_tree_get": {"class": "read_only", "run": _cmd_tree_get},
+		"cmd_animation_tree_edit": {"class": "mutating", "dry_run": true, "run": _cmd_tree_edit},
 	}
 
 
@@ -58,3 +63,11 @@ func _cmd_edit_tracks(params: Dictionary) -> Dictionary:
 
 func _cmd_delete(params: Dictionary) -> Dictionary:
 	return _anims.call("delete", params)
+
+
+func _cmd_tree_get(params: Dictionary) -> Dictionary:
+	return _tree.call("get_tree", params)
+
+
+func _cmd_tree_edit(params: Dictionary) -> Dictionary:
+	return _tree.call("edit_tree", params)

@@ -309,6 +309,31 @@ func TestAnimationAuthoring(t *testing.T) {
 	}
 	sceneRedo(t, s)
 
+	// insert_keys replaces a key at the same time; remove_keys by time and all;
+	// a key past the length is written with a warning. One undo action for all.
+	var rk struct {
+		Ops      []map[string]any `json:"ops"`
+		Warnings []string         `json:"warnings"`
+	}
+	h.mustCall(t, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+		map[string]any{"op": "insert_keys", "track": 0, "keys": []any{map[string]any{"time": 0, "value": map[string]any{"x": -1, "y": -1}}, map[string]any{"time": 3, "value": map[string]any{"x": 0, "y": 0}}}},
+		map[string]any{"op": "remove_keys", "track": 0, "keys": []any{map[string]any{"time": 2}}},
+		map[string]any{"op": "remove_keys", "path": "Label:text", "all": true},
+	}}, &rk)
+	g = animOf(t, s, map[string]any{"animation": "walk"})
+	json.Unmarshal(g.Tracks[0].Keys[0], &k1)
+	if g.Tracks[0].KeyCount != 3 || k1.Value != (vec2{-1, -1}) || g.Tracks[3].KeyCount != 0 || len(rk.Warnings) != 1 || !strings.Contains(rk.Warnings[0], "after the animation's length") {
+		t.Errorf("insert/remove = %+v %v", g.Tracks, rk.Warnings)
+	}
+	sceneUndo(t, s)
+	g = animOf(t, s, map[string]any{"animation": "walk"})
+	json.Unmarshal(g.Tracks[0].Keys[0], &k1)
+	if g.Tracks[0].KeyCount != 3 || k1.Value != (vec2{0, 0}) || g.Tracks[3].KeyCount != 1 {
+		t.Errorf("insert/remove undone = %+v", g.Tracks)
+	}
+	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+		map[string]any{"op": "remove_keys", "track": 0, "keys": []any{map[string]any{"time": 0.7}}}}}, "RESOURCE_NOT_FOUND", "no key at 0.7")
+
 	// Delete: a track needs confirm; undo brings it back.
 	animFail(t, s, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{2}}, "PRECONDITION_FAILED")
 	h.mustCall(t, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{"Player"}, "confirm": true}, nil)

@@ -645,3 +645,72 @@ func TestAnimationTree(t *testing.T) {
 		t.Errorf("saved tree = %+v", chk)
 	}
 }
+
+// An animation in a library saved as its own .tres: the listing names the
+// file, and the scene's save writes the edit into that file too.
+func TestAnimationExternalLibrary(t *testing.T) {
+	s := newSession(t)
+	lib := `[gd_resource type="AnimationLibrary" load_steps=2 format=3]
+
+[sub_resource type="Animation" id="Animation_ext"]
+resource_name = "ext"
+length = 1.0
+
+[resource]
+_data = {
+&"ext": SubResource("Animation_ext")
+}
+`
+	scene := `[gd_scene load_steps=2 format=3]
+
+[ext_resource type="AnimationLibrary" path="res://moves.tres" id="1_lib"]
+
+[node name="Root" type="Node2D"]
+
+[node name="Player" type="Node2D" parent="."]
+
+[node name="Anim" type="AnimationPlayer" parent="."]
+libraries = {
+&"moves": ExtResource("1_lib")
+}
+`
+	if err := os.WriteFile(filepath.Join(s.project, "moves.tres"), []byte(lib), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.project, "ext.tscn"), []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := s.host
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "scene"}, nil)
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "animation"}, nil)
+	editorStateWithScene(t, s)
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "resources"}, nil)
+	h.mustCall(t, "godot_resources_rescan", nil, nil)
+	h.mustCall(t, "godot_scene_open", map[string]any{"path": "res://ext.tscn"}, nil)
+	var list struct {
+		Players []struct {
+			Libraries []struct {
+				Name string `json:"name"`
+				File string `json:"file"`
+			} `json:"libraries"`
+		} `json:"players"`
+	}
+	h.mustCall(t, "godot_animation_list", nil, &list)
+	if len(list.Players) != 1 || len(list.Players[0].Libraries) != 1 || list.Players[0].Libraries[0].File != "res://moves.tres" {
+		t.Fatalf("list = %+v", list)
+	}
+	var et struct {
+		Persisted bool   `json:"persisted"`
+		Reason    string `json:"reason"`
+	}
+	h.mustCall(t, "godot_animation_edit_tracks", map[string]any{"animation": "moves/ext", "ops": []any{
+		map[string]any{"op": "add_track", "type": "value", "path": "Player:position", "keys": []any{map[string]any{"time": 0.5, "value": map[string]any{"x": 9, "y": 9}}}}}}, &et)
+	if !et.Persisted {
+		t.Errorf("edit of an external library: %+v", et)
+	}
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	b, _ := os.ReadFile(filepath.Join(s.project, "moves.tres"))
+	if !strings.Contains(string(b), `NodePath("Player:position")`) || !strings.Contains(string(b), "Vector2(9, 9)") {
+		t.Errorf("the scene's save did not write the library file:\n%s", b)
+	}
+}

@@ -714,3 +714,41 @@ libraries = {
 		t.Errorf("the scene's save did not write the library file:\n%s", b)
 	}
 }
+
+// An animation authored through MCP plays in the running game through the
+// runtime toolset (no tool of the animation toolset reaches the game): the
+// live AnimationPlayer's play() is called and the animated property changes.
+func TestAnimationPlaysInGame(t *testing.T) {
+	s := rtSession(t, false)
+	h := s.host
+	for _, ts := range []string{"scene", "animation", "runtime"} {
+		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	editorStateWithScene(t, s)
+	rtWaitStatus(t, s, "the probe autoload to be registered", func(st rtStatus) bool { return st.ProbeRegistered })
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "AnimationPlayer", "name": "Anim"}, nil)
+	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "create", "animation": "flash", "length": 0.3}, nil)
+	h.mustCall(t, "godot_animation_edit_tracks", map[string]any{"animation": "flash", "ops": []any{
+		map[string]any{"op": "add_track", "type": "value", "path": "Panel:color", "keys": []any{
+			map[string]any{"time": 0, "value": "#ff0000"}, map[string]any{"time": 0.3, "value": "#0000ff"}}}}}, nil)
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	var run rtPlay
+	h.mustCall(t, "godot_runtime_play", nil, &run)
+	if !run.Playing || !run.ProbeConnected {
+		t.Fatalf("play: %+v", run)
+	}
+	defer h.mustCall(t, "godot_runtime_stop", nil, nil)
+	h.mustCall(t, "godot_runtime_call_method", map[string]any{"path": "Anim", "method": "play", "args": []any{"flash"}}, nil)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		n := rtLiveNode(t, s, "Panel", "color")
+		c, _ := n.Properties["color"].(map[string]any)
+		if c != nil && rtNum(t, c["b"]) == 1 && rtNum(t, c["r"]) == 0 && rtNum(t, c["g"]) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Panel never turned blue in the game: %v", n.Properties)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

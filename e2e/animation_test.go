@@ -282,8 +282,17 @@ func TestAnimationAuthoring(t *testing.T) {
 			pos = v.Value
 		}
 	}
-	if pos == nil || vec(t, pos) != (vec2{50, 20}) || !sk.Restored {
+	if pos == nil || vec(t, pos) != (vec2{50, 20}) || !sk.Restored || len(sk.Values) != 3 {
 		t.Errorf("seek = %+v", sk)
+	}
+	// What the nodes hold after the seek is what each track says for that time.
+	for _, v := range sk.Values {
+		var got, want any
+		json.Unmarshal(v.Value, &got)
+		json.Unmarshal(v.Expected, &want)
+		if !nearlyEqual(got, want) {
+			t.Errorf("seek %s: node has %s, the track says %s", v.Path, v.Value, v.Expected)
+		}
 	}
 	if n := sceneNodeOf(t, s, "Player", "position"); vec(t, n.Properties["position"]) != (vec2{100, 50}) {
 		t.Errorf("seek left Player at %s", n.Properties["position"])
@@ -751,4 +760,25 @@ func TestAnimationPlaysInGame(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// nearlyEqual compares decoded JSON values, numbers within 1e-4.
+func nearlyEqual(a, b any) bool {
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && x-y < 1e-4 && y-x < 1e-4
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k := range x {
+			if !nearlyEqual(x[k], y[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
 }

@@ -179,6 +179,8 @@ func TestAnimationAuthoring(t *testing.T) {
 	}
 	animFail(t, s, "godot_animation_edit", create, "VALIDATION_ERROR", "already has")
 	animFail(t, s, "godot_animation_get", map[string]any{"animation": "wlak"}, "RESOURCE_NOT_FOUND", "Did you mean 'walk'?")
+	animFail(t, s, "godot_animation_get", map[string]any{"player": "Anm", "animation": "walk"}, "RESOURCE_NOT_FOUND", "Did you mean 'Anim'?")
+	animFail(t, s, "godot_animation_seek", map[string]any{"player": "Player", "animation": "walk", "time": 0}, "VALIDATION_ERROR", "not an AnimationPlayer")
 
 	// Refusals: a node path, a property, a value of the wrong shape; nothing changes.
 	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
@@ -342,6 +344,16 @@ func TestAnimationAuthoring(t *testing.T) {
 	}
 	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
 		map[string]any{"op": "remove_keys", "track": 0, "keys": []any{map[string]any{"time": 0.7}}}}}, "RESOURCE_NOT_FOUND", "no key at 0.7")
+
+	// Retargeting a value track to a property of another type warns about its keys.
+	var rt struct {
+		Warnings []string `json:"warnings"`
+	}
+	h.mustCall(t, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "dry_run": true, "ops": []any{
+		map[string]any{"op": "set_track", "track": 0, "new_path": "Label:tooltip_text"}}}, &rt)
+	if len(rt.Warnings) != 1 || !strings.Contains(rt.Warnings[0], "String") || !strings.Contains(rt.Warnings[0], "Vector2") {
+		t.Errorf("retarget warnings = %v", rt.Warnings)
+	}
 
 	// Delete: a track needs confirm; undo brings it back.
 	animFail(t, s, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{2}}, "PRECONDITION_FAILED")

@@ -64,7 +64,7 @@ func run_op(mixer: AnimationMixer, work: Animation, op: Dictionary, where: Strin
 		"add_track":
 			return _add_track(mixer, work, op, where, warnings)
 		"set_track":
-			return _set_track(mixer, work, op, where)
+			return _set_track(mixer, work, op, where, warnings)
 		"insert_keys", "set_keys":
 			return _write_keys(mixer, work, op, where, warnings, name == "set_keys")
 		"change_keys":
@@ -182,7 +182,7 @@ func _add_track(mixer: AnimationMixer, work: Animation, op: Dictionary, where: S
 	return r
 
 
-func _set_track(mixer: AnimationMixer, work: Animation, op: Dictionary, where: String) -> Dictionary:
+func _set_track(mixer: AnimationMixer, work: Animation, op: Dictionary, where: String, warnings: PackedStringArray) -> Dictionary:
 	var ref: Dictionary = track_ref(work, op, where)
 	if ref.has("hint"):
 		return ref
@@ -197,6 +197,12 @@ func _set_track(mixer: AnimationMixer, work: Animation, op: Dictionary, where: S
 		if other >= 0 and other != t:
 			return {"hint": "%s.new_path: track %d already animates '%s'" % [where, other, np]}
 		work.track_set_path(t, NodePath(np))
+		if type == Animation.TYPE_VALUE and work.track_get_key_count(t) > 0:
+			var target: Dictionary = keys.target_of(mixer, work, t)
+			var kt: int = typeof(work.track_get_key_value(t, 0))
+			var tt: int = int(target.get("type", TYPE_NIL))
+			if not target.get("untyped", false) and tt != TYPE_NIL and kt != tt and not (kt in [TYPE_INT, TYPE_FLOAT] and tt in [TYPE_INT, TYPE_FLOAT]):
+				warnings.append("track %d now animates '%s' (%s) but its keys hold %s values: rewrite them (op set_keys)" % [t, np, type_string(tt), type_string(kt)])
 	var s: Dictionary = _track_settings(work, t, op, where)
 	if s.has("hint"):
 		return s

@@ -3,6 +3,7 @@
 package plugins
 
 import (
+	"github.com/godot-mcp/godot-mcp/plugins/animation"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
@@ -18,6 +19,7 @@ func Builtins() []sdk.Toolset {
 	return []sdk.Toolset{scene.Toolset(), scripts.Toolset(), resources.Toolset(), project.Toolset(), runtime.Toolset(),
 		tests.Toolset(),
 		diagnostics.Toolset(),
+		animation.Toolset(),
 	}
 }
 

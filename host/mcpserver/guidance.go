@@ -50,6 +50,7 @@ var guides = []guide{
 	{"runtime.md", "runtime", "Runtime toolset guide", "How the runtime tools behave: playing, output and error cursors, inspecting and driving the running game, headless runs."},
 	{"tests.md", "tests", "Tests toolset guide", "How the tests tools behave: detecting GUT or gdUnit4, discovery, headless runs, per-test results and statuses."},
 	{"diagnostics.md", "diagnostics", "Diagnostics toolset guide", "How the diagnostics tools behave: the editor's Output panel from a cursor and its limits, the whole-project check."},
+	{"animation.md", "animation", "Animation toolset guide", "How the animation tools behave: naming players, animations and tracks, key shapes per track type, one-undo edits, seek, deletes."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

@@ -57,6 +57,7 @@ var Targets = []Target{
 	{Bench: "Payload8MiB", Max: 250e6, What: "8 MiB payload through the whole chain"},
 	{Bench: "AttachedFullChain", Base: "FullChain", Max: 2, What: "FullChain through a second server attached to the owner (issue 15: what attaching costs per call)"},
 	{Bench: "AttachedPayload8MiB", Base: "Payload8MiB", Max: 2.5, What: "Payload8MiB through a second server attached to the owner"},
+	{Bench: "AnimationTrack200Editor", Base: "AnimationKey1Editor", Max: 10, What: "a 200-key track written in one godot_animation_edit_tracks call vs a 1-key call, real editor (issue 16)"},
 	{Bench: "HostRSS", Metric: "rss-MB", Max: 25, What: "host resident memory (MB)"},
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},
 	{Bench: "ToolsList/all", Metric: "list-KB", Max: 90, What: "tools/list with every built-in toolset enabled (KB = 1000 bytes; issue 15 context budget)"},

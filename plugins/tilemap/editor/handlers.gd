@@ -1,0 +1,32 @@
+@tool
+extends RefCounted
+## The tilemap toolset's editor side: TileMapLayer, TileSet and GridMap commands.
+## godot-mcp installs this folder as res://addons/godot_mcp_ext/tilemap/ when the
+## toolset is enabled. Every command is cmd_tilemap_* and declares its class; each
+## edit is one undo action.
+
+const Common := preload("common.gd")
+const Read := preload("read.gd")
+const Paint := preload("paint.gd")
+const Authoring := preload("tileset.gd")
+
+var _read: Read = null
+var _paint: Paint = null
+var _tileset: Authoring = null
+
+
+func setup(router: RefCounted) -> void:
+	var c: Common = Common.new(router)
+	_read = Read.new(c)
+	_paint = Paint.new(c)
+	_tileset = Authoring.new(c)
+
+
+func get_commands() -> Dictionary:
+	return {
+		"cmd_tilemap_list_layers": {"class": "read_only", "run": _read.list_layers},
+		"cmd_tilemap_get_cells": {"class": "read_only", "run": _read.get_cells},
+		"cmd_tilemap_get_tileset": {"class": "read_only", "run": _read.get_tileset},
+		"cmd_tilemap_paint": {"class": "mutating", "dry_run": true, "run": _paint.paint},
+		"cmd_tilemap_create_tileset": {"class": "mutating", "dry_run": true, "run": _tileset.create_tileset},
+	}

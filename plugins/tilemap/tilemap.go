@@ -1,0 +1,79 @@
+// Package tilemap is the built-in tilemap toolset: read and paint the
+// TileMapLayer nodes of the edited scene (cells, fills, patterns, terrains)
+// and author TileSets (atlas sources, tiles, terrains, physics and
+// custom-data layers). Every edit is one undo action. Its editor side ships
+// as GDScript in editor/ (installed into the project on enable). Legacy
+// TileMap nodes are reported and refused with how to convert them.
+// docs/tilemap.md describes the behaviours and limits.
+package tilemap
+
+import (
+	"embed"
+	"io/fs"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+//go:embed editor
+var editorFiles embed.FS
+
+func editorCode() fs.FS {
+	sub, err := fs.Sub(editorFiles, "editor")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
+var (
+	connected   = []string{sdk.RequireBridgeConnected}
+	sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
+)
+
+// Toolset is the tilemap toolset.
+func Toolset() sdk.Toolset {
+	return sdk.Toolset{
+		Name:        "tilemap",
+		Version:     "0.1.0",
+		Description: "TileMapLayer and TileSet: read and paint cells and terrains, create TileSets, all undoable.",
+		MinGodot:    "4.3",
+		EditorCode:  editorCode(),
+		Tools: []sdk.Tool{
+			sdk.NewTool("list_layers", sdk.ToolOptions{
+				Title: "List tile layers",
+				Description: "The TileMapLayer nodes of the edited scene with their TileSet (file or embedded, tile size, sources), used rect and cell count; " +
+					"legacy TileMap nodes (Godot ≤4.2, not editable here) with how to convert them; GridMaps.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: sceneNeeded,
+			}, listLayers),
+			sdk.NewTool("get_cells", sdk.ToolOptions{
+				Title:         "Get painted cells",
+				Description:   "The painted cells of a TileMapLayer (all, or inside rect), row by row: x, y, source id, atlas coords, alternative. Paged with cursor.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: sceneNeeded,
+			}, getCells),
+			sdk.NewTool("get_tileset", sdk.ToolOptions{
+				Title: "Get a TileSet",
+				Description: "A TileSet (a layer's, or a .tres): tile shape and size, sources (atlas texture, region size, margins, separation, tiles with terrain, " +
+					"peering bits, collision polygon counts, custom data; scene tiles), terrain sets, physics, navigation and custom-data layers.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: connected,
+			}, getTileSet),
+			sdk.NewTool("paint", sdk.ToolOptions{
+				Title: "Paint cells",
+				Description: "Paints one TileMapLayer in one call and ONE undo action: fill rects (or erase them), place patterns, set many cells per tile, erase cells, and paint terrains " +
+					"(connect or path, the editor's terrain tools' algorithm), in that order. Tiles are checked against the TileSet first; all or nothing.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, paint),
+			sdk.NewTool("create_tileset", sdk.ToolOptions{
+				Title: "Create a TileSet",
+				Description: "Builds a TileSet: atlas sources cut from textures (tile size, margins, separation; tiles created for all or opaque cells), tiles with terrain " +
+					"and peering bits, collision polygons and custom data; terrain sets, physics, navigation and custom-data layers. Written to a new .tres (never overwritten) " +
+					"and/or assigned to a layer (embedded without path; the assignment is one undo action).",
+				Safety:        sdk.Mutating,
+				Preconditions: connected,
+			}, createTileSet),
+		},
+	}
+}

@@ -1,0 +1,213 @@
+package tilemap
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/plugins/internal/respath"
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+const (
+	readTimeout  = 30 * time.Second
+	paintTimeout = 120 * time.Second
+	fileTimeout  = 60 * time.Second
+)
+
+// Bounds of one paint call: what the editor does in well under its timeout.
+const (
+	maxCellWrites = 1 << 20 // cells written by one call (fills count their area)
+	maxFillArea   = 1 << 20
+)
+
+type normalizer interface{ normalize() }
+
+func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
+	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
+	if err != nil {
+		var zero Out
+		return zero, err
+	}
+	if n, ok := any(&out).(normalizer); ok {
+		n.normalize()
+	}
+	return out, nil
+}
+
+// asParams turns a validated input struct into command params (JSON names,
+// omitted optional fields absent so the editor's defaults apply).
+func asParams(in any) (map[string]any, error) {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// ---- reading ----
+
+func listLayers(ctx context.Context, call *sdk.Call, _ ListLayersIn) (ListLayersOut, error) {
+	return send[ListLayersOut](ctx, call, "cmd_tilemap_list_layers", map[string]any{}, readTimeout)
+}
+
+func getCells(ctx context.Context, call *sdk.Call, in GetCellsIn) (GetCellsOut, error) {
+	offset := 0
+	if in.Cursor != "" {
+		n, err := strconv.Atoi(in.Cursor)
+		if err != nil || n < 0 {
+			return GetCellsOut{}, sdk.Validation(fmt.Sprintf("cursor %q is not a next_cursor this tool gave; omit it to start from the first cell", in.Cursor))
+		}
+		offset = n
+	}
+	p := map[string]any{"layer": in.Layer, "offset": offset, "limit": in.Limit}
+	if in.Rect != nil {
+		p["rect"] = in.Rect
+	}
+	type answer struct {
+		GetCellsOut
+		NextOffset int `json:"next_offset"`
+	}
+	a, err := send[answer](ctx, call, "cmd_tilemap_get_cells", p, readTimeout)
+	if err != nil {
+		return GetCellsOut{}, err
+	}
+	out := a.GetCellsOut
+	out.Cells = orEmpty(out.Cells)
+	out.Returned = len(out.Cells)
+	if a.NextOffset > 0 {
+		out.Truncated, out.NextCursor = true, strconv.Itoa(a.NextOffset)
+	}
+	return out, nil
+}
+
+func getTileSet(ctx context.Context, call *sdk.Call, in GetTileSetIn) (TileSetOut, error) {
+	if (in.Layer == "") == (in.Path == "") {
+		return TileSetOut{}, sdk.Validation("give exactly one of layer (a TileMapLayer node path) or path (a res:// TileSet file)")
+	}
+	p := map[string]any{"layer": in.Layer, "tiles_limit": in.TilesLimit}
+	if in.Path != "" {
+		clean, err := respath.Clean(in.Path)
+		if err != nil {
+			return TileSetOut{}, err
+		}
+		p["path"] = clean
+	}
+	return send[TileSetOut](ctx, call, "cmd_tilemap_get_tileset", p, readTimeout)
+}
+
+// ---- painting ----
+
+func (in PaintIn) writes() (int, error) {
+	n := 0
+	for i, f := range in.Fill {
+		area := f.Rect.W * f.Rect.H
+		if area > maxFillArea {
+			return 0, sdk.Validation(fmt.Sprintf("fill[%d].rect is %dx%d = %d cells; at most %d per rect", i, f.Rect.W, f.Rect.H, area, maxFillArea))
+		}
+		n += area
+	}
+	for i, p := range in.Patterns {
+		if (p.Index == nil) == (p.Copy == nil) {
+			return 0, sdk.Validation(fmt.Sprintf("patterns[%d]: give exactly one of index (a TileSet pattern) or copy (a rect of the layer)", i))
+		}
+		if p.Copy != nil {
+			n += p.Copy.W * p.Copy.H
+		}
+	}
+	for _, s := range in.Set {
+		n += len(s.Cells)
+	}
+	n += len(in.Erase)
+	for _, t := range in.Terrain {
+		n += len(t.Cells)
+	}
+	if n == 0 && len(in.Patterns) == 0 {
+		return 0, sdk.Validation("nothing to paint: give fill, patterns, set, erase or terrain")
+	}
+	if n > maxCellWrites {
+		return 0, sdk.Validation(fmt.Sprintf("%d cell writes in one call; at most %d: split it into several calls", n, maxCellWrites))
+	}
+	return n, nil
+}
+
+func paint(ctx context.Context, call *sdk.Call, in PaintIn) (PaintOut, error) {
+	if _, err := in.writes(); err != nil {
+		return PaintOut{}, err
+	}
+	for i := range in.Terrain {
+		if in.Terrain[i].Mode == "" {
+			in.Terrain[i].Mode = "connect"
+		}
+	}
+	p, err := asParams(in)
+	if err != nil {
+		return PaintOut{}, err
+	}
+	p["dry_run"] = call.DryRun
+	return send[PaintOut](ctx, call, "cmd_tilemap_paint", p, paintTimeout)
+}
+
+// ---- TileSet authoring ----
+
+func createTileSet(ctx context.Context, call *sdk.Call, in CreateTileSetIn) (CreateTileSetOut, error) {
+	if in.Path == "" && in.Layer == "" {
+		return CreateTileSetOut{}, sdk.Validation("give path (a new res:// .tres) and/or layer (a TileMapLayer to assign it to; without path it is embedded in the scene)")
+	}
+	if in.Path != "" {
+		clean, err := respath.Clean(in.Path)
+		if err != nil {
+			return CreateTileSetOut{}, err
+		}
+		if !strings.HasSuffix(clean, ".tres") && !strings.HasSuffix(clean, ".res") {
+			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("path %q must end in .tres (or .res)", in.Path))
+		}
+		in.Path = clean
+	}
+	if in.TileSize[0] <= 0 || in.TileSize[1] <= 0 {
+		return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tile_size %v must be positive, e.g. [16,16]", in.TileSize))
+	}
+	for i := range in.Atlases {
+		a := &in.Atlases[i]
+		clean, err := respath.Clean(a.Texture)
+		if err != nil {
+			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("atlases[%d].texture: %s", i, sdk.AsError(err).Hint))
+		}
+		a.Texture = clean
+		if a.TileSize != nil && (a.TileSize[0] <= 0 || a.TileSize[1] <= 0) {
+			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("atlases[%d].tile_size %v must be positive", i, *a.TileSize))
+		}
+		if a.Margins[0] < 0 || a.Margins[1] < 0 || a.Separation[0] < 0 || a.Separation[1] < 0 {
+			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("atlases[%d]: margins and separation must not be negative", i))
+		}
+	}
+	for i, t := range in.Tiles {
+		if len(in.Atlases) == 0 {
+			return CreateTileSetOut{}, sdk.Validation("tiles need an atlas: add atlases [{texture: \"res://...png\"}]")
+		}
+		if t.AtlasIndex >= len(in.Atlases) {
+			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].atlas_index %d: there are %d atlases", i, t.AtlasIndex, len(in.Atlases)))
+		}
+		if t.Size != nil && (t.Size[0] < 1 || t.Size[1] < 1) {
+			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].size %v must be at least [1,1]", i, *t.Size))
+		}
+		for k, c := range t.Collision {
+			if len(c.Points) > 0 && len(c.Points) < 3 {
+				return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].collision[%d].points: a polygon needs at least 3 points", i, k))
+			}
+		}
+	}
+	p, err := asParams(in)
+	if err != nil {
+		return CreateTileSetOut{}, err
+	}
+	p["dry_run"] = call.DryRun
+	return send[CreateTileSetOut](ctx, call, "cmd_tilemap_create_tileset", p, fileTimeout)
+}

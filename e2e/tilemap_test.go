@@ -1,0 +1,381 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ---- tilemap toolset e2e: TileSet authoring, reading and painting in a real editor ----
+
+// tilemapSession is an editor of its own with the scene and tilemap toolsets
+// enabled and a new scene res://level.tscn open: a Node2D root with a
+// TileMapLayer "Ground" and a legacy TileMap "Old".
+func tilemapSession(t testing.TB) *session {
+	t.Helper()
+	s := newSession(t)
+	for _, ts := range []string{"scene", "tilemap"} {
+		s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	s.host.mustCall(t, "godot_scene_create", map[string]any{"path": "res://level.tscn", "root_type": "Node2D", "root_name": "Level"}, nil)
+	s.host.mustCall(t, "godot_scene_create_node", map[string]any{"type": "TileMapLayer", "name": "Ground"}, nil)
+	s.host.mustCall(t, "godot_scene_create_node", map[string]any{"type": "TileMap", "name": "Old"}, nil)
+	return s
+}
+
+// tilesetSpec: icon.svg (16x16) cut into 8x8 tiles (a 2x2 atlas). Tile [0,0]
+// is the grass interior (all four sides grass), [1,0] an isolated grass tile
+// (no side peers), with a collision square and custom data on [0,0].
+var tilesetSpec = map[string]any{
+	"tile_size":          []int{8, 8},
+	"atlases":            []any{map[string]any{"texture": "res://icon.svg"}},
+	"physics_layers":     []any{map[string]any{"collision_layer": 2}},
+	"custom_data_layers": []any{map[string]any{"name": "damage", "type": "int"}},
+	"terrain_sets":       []any{map[string]any{"mode": "sides", "terrains": []any{map[string]any{"name": "grass", "color": "#00ff00"}}}},
+	"tiles": []any{
+		map[string]any{"atlas": []int{0, 0}, "terrain_set": 0, "terrain": 0,
+			"peering":   map[string]any{"right_side": 0, "bottom_side": 0, "left_side": 0, "top_side": 0},
+			"collision": []any{map[string]any{}}, "custom_data": map[string]any{"damage": 3}},
+		map[string]any{"atlas": []int{1, 0}, "terrain_set": 0, "terrain": 0},
+	},
+}
+
+func withArgs(base map[string]any, kv ...any) map[string]any {
+	out := map[string]any{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1]
+	}
+	return out
+}
+
+type tmCell struct {
+	X      int    `json:"x"`
+	Y      int    `json:"y"`
+	Source int    `json:"source"`
+	Atlas  [2]int `json:"atlas"`
+	Alt    int    `json:"alt"`
+}
+
+type tmCells struct {
+	Total      int                      `json:"total"`
+	Returned   int                      `json:"returned"`
+	Truncated  bool                     `json:"truncated"`
+	NextCursor string                   `json:"next_cursor"`
+	Cells      []tmCell                 `json:"cells"`
+	UsedRect   struct{ X, Y, W, H int } `json:"used_rect"`
+}
+
+func tmGetCells(t testing.TB, s *session, args map[string]any) tmCells {
+	t.Helper()
+	var out tmCells
+	s.host.mustCall(t, "godot_tilemap_get_cells", withArgs(map[string]any{"layer": "Ground"}, flatten(args)...), &out)
+	return out
+}
+
+func flatten(m map[string]any) []any {
+	var out []any
+	for k, v := range m {
+		out = append(out, k, v)
+	}
+	return out
+}
+
+func (c tmCells) at(x, y int) *tmCell {
+	for i := range c.Cells {
+		if c.Cells[i].X == x && c.Cells[i].Y == y {
+			return &c.Cells[i]
+		}
+	}
+	return nil
+}
+
+type tmPaint struct {
+	Layer     string `json:"layer"`
+	Written   int    `json:"written"`
+	Changed   bool   `json:"changed"`
+	UsedCells int    `json:"used_cells"`
+	sceneEdit
+}
+
+// tilemapCheckScript loads a scene in a fresh headless Godot and prints its
+// TileMapLayer "Ground": the TileSet's path and make-up, and the cells asked for.
+const tilemapCheckScript = `extends SceneTree
+
+func _initialize() -> void:
+	var args: PackedStringArray = OS.get_cmdline_user_args()
+	var packed: PackedScene = load(args[0]) as PackedScene
+	var root: Node = packed.instantiate()
+	var l: TileMapLayer = root.get_node("Ground") as TileMapLayer
+	var out: Dictionary = {"cells": l.get_used_cells().size(), "at": {}}
+	for i: int in range(1, args.size()):
+		var p: PackedStringArray = args[i].split(",")
+		var v: Vector2i = Vector2i(int(p[0]), int(p[1]))
+		out["at"][args[i]] = [l.get_cell_source_id(v), l.get_cell_atlas_coords(v).x, l.get_cell_atlas_coords(v).y]
+	var ts: TileSet = l.tile_set
+	if ts != null:
+		var src: TileSetAtlasSource = ts.get_source(ts.get_source_id(0)) as TileSetAtlasSource
+		var td: TileData = src.get_tile_data(Vector2i(0, 0), 0)
+		out["tileset"] = {"path": ts.resource_path, "tile_size": [ts.tile_size.x, ts.tile_size.y], "tiles": src.get_tiles_count(),
+			"texture": src.texture.resource_path, "terrain_sets": ts.get_terrain_sets_count(), "mode": ts.get_terrain_set_mode(0),
+			"terrain": ts.get_terrain_name(0, 0), "collision_layer": ts.get_physics_layer_collision_layer(0),
+			"polygons": td.get_collision_polygons_count(0), "points": td.get_collision_polygon_points(0, 0).size() if td.get_collision_polygons_count(0) > 0 else 0,
+			"damage": td.get_custom_data("damage"), "peer_right": td.get_terrain_peering_bit(TileSet.CELL_NEIGHBOR_RIGHT_SIDE)}
+	root.free()
+	print("TILE_CHECK " + JSON.stringify(out))
+	quit()
+`
+
+type tileCheck struct {
+	Cells   int              `json:"cells"`
+	At      map[string][]int `json:"at"`
+	TileSet *struct {
+		Path           string  `json:"path"`
+		TileSize       []int   `json:"tile_size"`
+		Tiles          int     `json:"tiles"`
+		Texture        string  `json:"texture"`
+		TerrainSets    int     `json:"terrain_sets"`
+		Mode           int     `json:"mode"`
+		Terrain        string  `json:"terrain"`
+		CollisionLayer int     `json:"collision_layer"`
+		Polygons       int     `json:"polygons"`
+		Points         int     `json:"points"`
+		Damage         float64 `json:"damage"`
+		PeerRight      int     `json:"peer_right"`
+	} `json:"tileset"`
+}
+
+// loadTilesHeadless reads scene's Ground layer back through a new headless
+// Godot (not the editor that wrote it); cells are "x,y" to report.
+func loadTilesHeadless(t testing.TB, project, scene string, cells ...string) tileCheck {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "tile_check.gd")
+	if err := os.WriteFile(script, []byte(tilemapCheckScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	args := append([]string{"--headless", "--path", project, "--script", script, "--", scene}, cells...)
+	cmd := exec.CommandContext(ctx, suite.godot, args...)
+	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("headless load: %v\n%s", err, out)
+	}
+	checkEditorOutput(t, "headless tile check", string(out))
+	for _, line := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "TILE_CHECK "); ok {
+			var got tileCheck
+			if err := json.Unmarshal([]byte(rest), &got); err != nil {
+				t.Fatalf("bad JSON: %v\n%s", err, rest)
+			}
+			return got
+		}
+	}
+	t.Fatalf("no TILE_CHECK line:\n%s", out)
+	return tileCheck{}
+}
+
+func tmFail(t *testing.T, s *session, tool string, args map[string]any, code string, hintHas ...string) {
+	t.Helper()
+	sceneFail(t, s, "godot_tilemap_"+tool, args, code, hintHas...)
+}
+
+// Every tilemap tool against a real editor: a TileSet is created (a dry run
+// first writes nothing), read back, assigned to a layer; cells are filled,
+// erased, set and terrain-painted; a paint is one undo action (undo, redo);
+// a legacy TileMap and a bad tile are refused; the saved scene and .tres are
+// read back by a fresh headless Godot.
+func TestTilemapAuthorPaintUndo(t *testing.T) {
+	s := tilemapSession(t)
+	h := s.host
+
+	// ---- create_tileset ----
+	var created struct {
+		Path    string `json:"path"`
+		Layer   string `json:"layer"`
+		Tiles   int    `json:"tiles"`
+		Sources []struct {
+			ID       int    `json:"id"`
+			Tiles    int    `json:"tiles"`
+			GridSize [2]int `json:"grid_size"`
+		} `json:"sources"`
+		TerrainSets int `json:"terrain_sets"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground", "dry_run", true), &created)
+	if !created.DryRun || created.Tiles != 4 {
+		t.Fatalf("dry run: %+v", created)
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "tiles.tres")); !os.IsNotExist(err) {
+		t.Fatalf("the dry run wrote tiles.tres: %v", err)
+	}
+	tmFail(t, s, "create_tileset", withArgs(tilesetSpec, "path", "res://t2.tres", "tiles", []any{map[string]any{"atlas": []int{0, 0}, "custom_data": map[string]any{"dammage": 1}}}),
+		"VALIDATION_ERROR", "Did you mean 'damage'")
+	tmFail(t, s, "create_tileset", withArgs(tilesetSpec, "path", "res://t2.tres", "atlases", []any{map[string]any{"texture": "res://nope.png"}}), "RESOURCE_NOT_FOUND", "nope.png")
+	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground"), &created)
+	if created.Path != "res://tiles.tres" || created.Layer != "Ground" || created.Tiles != 4 || len(created.Sources) != 1 || created.Sources[0].GridSize != [2]int{2, 2} || !created.Undoable || !created.Persisted {
+		t.Fatalf("create_tileset: %+v", created)
+	}
+	tmFail(t, s, "create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres"), "VALIDATION_ERROR", "never overwrites")
+
+	// ---- get_tileset, list_layers ----
+	var ts struct {
+		Path      string `json:"path"`
+		TileSize  [2]int `json:"tile_size"`
+		TileShape string `json:"tile_shape"`
+		Sources   []struct {
+			Texture string `json:"texture"`
+			Tiles   []struct {
+				Atlas             [2]int                     `json:"atlas"`
+				TerrainSet        int                        `json:"terrain_set"`
+				Terrain           int                        `json:"terrain"`
+				Peering           map[string]int             `json:"peering"`
+				CollisionPolygons []int                      `json:"collision_polygons"`
+				CustomData        map[string]json.RawMessage `json:"custom_data"`
+			} `json:"tiles"`
+		} `json:"sources"`
+		TerrainSets []struct {
+			Mode     string `json:"mode"`
+			Terrains []struct {
+				Name string `json:"name"`
+			} `json:"terrains"`
+		} `json:"terrain_sets"`
+		PhysicsLayers []struct {
+			CollisionLayer int `json:"collision_layer"`
+		} `json:"physics_layers"`
+		CustomDataLayers []struct {
+			Name string `json:"name"`
+			Type string `json:"type"`
+		} `json:"custom_data_layers"`
+	}
+	h.mustCall(t, "godot_tilemap_get_tileset", map[string]any{"layer": "Ground"}, &ts)
+	if ts.Path != "res://tiles.tres" || ts.TileSize != [2]int{8, 8} || ts.TileShape != "square" || len(ts.Sources) != 1 || len(ts.Sources[0].Tiles) != 4 ||
+		len(ts.TerrainSets) != 1 || ts.TerrainSets[0].Mode != "sides" || ts.TerrainSets[0].Terrains[0].Name != "grass" ||
+		len(ts.PhysicsLayers) != 1 || ts.PhysicsLayers[0].CollisionLayer != 2 || len(ts.CustomDataLayers) != 1 || ts.CustomDataLayers[0].Type != "int" {
+		t.Fatalf("get_tileset: %+v", ts)
+	}
+	t0 := ts.Sources[0].Tiles[0]
+	if t0.Atlas != [2]int{0, 0} || t0.TerrainSet != 0 || t0.Peering["top_side"] != 0 || len(t0.Peering) != 4 || len(t0.CollisionPolygons) != 1 || t0.CollisionPolygons[0] != 1 || string(t0.CustomData["damage"]) != "3" {
+		t.Fatalf("tile [0,0]: %+v", t0)
+	}
+	h.mustCall(t, "godot_tilemap_get_tileset", map[string]any{"path": "res://tiles.tres"}, &ts)
+	var layers struct {
+		Layers []struct {
+			Path    string `json:"path"`
+			TileSet *struct {
+				Path string `json:"path"`
+			} `json:"tile_set"`
+		} `json:"layers"`
+		Legacy []struct {
+			Path string `json:"path"`
+			Hint string `json:"hint"`
+		} `json:"legacy"`
+	}
+	h.mustCall(t, "godot_tilemap_list_layers", nil, &layers)
+	if len(layers.Layers) != 1 || layers.Layers[0].Path != "Ground" || layers.Layers[0].TileSet == nil || layers.Layers[0].TileSet.Path != "res://tiles.tres" ||
+		len(layers.Legacy) != 1 || layers.Legacy[0].Path != "Old" || !strings.Contains(layers.Legacy[0].Hint, "TileMapLayer") {
+		t.Fatalf("list_layers: %+v", layers)
+	}
+
+	// ---- refusals ----
+	tmFail(t, s, "paint", map[string]any{"layer": "Old", "erase": [][2]int{{0, 0}}}, "PRECONDITION_FAILED", "TileMap node", "Extract TileMap layers")
+	tmFail(t, s, "get_cells", map[string]any{"layer": "Grond"}, "RESOURCE_NOT_FOUND", "Did you mean 'Ground'")
+	tmFail(t, s, "paint", map[string]any{"layer": "Ground", "set": []any{map[string]any{"tile": map[string]any{"source": 0, "atlas": []int{5, 5}}, "cells": [][2]int{{0, 0}}}}},
+		"VALIDATION_ERROR", "no tile at atlas [5,5]")
+	tmFail(t, s, "paint", map[string]any{"layer": "Ground", "terrain": []any{map[string]any{"mode": "path", "terrain_set": 0, "terrain": 0, "cells": [][2]int{{0, 0}, {5, 5}}}}},
+		"VALIDATION_ERROR", "not a neighbour")
+
+	// ---- paint: a dry run changes nothing ----
+	fill := map[string]any{"layer": "Ground",
+		"fill":  []any{map[string]any{"rect": map[string]int{"x": 0, "y": 0, "w": 10, "h": 10}, "tile": map[string]any{"source": 0, "atlas": []int{1, 1}}}},
+		"erase": [][2]int{{0, 0}},
+		"set":   []any{map[string]any{"tile": map[string]any{"source": 0, "atlas": []int{0, 1}}, "cells": [][2]int{{20, 20}}}},
+	}
+	var p tmPaint
+	h.mustCall(t, "godot_tilemap_paint", withArgs(fill, "dry_run", true), &p)
+	if !p.DryRun || p.UsedCells != 100 || !p.Changed || p.Undoable {
+		t.Fatalf("dry run: %+v", p)
+	}
+	if c := tmGetCells(t, s, nil); c.Total != 0 {
+		t.Fatalf("the dry run painted %d cells", c.Total)
+	}
+	h.mustCall(t, "godot_tilemap_paint", fill, &p)
+	if p.UsedCells != 100 || p.Written != 102 || !p.Changed || !p.Undoable || !p.Persisted {
+		t.Fatalf("paint: %+v", p)
+	}
+	c := tmGetCells(t, s, map[string]any{"limit": 60})
+	if c.Total != 100 || c.Returned != 60 || !c.Truncated || c.NextCursor == "" || c.at(0, 0) != nil || c.at(1, 0) == nil || c.at(1, 0).Atlas != [2]int{1, 1} {
+		t.Fatalf("get_cells page 1: total %d returned %d truncated %v cursor %q", c.Total, c.Returned, c.Truncated, c.NextCursor)
+	}
+	c2 := tmGetCells(t, s, map[string]any{"limit": 60, "cursor": c.NextCursor})
+	if c2.Returned != 40 || c2.Truncated || c2.at(20, 20) == nil || c2.at(20, 20).Atlas != [2]int{0, 1} {
+		t.Fatalf("get_cells page 2: %+v", c2)
+	}
+	if r := tmGetCells(t, s, map[string]any{"rect": map[string]int{"x": 0, "y": 0, "w": 2, "h": 2}}); r.Total != 3 {
+		t.Fatalf("rect 2x2 has %d cells, want 3", r.Total)
+	}
+	// One undo action: undo takes all of it back, redo brings it again.
+	u := sceneUndo(t, s)
+	if len(u.Actions) != 1 || !strings.Contains(u.Actions[0], "paint tiles") {
+		t.Fatalf("undo: %+v", u)
+	}
+	if c := tmGetCells(t, s, nil); c.Total != 0 {
+		t.Fatalf("after undo %d cells", c.Total)
+	}
+	sceneRedo(t, s)
+	if c := tmGetCells(t, s, nil); c.Total != 100 {
+		t.Fatalf("after redo %d cells", c.Total)
+	}
+
+	// ---- terrains: the engine's matching ----
+	var block [][2]int
+	for y := 30; y < 33; y++ {
+		for x := 30; x < 33; x++ {
+			block = append(block, [2]int{x, y})
+		}
+	}
+	h.mustCall(t, "godot_tilemap_paint", map[string]any{"layer": "Ground", "terrain": []any{
+		map[string]any{"terrain_set": 0, "terrain": 0, "cells": block},
+		map[string]any{"terrain_set": 0, "terrain": 0, "cells": [][2]int{{40, 40}}, "ignore_empty_terrains": false},
+		map[string]any{"mode": "path", "terrain_set": 0, "terrain": 0, "cells": [][2]int{{50, 50}, {51, 50}, {52, 50}}},
+	}}, &p)
+	if p.Written != 13 || !p.Undoable {
+		t.Fatalf("terrain paint: %+v", p)
+	}
+	all := tmGetCells(t, s, map[string]any{"limit": 10000})
+	if mid := all.at(31, 31); mid == nil || mid.Atlas != [2]int{0, 0} {
+		t.Fatalf("the 3x3 terrain block's centre is %+v, want the interior tile [0,0]", mid)
+	}
+	if lone := all.at(40, 40); lone == nil || lone.Atlas != [2]int{1, 0} {
+		t.Fatalf("the lone terrain cell is %+v, want the isolated tile [1,0]", lone)
+	}
+	for x := 50; x < 53; x++ {
+		if pc := all.at(x, 50); pc == nil || pc.Source != 0 {
+			t.Fatalf("path cell %d,50 is %+v", x, pc)
+		}
+	}
+
+	// ---- saved, and read back by a fresh Godot ----
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	got := loadTilesHeadless(t, s.project, "res://level.tscn", "0,0", "1,0", "20,20", "31,31", "40,40")
+	if got.Cells != all.Total || got.At["0,0"][0] != -1 || fmt.Sprint(got.At["1,0"]) != "[0 1 1]" || fmt.Sprint(got.At["20,20"]) != "[0 0 1]" ||
+		fmt.Sprint(got.At["31,31"]) != "[0 0 0]" || fmt.Sprint(got.At["40,40"]) != "[0 1 0]" {
+		t.Fatalf("saved cells: %+v (editor had %d)", got, all.Total)
+	}
+	tsc := got.TileSet
+	if tsc == nil || tsc.Path != "res://tiles.tres" || tsc.Tiles != 4 || tsc.Texture != "res://icon.svg" || tsc.TerrainSets != 1 || tsc.Mode != 2 ||
+		tsc.Terrain != "grass" || tsc.CollisionLayer != 2 || tsc.Polygons != 1 || tsc.Points != 4 || tsc.Damage != 3 || tsc.PeerRight != 0 {
+		t.Fatalf("saved TileSet: %+v", tsc)
+	}
+}

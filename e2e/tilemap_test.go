@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -377,5 +378,173 @@ func TestTilemapAuthorPaintUndo(t *testing.T) {
 	if tsc == nil || tsc.Path != "res://tiles.tres" || tsc.Tiles != 4 || tsc.Texture != "res://icon.svg" || tsc.TerrainSets != 1 || tsc.Mode != 2 ||
 		tsc.Terrain != "grass" || tsc.CollisionLayer != 2 || tsc.Polygons != 1 || tsc.Points != 4 || tsc.Damage != 3 || tsc.PeerRight != 0 {
 		t.Fatalf("saved TileSet: %+v", tsc)
+	}
+}
+
+// ---- 10,000 cells in one call ----
+
+// grid100 is the 100x100 block of cells at origin.
+func grid100(ox, oy int) [][2]int {
+	cells := make([][2]int, 0, 10000)
+	for y := range 100 {
+		for x := range 100 {
+			cells = append(cells, [2]int{ox + x, oy + y})
+		}
+	}
+	return cells
+}
+
+func setCells(atlas [2]int, cells [][2]int) map[string]any {
+	return map[string]any{"layer": "Ground", "set": []any{map[string]any{"tile": map[string]any{"source": 0, "atlas": atlas}, "cells": cells}}}
+}
+
+// 10,000 cells (each named, not a fill) are one call and one undo action;
+// the saved scene holds them all.
+func TestTilemapPaint10000OneUndo(t *testing.T) {
+	s := tilemapSession(t)
+	h := s.host
+	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "layer", "Ground"), nil)
+	var p tmPaint
+	start := time.Now()
+	h.mustCall(t, "godot_tilemap_paint", setCells([2]int{1, 1}, grid100(0, 0)), &p)
+	t.Logf("10,000 cells in one paint call: %v", time.Since(start))
+	if p.UsedCells != 10000 || p.Written != 10000 || !p.Undoable {
+		t.Fatalf("paint: %+v", p)
+	}
+	u := sceneUndo(t, s)
+	if len(u.Actions) != 1 {
+		t.Fatalf("undo: %+v", u)
+	}
+	if c := tmGetCells(t, s, map[string]any{"limit": 1}); c.Total != 0 {
+		t.Fatalf("after one undo %d cells remain", c.Total)
+	}
+	sceneRedo(t, s)
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	got := loadTilesHeadless(t, s.project, "res://level.tscn", "99,99")
+	if got.Cells != 10000 || fmt.Sprint(got.At["99,99"]) != "[0 1 1]" {
+		t.Fatalf("saved: %+v", got)
+	}
+	// Embedded TileSet: saved with the scene.
+	if got.TileSet == nil || !strings.HasPrefix(got.TileSet.Path, "res://level.tscn::") {
+		t.Fatalf("embedded TileSet: %+v", got.TileSet)
+	}
+}
+
+var benchTiles struct {
+	once sync.Once
+	s    *session
+	err  error
+}
+
+// tilemapBenchSession is one editor for the tilemap benchmarks (started
+// once), with the level scene and an embedded TileSet.
+func tilemapBenchSession(b *testing.B) *session {
+	benchTiles.once.Do(func() {
+		project, err := scratchProject("tilebench-")
+		if err != nil {
+			benchTiles.err = err
+			return
+		}
+		h, err := startHost("ws://127.0.0.1:0")
+		if err != nil {
+			benchTiles.err = err
+			return
+		}
+		e, err := startEditor(project, h.url)
+		if err != nil {
+			h.stop()
+			benchTiles.err = err
+			return
+		}
+		closers = append(closers, func() { h.stop(); e.kill() })
+		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+		defer cancel()
+		if _, err := h.waitPeer(ctx, func(i serverInfo) bool { return sameDir(i.Bridge.Peer.ProjectDir, project) }); err != nil {
+			benchTiles.err = fmt.Errorf("the bench editor never connected: %v\n%s", err, e.out.String())
+			return
+		}
+		for {
+			var st editorState
+			if r, err := h.call(ctx, "godot_get_editor_state", nil); err == nil && !r.IsError && r.decode(&st) == nil && st.ActiveScene != nil && !st.Scanning {
+				break
+			}
+			if ctx.Err() != nil {
+				benchTiles.err = fmt.Errorf("the bench editor never settled: %v", ctx.Err())
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"godot_enable_toolset", map[string]any{"name": "scene"}},
+			{"godot_enable_toolset", map[string]any{"name": "tilemap"}},
+			{"godot_scene_create", map[string]any{"path": "res://level.tscn", "root_type": "Node2D"}},
+			{"godot_scene_create_node", map[string]any{"type": "TileMapLayer", "name": "Ground"}},
+			{"godot_tilemap_create_tileset", withArgs(tilesetSpec, "layer", "Ground")},
+			{"godot_tilemap_paint", withArgs(setCells([2]int{0, 0}, grid100(0, 0)), "dry_run", true)},
+		} {
+			if r, err := h.call(ctx, c.tool, c.args); err != nil || r.IsError {
+				benchTiles.err = fmt.Errorf("%s: %v %s", c.tool, err, r.Raw)
+				return
+			}
+		}
+		benchTiles.s = &session{host: h, editor: e, project: project}
+	})
+	if benchTiles.err != nil {
+		b.Fatal(benchTiles.err)
+	}
+	return benchTiles.s
+}
+
+// benchPaint paints cellsPerCall cells per call, calls times per op,
+// alternating two tiles so every call changes every cell.
+func benchPaint(b *testing.B, calls, cellsPerCall int) {
+	s := tilemapBenchSession(b)
+	mark := s.editor.out.Len()
+	b.Cleanup(func() { checkEditorOutput(b, "bench editor", s.editor.out.since(mark)) })
+	all := grid100(0, 0)
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := range b.N {
+		atlas := [2]int{i % 2, 1}
+		for k := range calls {
+			args := setCells(atlas, all[k*cellsPerCall:(k+1)*cellsPerCall])
+			if r, err := s.host.call(ctx, "godot_tilemap_paint", args); err != nil || r.IsError {
+				b.Fatalf("paint: %v %s", err, r.Raw)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls*cellsPerCall), "ns/cell")
+}
+
+// BenchmarkTilemapPaint10000Editor paints 10,000 cells with one
+// godot_tilemap_paint call (one undo action), end to end: MCP → host →
+// plugin → bridge → a real editor.
+func BenchmarkTilemapPaint10000Editor(b *testing.B) { benchPaint(b, 1, 10000) }
+
+// BenchmarkTilemapPaint1Editor is the baseline: one cell per call (a call's
+// fixed cost).
+func BenchmarkTilemapPaint1Editor(b *testing.B) { benchPaint(b, 1, 1) }
+
+// With E2E_BENCH=1, the 10,000-cell call against 10,000 one-cell calls'
+// cost estimated from the baseline:
+//
+//	E2E_BENCH=1 go test -count=1 -v -run TestTilemapPaintSpeedup ./e2e/
+func TestTilemapPaintSpeedup(t *testing.T) {
+	if os.Getenv("E2E_BENCH") == "" {
+		t.Skip("set E2E_BENCH=1 to measure")
+	}
+	big := testing.Benchmark(func(b *testing.B) { benchPaint(b, 1, 10000) })
+	one := testing.Benchmark(func(b *testing.B) { benchPaint(b, 1, 1) })
+	if big.N == 0 || one.N == 0 {
+		t.Fatal("a benchmark failed (see above)")
+	}
+	ratio := float64(one.NsPerOp()*10000) / float64(big.NsPerOp())
+	t.Logf("10,000 cells: one call %v; one cell per call %v (x10,000 = %v): one call is %.0f× faster",
+		time.Duration(big.NsPerOp()), time.Duration(one.NsPerOp()), time.Duration(one.NsPerOp()*10000), ratio)
+	if big.NsPerOp() > int64(5*time.Second) {
+		t.Errorf("a 10,000-cell paint takes %v, want under 5 s", time.Duration(big.NsPerOp()))
 	}
 }

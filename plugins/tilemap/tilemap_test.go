@@ -146,7 +146,7 @@ func TestGetCellsPages(t *testing.T) {
 func TestGetTileSet(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_tilemap_get_tileset", map[string]any{"path": "res://tiles.tres", "embedded": false, "tile_shape": "square", "tile_size": []int{16, 16},
-		"sources": []any{map[string]any{"id": 0, "type": "atlas", "texture": "res://t.png", "tiles_count": 1, "tiles": []any{map[string]any{"atlas": []int{0, 0}, "size": []int{1, 1}, "alternatives": []int{0}, "terrain_set": -1, "terrain": -1}}, "scenes": []any{}}},
+		"sources":      []any{map[string]any{"id": 0, "type": "atlas", "texture": "res://t.png", "tiles_count": 1, "tiles": []any{map[string]any{"atlas": []int{0, 0}, "size": []int{1, 1}, "alternatives": []int{0}, "terrain_set": -1, "terrain": -1}}, "scenes": []any{}}},
 		"terrain_sets": []any{}, "physics_layers": []any{}, "navigation_layers": []any{}, "custom_data_layers": []any{}, "patterns": 0, "tiles_truncated": false})
 	var out TileSetOut
 	h.MustCall(t, "get_tileset", map[string]any{"path": "res://./tiles.tres"}).Decode(&out)

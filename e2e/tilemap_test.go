@@ -548,3 +548,174 @@ func TestTilemapPaintSpeedup(t *testing.T) {
 		t.Errorf("a 10,000-cell paint takes %v, want under 5 s", time.Duration(big.NsPerOp()))
 	}
 }
+
+// ---- GridMap ----
+
+// meshesScene is a scene of meshes for a MeshLibrary: a box with a collision
+// shape, and a sphere nested one level down (found depth first, as the editor does).
+const meshesScene = `[gd_scene load_steps=4 format=3]
+
+[sub_resource type="BoxMesh" id="BoxMesh_1"]
+
+[sub_resource type="SphereMesh" id="SphereMesh_1"]
+
+[sub_resource type="BoxShape3D" id="BoxShape3D_1"]
+
+[node name="Meshes" type="Node3D"]
+
+[node name="Box" type="MeshInstance3D" parent="."]
+mesh = SubResource("BoxMesh_1")
+
+[node name="Body" type="StaticBody3D" parent="Box"]
+
+[node name="Shape" type="CollisionShape3D" parent="Box/Body"]
+shape = SubResource("BoxShape3D_1")
+
+[node name="Group" type="Node3D" parent="."]
+
+[node name="Ball" type="MeshInstance3D" parent="Group"]
+mesh = SubResource("SphereMesh_1")
+`
+
+const gridCheckScript = `extends SceneTree
+
+func _initialize() -> void:
+	var root: Node = (load(OS.get_cmdline_user_args()[0]) as PackedScene).instantiate()
+	var g: GridMap = root.get_node("Grid") as GridMap
+	var lib: MeshLibrary = g.mesh_library
+	var names: Array = []
+	for id: int in lib.get_item_list():
+		names.append([id, lib.get_item_name(id), lib.get_item_shapes(id).size() / 2, lib.get_item_mesh(id).get_class()])
+	print("GRID_CHECK " + JSON.stringify({"cells": g.get_used_cells().size(), "item_000": g.get_cell_item(Vector3i(0, 0, 0)),
+		"orient_100": g.get_cell_item_orientation(Vector3i(1, 0, 0)), "item_200": g.get_cell_item(Vector3i(2, 0, 0)),
+		"library": lib.resource_path, "items": names}))
+	root.free()
+	quit()
+`
+
+// A MeshLibrary is built from a scene of meshes and assigned to a GridMap
+// (undoable); cells are set by name and id and erased in one undo action;
+// the saved scene and .tres are read back by a fresh headless Godot.
+func TestTilemapGridMap(t *testing.T) {
+	s := newSession(t)
+	h := s.host
+	if err := os.WriteFile(filepath.Join(s.project, "meshes.tscn"), []byte(meshesScene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range []string{"scene", "tilemap"} {
+		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://world.tscn", "root_type": "Node3D", "root_name": "World"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "GridMap", "name": "Grid"}, nil)
+
+	tmFail(t, s, "gridmap_set_cells", map[string]any{"gridmap": "Grid", "set": []any{map[string]any{"item": 0, "cells": [][3]int{{0, 0, 0}}}}}, "PRECONDITION_FAILED", "no MeshLibrary")
+	tmFail(t, s, "gridmap_build_library", map[string]any{"scene": "res://meshes.tscn", "gridmap": "Gird"}, "RESOURCE_NOT_FOUND", "Did you mean 'Grid'")
+	var lib struct {
+		Path    string `json:"path"`
+		GridMap string `json:"gridmap"`
+		Items   []struct {
+			ID     int    `json:"id"`
+			Name   string `json:"name"`
+			Shapes int    `json:"shapes"`
+		} `json:"items"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_tilemap_gridmap_build_library", map[string]any{"scene": "res://meshes.tscn", "path": "res://lib.tres", "gridmap": "Grid", "dry_run": true}, &lib)
+	if _, err := os.Stat(filepath.Join(s.project, "lib.tres")); !lib.DryRun || !os.IsNotExist(err) {
+		t.Fatalf("dry run %+v wrote lib.tres (%v)", lib, err)
+	}
+	h.mustCall(t, "godot_tilemap_gridmap_build_library", map[string]any{"scene": "res://meshes.tscn", "path": "res://lib.tres", "gridmap": "Grid"}, &lib)
+	if lib.Path != "res://lib.tres" || lib.GridMap != "Grid" || len(lib.Items) != 2 || lib.Items[0].Name != "Box" || lib.Items[0].Shapes != 1 || lib.Items[1].Name != "Ball" || !lib.Undoable {
+		t.Fatalf("build_library: %+v", lib)
+	}
+	// Undoing the assignment leaves the GridMap without a library again.
+	sceneUndo(t, s)
+	tmFail(t, s, "gridmap_set_cells", map[string]any{"gridmap": "Grid", "set": []any{map[string]any{"item": 0, "cells": [][3]int{{0, 0, 0}}}}}, "PRECONDITION_FAILED", "no MeshLibrary")
+	sceneRedo(t, s)
+
+	tmFail(t, s, "gridmap_set_cells", map[string]any{"gridmap": "Grid", "set": []any{map[string]any{"name": "Bal", "cells": [][3]int{{0, 0, 0}}}}}, "VALIDATION_ERROR", "Did you mean 'Ball'")
+	var set struct {
+		Written   int  `json:"written"`
+		UsedCells int  `json:"used_cells"`
+		Changed   bool `json:"changed"`
+		sceneEdit
+	}
+	args := map[string]any{"gridmap": "Grid", "set": []any{
+		map[string]any{"name": "Box", "cells": [][3]int{{0, 0, 0}, {2, 0, 0}, {3, 0, 0}}},
+		map[string]any{"item": lib.Items[1].ID, "orientation": 10, "cells": [][3]int{{1, 0, 0}}},
+	}, "erase": [][3]int{{2, 0, 0}}}
+	h.mustCall(t, "godot_tilemap_gridmap_set_cells", withArgs(args, "dry_run", true), &set)
+	var cells struct {
+		Total int `json:"total"`
+		Cells []struct {
+			X, Y, Z     int
+			Item        int    `json:"item"`
+			Name        string `json:"name"`
+			Orientation int    `json:"orientation"`
+		} `json:"cells"`
+		Truncated  bool   `json:"truncated"`
+		NextCursor string `json:"next_cursor"`
+	}
+	h.mustCall(t, "godot_tilemap_gridmap_get_cells", map[string]any{"gridmap": "Grid"}, &cells)
+	if !set.DryRun || set.UsedCells != 3 || cells.Total != 0 {
+		t.Fatalf("dry run %+v left %d cells", set, cells.Total)
+	}
+	h.mustCall(t, "godot_tilemap_gridmap_set_cells", args, &set)
+	if set.Written != 5 || set.UsedCells != 3 || !set.Undoable {
+		t.Fatalf("set_cells: %+v", set)
+	}
+	h.mustCall(t, "godot_tilemap_gridmap_get_cells", map[string]any{"gridmap": "Grid", "limit": 2}, &cells)
+	if cells.Total != 3 || len(cells.Cells) != 2 || !cells.Truncated || cells.Cells[1].Name != "Ball" || cells.Cells[1].Orientation != 10 {
+		t.Fatalf("get_cells: %+v", cells)
+	}
+	sceneUndo(t, s)
+	h.mustCall(t, "godot_tilemap_gridmap_get_cells", map[string]any{"gridmap": "Grid"}, &cells)
+	if cells.Total != 0 {
+		t.Fatalf("after undo %d cells", cells.Total)
+	}
+	sceneRedo(t, s)
+	var layers struct {
+		GridMaps []struct {
+			Path        string `json:"path"`
+			MeshLibrary string `json:"mesh_library"`
+			Items       int    `json:"items"`
+			Cells       int    `json:"cells"`
+		} `json:"gridmaps"`
+	}
+	h.mustCall(t, "godot_tilemap_list_layers", nil, &layers)
+	if len(layers.GridMaps) != 1 || layers.GridMaps[0].MeshLibrary != "res://lib.tres" || layers.GridMaps[0].Items != 2 || layers.GridMaps[0].Cells != 3 {
+		t.Fatalf("list_layers: %+v", layers)
+	}
+
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	script := filepath.Join(t.TempDir(), "grid_check.gd")
+	if err := os.WriteFile(script, []byte(gridCheckScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(suite.godot, "--headless", "--path", s.project, "--script", script, "--", "res://world.tscn")
+	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("headless: %v\n%s", err, out)
+	}
+	checkEditorOutput(t, "headless grid check", string(out))
+	_, rest, ok := strings.Cut(string(out), "GRID_CHECK ")
+	if !ok {
+		t.Fatalf("no GRID_CHECK:\n%s", out)
+	}
+	var got struct {
+		Cells     int     `json:"cells"`
+		Item000   int     `json:"item_000"`
+		Orient100 int     `json:"orient_100"`
+		Item200   int     `json:"item_200"`
+		Library   string  `json:"library"`
+		Items     [][]any `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(rest, "\n", 2)[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Cells != 3 || got.Item000 != lib.Items[0].ID || got.Orient100 != 10 || got.Item200 != -1 || got.Library != "res://lib.tres" ||
+		fmt.Sprint(got.Items) != fmt.Sprintf("[[%d Box 1 BoxMesh] [%d Ball 0 SphereMesh]]", lib.Items[0].ID, lib.Items[1].ID) {
+		t.Fatalf("saved GridMap: %+v", got)
+	}
+}

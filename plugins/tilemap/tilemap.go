@@ -1,7 +1,7 @@
 // Package tilemap is the built-in tilemap toolset: read and paint the
 // TileMapLayer nodes of the edited scene (cells, fills, patterns, terrains)
 // and author TileSets (atlas sources, tiles, terrains, physics and
-// custom-data layers). Every edit is one undo action. Its editor side ships
+// custom-data layers); build GridMap MeshLibraries and set GridMap cells. Every edit is one undo action. Its editor side ships
 // as GDScript in editor/ (installed into the project on enable). Legacy
 // TileMap nodes are reported and refused with how to convert them.
 // docs/tilemap.md describes the behaviours and limits.
@@ -35,7 +35,7 @@ func Toolset() sdk.Toolset {
 	return sdk.Toolset{
 		Name:        "tilemap",
 		Version:     "0.1.0",
-		Description: "TileMapLayer and TileSet: read and paint cells and terrains, create TileSets, all undoable.",
+		Description: "TileMapLayer, TileSet and GridMap: read and paint cells and terrains, create TileSets and MeshLibraries, all undoable.",
 		MinGodot:    "4.3",
 		EditorCode:  editorCode(),
 		Tools: []sdk.Tool{
@@ -74,6 +74,25 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Mutating,
 				Preconditions: connected,
 			}, createTileSet),
+			sdk.NewTool("gridmap_build_library", sdk.ToolOptions{
+				Title: "Build a MeshLibrary",
+				Description: "Builds a GridMap MeshLibrary from a scene of meshes as the editor's MeshLibrary export does (each MeshInstance3D an item, with its StaticBody3D shapes and " +
+					"navigation mesh). Written to a new .tres (never overwritten) and/or assigned to a GridMap (embedded without path; one undo action).",
+				Safety:        sdk.Mutating,
+				Preconditions: connected,
+			}, buildLibrary),
+			sdk.NewTool("gridmap_get_cells", sdk.ToolOptions{
+				Title:         "Get GridMap cells",
+				Description:   "The used cells of a GridMap (all, or inside box): x, y, z, item id and name, orientation. Paged with cursor.",
+				Safety:        sdk.ReadOnly,
+				Preconditions: sceneNeeded,
+			}, gridGetCells),
+			sdk.NewTool("gridmap_set_cells", sdk.ToolOptions{
+				Title:         "Set GridMap cells",
+				Description:   "Places MeshLibrary items (by id or name, with an orientation) on many cells and clears cells, in one call and ONE undo action; items are checked first, all or nothing.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, gridSetCells),
 		},
 	}
 }

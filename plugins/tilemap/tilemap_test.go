@@ -24,6 +24,9 @@ var commands = []struct {
 	{"cmd_tilemap_get_tileset", sdk.ReadOnly, false},
 	{"cmd_tilemap_paint", sdk.Mutating, true},
 	{"cmd_tilemap_create_tileset", sdk.Mutating, true},
+	{"cmd_tilemap_gridmap_build_library", sdk.Mutating, true},
+	{"cmd_tilemap_gridmap_get_cells", sdk.ReadOnly, false},
+	{"cmd_tilemap_gridmap_set_cells", sdk.Mutating, true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
@@ -79,7 +82,7 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
 		}
 	}
-	for _, f := range []string{"handlers.gd", "common.gd", "read.gd", "paint.gd", "tileset.gd"} {
+	for _, f := range []string{"handlers.gd", "common.gd", "read.gd", "paint.gd", "tileset.gd", "gridmap.gd"} {
 		b, err := fs.ReadFile(editorCode(), f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)

@@ -362,3 +362,94 @@ func orEmpty[T any](s []T) []T {
 	}
 	return s
 }
+
+// ---- GridMap ----
+
+// BuildLibraryIn builds a MeshLibrary from a scene of meshes.
+type BuildLibraryIn struct {
+	Scene           string `json:"scene" jsonschema:"minLength=1" description:"res:// scene whose MeshInstance3D nodes become the items (named after them; StaticBody3D/CollisionShape3D children give collision, a NavigationRegion3D child navigation)"`
+	Path            string `json:"path,omitempty" description:"res:// .tres to write (never overwritten); omit to embed it in gridmap"`
+	GridMap         string `json:"gridmap,omitempty" description:"GridMap node to assign it to (one undo action)"`
+	ApplyTransforms bool   `json:"apply_transforms,omitempty" description:"keep each MeshInstance3D's transform in its item (the editor's Apply MeshInstance Transforms)"`
+}
+
+// LibraryItem is one item of a MeshLibrary.
+type LibraryItem struct {
+	ID         int    `json:"id"`
+	Name       string `json:"name"`
+	Shapes     int    `json:"shapes" description:"collision shapes"`
+	Navigation bool   `json:"navigation" description:"has a navigation mesh"`
+}
+
+// BuildLibraryOut is the MeshLibrary built.
+type BuildLibraryOut struct {
+	Path     string        `json:"path" description:"empty when embedded"`
+	Embedded bool          `json:"embedded"`
+	GridMap  string        `json:"gridmap" description:"the GridMap it was assigned to, empty when none"`
+	Items    []LibraryItem `json:"items"`
+	Honesty
+}
+
+func (o *BuildLibraryOut) normalize() { o.Items = orEmpty(o.Items) }
+
+// Box is a box of GridMap cells.
+type Box struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+	Z int `json:"z"`
+	W int `json:"w" jsonschema:"minimum=1"`
+	H int `json:"h" jsonschema:"minimum=1"`
+	D int `json:"d" jsonschema:"minimum=1"`
+}
+
+// GridCellsIn selects cells of a GridMap.
+type GridCellsIn struct {
+	GridMap string `json:"gridmap" jsonschema:"minLength=1" description:"GridMap node path"`
+	Box     *Box   `json:"box,omitempty" description:"only cells inside this box; omit for every used cell"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"default=1000,minimum=1,maximum=10000"`
+	Cursor  string `json:"cursor,omitempty" description:"next_cursor of the previous answer"`
+}
+
+// GridCell is one used GridMap cell.
+type GridCell struct {
+	X           int    `json:"x"`
+	Y           int    `json:"y"`
+	Z           int    `json:"z"`
+	Item        int    `json:"item"`
+	Name        string `json:"name" description:"the item's name in the MeshLibrary"`
+	Orientation int    `json:"orientation" description:"orthogonal index 0..23"`
+}
+
+// GridCellsOut is a page of used cells (by y, then z, then x).
+type GridCellsOut struct {
+	GridMap    string     `json:"gridmap"`
+	Total      int        `json:"total"`
+	Returned   int        `json:"returned"`
+	Cells      []GridCell `json:"cells"`
+	Truncated  bool       `json:"truncated"`
+	NextCursor string     `json:"next_cursor,omitempty"`
+}
+
+// GridSet places one item on many cells.
+type GridSet struct {
+	Item        *int     `json:"item,omitempty" jsonschema:"minimum=0" description:"item id"`
+	Name        string   `json:"name,omitempty" description:"or the item's name"`
+	Orientation int      `json:"orientation,omitempty" jsonschema:"minimum=0,maximum=23"`
+	Cells       [][3]int `json:"cells" jsonschema:"minItems=1" description:"[[x,y,z], ...]"`
+}
+
+// GridSetCellsIn sets and erases GridMap cells.
+type GridSetCellsIn struct {
+	GridMap string    `json:"gridmap" jsonschema:"minLength=1"`
+	Set     []GridSet `json:"set,omitempty" description:"applied first"`
+	Erase   [][3]int  `json:"erase,omitempty" description:"cells to clear, applied after set"`
+}
+
+// GridSetCellsOut is what a set_cells call did.
+type GridSetCellsOut struct {
+	GridMap   string `json:"gridmap"`
+	Written   int    `json:"written"`
+	Changed   bool   `json:"changed"`
+	UsedCells int    `json:"used_cells"`
+	Honesty
+}

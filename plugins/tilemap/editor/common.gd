@@ -78,15 +78,7 @@ func find_node(path: String, kind: String = "TileMapLayer") -> Dictionary:
 			names.append(rel(root, c))
 	if n == null:
 		var hint: String = "No node at '%s' in the edited scene (paths are relative to the scene root)." % path
-		var best: String = ""
-		var best_score: float = 0.0
-		for cand: String in names:
-			var s: float = path.to_lower().similarity(cand.to_lower())
-			if s > best_score:
-				best_score = s
-				best = cand
-		if best != "" and best_score >= 0.3:
-			hint += " Did you mean '%s'?" % best
+		hint += did_you_mean(path, names, 0.3)
 		hint += (" %s nodes: %s." % [kind, ", ".join(names)]) if not names.is_empty() else (" The scene has no %s node." % kind)
 		return {"error": fail("RESOURCE_NOT_FOUND", hint)}
 	if kind == "TileMapLayer" and n.is_class("TileMap"):
@@ -141,16 +133,31 @@ static func tileset_summary(ts: TileSet) -> Variant:
 	}
 
 
-## The nearest names of [param have] to [param want] as " Did you mean 'x'?", or "".
-static func did_you_mean(want: String, have: PackedStringArray) -> String:
+## The nearest of [param have] to [param want] as " Did you mean 'x'?", or "".
+static func did_you_mean(want: String, have: PackedStringArray, at_least: float = 0.4) -> String:
 	var best: String = ""
 	var best_score: float = 0.0
 	for h: String in have:
-		var s: float = want.to_lower().similarity(h.to_lower())
+		var a: String = want.to_lower()
+		var b: String = h.to_lower()
+		var s: float = maxf(a.similarity(b), 1.0 - float(_distance(a, b)) / float(maxi(1, maxi(a.length(), b.length()))))
 		if s > best_score:
 			best_score = s
 			best = h
-	return " Did you mean '%s'?" % best if best != "" and best_score >= 0.4 else ""
+	return " Did you mean '%s'?" % best if best != "" and best_score >= at_least else ""
+
+
+## Levenshtein distance (bigram similarity misses transpositions like Gird/Grid).
+static func _distance(a: String, b: String) -> int:
+	var prev: PackedInt32Array = []
+	for j: int in b.length() + 1:
+		prev.append(j)
+	for i: int in a.length():
+		var cur: PackedInt32Array = [i + 1]
+		for j: int in b.length():
+			cur.append(mini(mini(prev[j + 1] + 1, cur[j] + 1), prev[j] + (0 if a[i] == b[j] else 1)))
+		prev = cur
+	return prev[b.length()]
 
 
 ## Records [param obj].[param prop] going from [param before] to [param after] as one

@@ -719,3 +719,138 @@ func TestTilemapGridMap(t *testing.T) {
 		t.Fatalf("saved GridMap: %+v", got)
 	}
 }
+
+const tilesetCheckScript = `extends SceneTree
+
+func _initialize() -> void:
+	var ts: TileSet = load(OS.get_cmdline_user_args()[0]) as TileSet
+	var ids: Array = []
+	for i: int in ts.get_source_count():
+		ids.append(ts.get_source_id(i))
+	var td: TileData = (ts.get_source(0) as TileSetAtlasSource).get_tile_data(Vector2i(1, 0), 0)
+	var custom: Array = []
+	for i: int in ts.get_custom_data_layers_count():
+		custom.append(ts.get_custom_data_layer_name(i))
+	print("TILESET_CHECK " + JSON.stringify({"sources": ids, "terrain_sets": ts.get_terrain_sets_count(), "custom": custom,
+		"polygons_10": td.get_collision_polygons_count(0), "points_10": td.get_collision_polygon_points(0, 0).size() if td.get_collision_polygons_count(0) > 0 else 0,
+		"kind_10": td.get_custom_data("kind") if ts.has_custom_data_layer_by_name("kind") else null}))
+	quit()
+`
+
+func headlessTileSet(t *testing.T, project, path string) map[string]any {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "tileset_check.gd")
+	if err := os.WriteFile(script, []byte(tilesetCheckScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(suite.godot, "--headless", "--path", project, "--script", script, "--", path)
+	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("headless: %v\n%s", err, out)
+	}
+	checkEditorOutput(t, "headless tileset check", string(out))
+	_, rest, ok := strings.Cut(string(out), "TILESET_CHECK ")
+	if !ok {
+		t.Fatalf("no TILESET_CHECK:\n%s", out)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(strings.SplitN(rest, "\n", 2)[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// An existing .tres TileSet is edited in place as one undo action: a new
+// atlas, a terrain set, a custom data layer, a collision polygon and custom
+// data on an existing tile; the .tres on disk has them (fresh Godot); a
+// failing edit changes nothing; undo takes the edit back, redo again.
+func TestTilemapEditTileSet(t *testing.T) {
+	s := tilemapSession(t)
+	h := s.host
+	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground"), nil)
+	type tsRead struct {
+		Sources []struct {
+			ID    int `json:"id"`
+			Tiles []struct {
+				Atlas             [2]int                     `json:"atlas"`
+				CollisionPolygons []int                      `json:"collision_polygons"`
+				CustomData        map[string]json.RawMessage `json:"custom_data"`
+			} `json:"tiles"`
+		} `json:"sources"`
+		TerrainSets      []any `json:"terrain_sets"`
+		CustomDataLayers []any `json:"custom_data_layers"`
+	}
+	read := func() tsRead {
+		t.Helper()
+		var r tsRead
+		h.mustCall(t, "godot_tilemap_get_tileset", map[string]any{"layer": "Ground"}, &r)
+		return r
+	}
+	tile10 := func(r tsRead) (int, string) {
+		for _, tl := range r.Sources[0].Tiles {
+			if tl.Atlas == [2]int{1, 0} {
+				return tl.CollisionPolygons[0], string(tl.CustomData["kind"])
+			}
+		}
+		t.Fatal("no tile [1,0]")
+		return 0, ""
+	}
+	// All or nothing: a bad tile after a good layer leaves the TileSet as it was.
+	tmFail(t, s, "edit_tileset", map[string]any{"layer": "Ground", "custom_data_layers": []any{map[string]any{"name": "kind", "type": "String"}},
+		"tiles": []any{map[string]any{"source": 7, "atlas": []int{0, 0}}}}, "VALIDATION_ERROR", "source 7 is not an atlas source")
+	if r := read(); len(r.CustomDataLayers) != 1 {
+		t.Fatalf("the failed edit left %d custom data layers", len(r.CustomDataLayers))
+	}
+	edit := map[string]any{"path": "res://tiles.tres",
+		"atlases":            []any{map[string]any{"texture": "res://icon.svg", "id": 5, "tile_size": []int{16, 16}}},
+		"terrain_sets":       []any{map[string]any{"mode": "corners", "terrains": []any{map[string]any{"name": "water"}}}},
+		"custom_data_layers": []any{map[string]any{"name": "kind", "type": "String"}},
+		"tiles": []any{map[string]any{"source": 0, "atlas": []int{1, 0}, "collision": []any{map[string]any{"points": [][2]float64{{0, -4}, {4, 4}, {-4, 4}}}},
+			"custom_data": map[string]any{"kind": "lava"}}},
+	}
+	var out struct {
+		Sources []struct {
+			ID int `json:"id"`
+		} `json:"sources"`
+		TerrainSets int `json:"terrain_sets"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_tilemap_edit_tileset", withArgs(edit, "dry_run", true), &out)
+	if r := read(); !out.DryRun || len(out.Sources) != 2 || len(r.Sources) != 1 || len(r.TerrainSets) != 1 {
+		t.Fatalf("dry run %+v changed the TileSet: %+v", out, r)
+	}
+	h.mustCall(t, "godot_tilemap_edit_tileset", edit, &out)
+	if len(out.Sources) != 2 || out.Sources[1].ID != 5 || out.TerrainSets != 2 || !out.Undoable || !out.Persisted {
+		t.Fatalf("edit_tileset: %+v", out)
+	}
+	r := read()
+	if polys, kind := tile10(r); len(r.Sources) != 2 || len(r.TerrainSets) != 2 || len(r.CustomDataLayers) != 2 || polys != 1 || kind != `"lava"` {
+		t.Fatalf("after the edit: %+v", r)
+	}
+	got := headlessTileSet(t, s.project, "res://tiles.tres")
+	if fmt.Sprint(got["sources"]) != "[0 5]" || got["terrain_sets"] != 2.0 || fmt.Sprint(got["custom"]) != "[damage kind]" || got["polygons_10"] != 1.0 || got["points_10"] != 3.0 || got["kind_10"] != "lava" {
+		t.Fatalf("the saved .tres: %v", got)
+	}
+	// A paint after the edit; undo both, redo both: the TileSet and the cells are back.
+	var p tmPaint
+	h.mustCall(t, "godot_tilemap_paint", setCells([2]int{1, 0}, [][2]int{{3, 3}}), &p)
+	sceneUndo(t, s)
+	u := sceneUndo(t, s)
+	if !strings.Contains(strings.Join(u.Actions, ","), "edit TileSet") {
+		t.Fatalf("undo: %+v", u)
+	}
+	r = read()
+	if polys, _ := tile10(r); len(r.Sources) != 1 || len(r.TerrainSets) != 1 || len(r.CustomDataLayers) != 1 || polys != 0 {
+		t.Fatalf("after undo: %+v", r)
+	}
+	sceneRedo(t, s)
+	sceneRedo(t, s)
+	r = read()
+	if polys, kind := tile10(r); len(r.Sources) != 2 || len(r.TerrainSets) != 2 || polys != 1 || kind != `"lava"` {
+		t.Fatalf("after redo: %+v", r)
+	}
+	if c := tmGetCells(t, s, nil); c.Total != 1 || c.at(3, 3) == nil || c.at(3, 3).Atlas != [2]int{1, 0} {
+		t.Fatalf("cells after redo: %+v", c)
+	}
+}

@@ -74,6 +74,13 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Mutating,
 				Preconditions: connected,
 			}, createTileSet),
+			sdk.NewTool("edit_tileset", sdk.ToolOptions{
+				Title: "Edit a TileSet",
+				Description: "Adds to an existing TileSet (a layer's, or a .tres) what create_tileset builds: atlases, tiles (in a new atlas or an existing source), terrain sets, " +
+					"physics, navigation and custom-data layers, collision polygons, peering bits, custom data. ONE undo action, all or nothing; a .tres is saved.",
+				Safety:        sdk.Mutating,
+				Preconditions: connected,
+			}, editTileSet),
 			sdk.NewTool("gridmap_build_library", sdk.ToolOptions{
 				Title: "Build a MeshLibrary",
 				Description: "Builds a GridMap MeshLibrary from a scene of meshes as the editor's MeshLibrary export does (each MeshInstance3D an item, with its StaticBody3D shapes and " +

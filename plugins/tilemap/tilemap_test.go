@@ -24,6 +24,7 @@ var commands = []struct {
 	{"cmd_tilemap_get_tileset", sdk.ReadOnly, false},
 	{"cmd_tilemap_paint", sdk.Mutating, true},
 	{"cmd_tilemap_create_tileset", sdk.Mutating, true},
+	{"cmd_tilemap_edit_tileset", sdk.Mutating, true},
 	{"cmd_tilemap_gridmap_build_library", sdk.Mutating, true},
 	{"cmd_tilemap_gridmap_get_cells", sdk.ReadOnly, false},
 	{"cmd_tilemap_gridmap_set_cells", sdk.Mutating, true},
@@ -82,7 +83,7 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
 		}
 	}
-	for _, f := range []string{"handlers.gd", "common.gd", "read.gd", "paint.gd", "tileset.gd", "gridmap.gd"} {
+	for _, f := range []string{"handlers.gd", "common.gd", "read.gd", "paint.gd", "tileset.gd", "gridmap.gd", "edit.gd"} {
 		b, err := fs.ReadFile(editorCode(), f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)
@@ -253,6 +254,42 @@ func TestCreateTileSet(t *testing.T) {
 	mustFail(t, h, "create_tileset", map[string]any{"layer": "G", "tile_size": []int{8, 8}, "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "need an atlas")
 	mustFail(t, h, "create_tileset", map[string]any{"layer": "G", "tile_size": []int{8, 8}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
 		"tiles": []any{map[string]any{"atlas": []int{0, 0}, "collision": []any{map[string]any{"points": [][2]float64{{0, 0}, {1, 1}}}}}}}, sdk.CodeValidationError, "at least 3 points")
+	if len(h.Commands()) != n {
+		t.Fatalf("a refused call reached the editor: %v", h.Commands())
+	}
+}
+
+func TestEditTileSet(t *testing.T) {
+	h := start(t)
+	h.Addon().Handle("cmd_tilemap_edit_tileset", func(_ context.Context, p json.RawMessage) (any, *envelope.Error) {
+		var in struct {
+			DryRun bool `json:"dry_run"`
+		}
+		json.Unmarshal(p, &in)
+		return map[string]any{"path": "res://tiles.tres", "embedded": false, "layer": "", "sources": []any{map[string]any{"id": 0, "tiles": 4, "grid_size": []int{2, 2}}},
+			"tiles": 4, "terrain_sets": 2, "physics_layers": 1, "custom_data_layers": 2, "persisted": !in.DryRun, "undoable": !in.DryRun, "dry_run": in.DryRun}, nil
+	})
+	args := map[string]any{"path": "res://tiles.tres", "custom_data_layers": []any{map[string]any{"name": "kind", "type": "String"}},
+		"tiles": []any{map[string]any{"source": 0, "atlas": []int{1, 0}, "collision": []any{map[string]any{"points": [][2]float64{{0, -4}, {4, 4}, {-4, 4}}}}}}}
+	var out CreateTileSetOut
+	h.MustCall(t, "edit_tileset", args).Decode(&out)
+	if out.CustomDataLayers != 2 || !out.Undoable {
+		t.Fatalf("edit_tileset: %+v", out)
+	}
+	p := lastParams(t, h, "cmd_tilemap_edit_tileset")
+	if tile := p["tiles"].([]any)[0].(map[string]any); tile["source"] != 0.0 || tile["atlas_index"] != nil || p["dry_run"] != false {
+		t.Fatalf("params: %v", p)
+	}
+	h.MustCall(t, "edit_tileset", args, sdktest.DryRun()).Decode(&out)
+	if !out.DryRun || lastParams(t, h, "cmd_tilemap_edit_tileset")["dry_run"] != true {
+		t.Fatalf("dry run: %+v", out)
+	}
+	n := len(h.Commands())
+	mustFail(t, h, "edit_tileset", map[string]any{"path": "res://tiles.tres"}, sdk.CodeValidationError, "nothing to add")
+	mustFail(t, h, "edit_tileset", map[string]any{"layer": "G", "path": "res://tiles.tres", "physics_layers": []any{map[string]any{}}}, sdk.CodeValidationError, "exactly one of layer")
+	mustFail(t, h, "edit_tileset", map[string]any{"layer": "G", "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "existing atlas source")
+	mustFail(t, h, "create_tileset", map[string]any{"layer": "G", "tile_size": []int{8, 8}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
+		"tiles": []any{map[string]any{"source": 0, "atlas": []int{0, 0}}}}, sdk.CodeValidationError, "no sources yet")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}

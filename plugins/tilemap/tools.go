@@ -174,35 +174,13 @@ func createTileSet(ctx context.Context, call *sdk.Call, in CreateTileSetIn) (Cre
 	if in.TileSize[0] <= 0 || in.TileSize[1] <= 0 {
 		return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tile_size %v must be positive, e.g. [16,16]", in.TileSize))
 	}
-	for i := range in.Atlases {
-		a := &in.Atlases[i]
-		clean, err := respath.Clean(a.Texture)
-		if err != nil {
-			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("atlases[%d].texture: %s", i, sdk.AsError(err).Hint))
-		}
-		a.Texture = clean
-		if a.TileSize != nil && (a.TileSize[0] <= 0 || a.TileSize[1] <= 0) {
-			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("atlases[%d].tile_size %v must be positive", i, *a.TileSize))
-		}
-		if a.Margins[0] < 0 || a.Margins[1] < 0 || a.Separation[0] < 0 || a.Separation[1] < 0 {
-			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("atlases[%d]: margins and separation must not be negative", i))
+	for i, t := range in.Tiles {
+		if t.Source != nil {
+			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].source: a new TileSet has no sources yet; use atlas_index (an index into atlases)", i))
 		}
 	}
-	for i, t := range in.Tiles {
-		if len(in.Atlases) == 0 {
-			return CreateTileSetOut{}, sdk.Validation("tiles need an atlas: add atlases [{texture: \"res://...png\"}]")
-		}
-		if t.AtlasIndex >= len(in.Atlases) {
-			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].atlas_index %d: there are %d atlases", i, t.AtlasIndex, len(in.Atlases)))
-		}
-		if t.Size != nil && (t.Size[0] < 1 || t.Size[1] < 1) {
-			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].size %v must be at least [1,1]", i, *t.Size))
-		}
-		for k, c := range t.Collision {
-			if len(c.Points) > 0 && len(c.Points) < 3 {
-				return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].collision[%d].points: a polygon needs at least 3 points", i, k))
-			}
-		}
+	if err := checkAdditions(in.Atlases, in.Tiles, false); err != nil {
+		return CreateTileSetOut{}, err
 	}
 	p, err := asParams(in)
 	if err != nil {
@@ -210,4 +188,70 @@ func createTileSet(ctx context.Context, call *sdk.Call, in CreateTileSetIn) (Cre
 	}
 	p["dry_run"] = call.DryRun
 	return send[CreateTileSetOut](ctx, call, "cmd_tilemap_create_tileset", p, fileTimeout)
+}
+
+// checkAdditions checks atlases and tiles of create_tileset and edit_tileset
+// (cleaning texture paths in place); existing: the TileSet may have sources.
+func checkAdditions(atlases []AtlasIn, tiles []TileIn, existing bool) error {
+	for i := range atlases {
+		a := &atlases[i]
+		clean, err := respath.Clean(a.Texture)
+		if err != nil {
+			return sdk.Validation(fmt.Sprintf("atlases[%d].texture: %s", i, sdk.AsError(err).Hint))
+		}
+		a.Texture = clean
+		if a.TileSize != nil && (a.TileSize[0] <= 0 || a.TileSize[1] <= 0) {
+			return sdk.Validation(fmt.Sprintf("atlases[%d].tile_size %v must be positive", i, *a.TileSize))
+		}
+		if a.Margins[0] < 0 || a.Margins[1] < 0 || a.Separation[0] < 0 || a.Separation[1] < 0 {
+			return sdk.Validation(fmt.Sprintf("atlases[%d]: margins and separation must not be negative", i))
+		}
+	}
+	for i, t := range tiles {
+		if t.Source == nil {
+			if len(atlases) == 0 {
+				if existing {
+					return sdk.Validation(fmt.Sprintf("tiles[%d]: name an existing atlas source with source, or add atlases", i))
+				}
+				return sdk.Validation("tiles need an atlas: add atlases [{texture: \"res://...png\"}]")
+			}
+			if t.AtlasIndex >= len(atlases) {
+				return sdk.Validation(fmt.Sprintf("tiles[%d].atlas_index %d: there are %d atlases", i, t.AtlasIndex, len(atlases)))
+			}
+		}
+		if t.Size != nil && (t.Size[0] < 1 || t.Size[1] < 1) {
+			return sdk.Validation(fmt.Sprintf("tiles[%d].size %v must be at least [1,1]", i, *t.Size))
+		}
+		for k, c := range t.Collision {
+			if len(c.Points) > 0 && len(c.Points) < 3 {
+				return sdk.Validation(fmt.Sprintf("tiles[%d].collision[%d].points: a polygon needs at least 3 points", i, k))
+			}
+		}
+	}
+	return nil
+}
+
+func editTileSet(ctx context.Context, call *sdk.Call, in EditTileSetIn) (CreateTileSetOut, error) {
+	if (in.Layer == "") == (in.Path == "") {
+		return CreateTileSetOut{}, sdk.Validation("give exactly one of layer (a TileMapLayer node path) or path (a res:// TileSet file)")
+	}
+	if in.Path != "" {
+		clean, err := respath.Clean(in.Path)
+		if err != nil {
+			return CreateTileSetOut{}, err
+		}
+		in.Path = clean
+	}
+	if len(in.Atlases)+len(in.Tiles)+len(in.TerrainSets)+len(in.PhysicsLayers)+len(in.NavigationLayers)+len(in.CustomDataLayers) == 0 {
+		return CreateTileSetOut{}, sdk.Validation("nothing to add: give atlases, tiles, terrain_sets, physics_layers, navigation_layers or custom_data_layers")
+	}
+	if err := checkAdditions(in.Atlases, in.Tiles, true); err != nil {
+		return CreateTileSetOut{}, err
+	}
+	p, err := asParams(in)
+	if err != nil {
+		return CreateTileSetOut{}, err
+	}
+	p["dry_run"] = call.DryRun
+	return send[CreateTileSetOut](ctx, call, "cmd_tilemap_edit_tileset", p, fileTimeout)
 }

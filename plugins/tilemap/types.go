@@ -309,7 +309,8 @@ type CollisionIn struct {
 
 // TileIn creates (or sets up) one tile.
 type TileIn struct {
-	AtlasIndex  int                        `json:"atlas_index,omitempty" jsonschema:"minimum=0" description:"index into atlases (default 0)"`
+	AtlasIndex  int                        `json:"atlas_index,omitempty" jsonschema:"minimum=0" description:"index into this call's atlases (default 0)"`
+	Source      *int                       `json:"source,omitempty" jsonschema:"minimum=0" description:"edit_tileset: an existing atlas source id instead of atlas_index"`
 	Atlas       [2]int                     `json:"atlas" description:"atlas coords [x,y]"`
 	Size        *[2]int                    `json:"size,omitempty" description:"size in atlas cells, default [1,1]"`
 	TerrainSet  *int                       `json:"terrain_set,omitempty" jsonschema:"minimum=0"`
@@ -330,6 +331,18 @@ type CreateTileSetIn struct {
 	Tiles            []TileIn            `json:"tiles,omitempty" description:"tiles to create or set up (terrain, collision, custom data)"`
 	TerrainSets      []TerrainSetIn      `json:"terrain_sets,omitempty"`
 	PhysicsLayers    []PhysicsLayerIn    `json:"physics_layers,omitempty"`
+	NavigationLayers []NavigationLayerIn `json:"navigation_layers,omitempty"`
+	CustomDataLayers []CustomDataLayerIn `json:"custom_data_layers,omitempty"`
+}
+
+// EditTileSetIn adds to an existing TileSet.
+type EditTileSetIn struct {
+	Layer            string              `json:"layer,omitempty" description:"TileMapLayer whose TileSet to edit"`
+	Path             string              `json:"path,omitempty" description:"or a res:// TileSet .tres"`
+	Atlases          []AtlasIn           `json:"atlases,omitempty" description:"atlas sources to add"`
+	Tiles            []TileIn            `json:"tiles,omitempty" description:"tiles to create or set up: in a new atlas (atlas_index) or an existing source (source)"`
+	TerrainSets      []TerrainSetIn      `json:"terrain_sets,omitempty" description:"terrain sets to add (indexes follow the existing ones)"`
+	PhysicsLayers    []PhysicsLayerIn    `json:"physics_layers,omitempty" description:"physics layers to add"`
 	NavigationLayers []NavigationLayerIn `json:"navigation_layers,omitempty"`
 	CustomDataLayers []CustomDataLayerIn `json:"custom_data_layers,omitempty"`
 }

@@ -10,11 +10,13 @@ const Read := preload("read.gd")
 const Paint := preload("paint.gd")
 const Authoring := preload("tileset.gd")
 const Grid := preload("gridmap.gd")
+const Edit := preload("edit.gd")
 
 var _read: Read = null
 var _paint: Paint = null
 var _tileset: Authoring = null
 var _grid: Grid = null
+var _edit: Edit = null
 
 
 func setup(router: RefCounted) -> void:
@@ -23,6 +25,7 @@ func setup(router: RefCounted) -> void:
 	_paint = Paint.new(c)
 	_tileset = Authoring.new(c)
 	_grid = Grid.new(c)
+	_edit = Edit.new(c, _tileset)
 
 
 func get_commands() -> Dictionary:
@@ -32,6 +35,7 @@ func get_commands() -> Dictionary:
 		"cmd_tilemap_get_tileset": {"class": "read_only", "run": _read.get_tileset},
 		"cmd_tilemap_paint": {"class": "mutating", "dry_run": true, "run": _paint.paint},
 		"cmd_tilemap_create_tileset": {"class": "mutating", "dry_run": true, "run": _tileset.create_tileset},
+		"cmd_tilemap_edit_tileset": {"class": "mutating", "dry_run": true, "run": _edit.edit_tileset},
 		"cmd_tilemap_gridmap_build_library": {"class": "mutating", "dry_run": true, "run": _grid.build_library},
 		"cmd_tilemap_gridmap_get_cells": {"class": "read_only", "run": _grid.get_cells},
 		"cmd_tilemap_gridmap_set_cells": {"class": "mutating", "dry_run": true, "run": _grid.set_cells},

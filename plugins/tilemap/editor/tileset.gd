@@ -18,6 +18,17 @@ func build(p: Dictionary) -> Dictionary:
 	var ts: TileSet = TileSet.new()
 	ts.tile_shape = maxi(0, Common.SHAPES.find(str(p.get("tile_shape", "square")))) as TileSet.TileShape
 	ts.tile_size = Common.vec(p.get("tile_size", [16, 16]))
+	var err: Dictionary = apply(ts, p)
+	if not err.is_empty():
+		return err
+	return {"tileset": ts}
+
+
+## Adds to [param ts] what [param p] describes: layers, terrain sets, atlases, then
+## tiles (of an atlas of this call by atlas_index, or of an existing source by
+## source). Indexes of layers and terrain sets count the TileSet's existing ones
+## first. Returns {} or {error}; on error [param ts] may be half changed.
+func apply(ts: TileSet, p: Dictionary) -> Dictionary:
 	for pl: Dictionary in p.get("physics_layers", []):
 		ts.add_physics_layer()
 		var i: int = ts.get_physics_layers_count() - 1
@@ -27,14 +38,19 @@ func build(p: Dictionary) -> Dictionary:
 		ts.add_navigation_layer()
 		ts.set_navigation_layer_layers(ts.get_navigation_layers_count() - 1, int(nl.get("layers", 1)))
 	var custom_types: Dictionary = {}
+	for i: int in ts.get_custom_data_layers_count():
+		custom_types[ts.get_custom_data_layer_name(i)] = ts.get_custom_data_layer_type(i)
 	for i: int in (p.get("custom_data_layers", []) as Array).size():
 		var cl: Dictionary = p["custom_data_layers"][i]
 		var t: int = int(c.router.codec.call("type_from_name", str(cl.get("type", ""))))
 		if t <= TYPE_NIL or t == TYPE_OBJECT or t == TYPE_CALLABLE or t == TYPE_SIGNAL:
 			return {"error": c.fail("VALIDATION_ERROR", "custom_data_layers[%d].type '%s' is not a Variant type name (int, float, bool, String, Color, Vector2, ...)." % [i, cl.get("type", "")])}
+		if custom_types.has(str(cl["name"])):
+			return {"error": c.fail("VALIDATION_ERROR", "custom_data_layers[%d]: the TileSet has a custom data layer '%s' already." % [i, cl["name"]])}
 		ts.add_custom_data_layer()
-		ts.set_custom_data_layer_name(i, str(cl["name"]))
-		ts.set_custom_data_layer_type(i, t)
+		var li: int = ts.get_custom_data_layers_count() - 1
+		ts.set_custom_data_layer_name(li, str(cl["name"]))
+		ts.set_custom_data_layer_type(li, t)
 		custom_types[str(cl["name"])] = t
 	for ti: Dictionary in p.get("terrain_sets", []):
 		ts.add_terrain_set()
@@ -65,7 +81,7 @@ func build(p: Dictionary) -> Dictionary:
 			return {"error": c.fail("VALIDATION_ERROR", "atlases[%d]: a %dx%d texture holds no %dx%d tile with margins %s and separation %s." % [i, tex.get_width(), tex.get_height(), src.texture_region_size.x, src.texture_region_size.y, src.margins, src.separation])}
 		var id: int = int(a.get("id", -1))
 		if id >= 0 and ts.has_source(id):
-			return {"error": c.fail("VALIDATION_ERROR", "atlases[%d].id %d is taken by another atlas of this call." % [i, id])}
+			return {"error": c.fail("VALIDATION_ERROR", "atlases[%d].id %d is taken by another source." % [i, id])}
 		id = ts.add_source(src, id)
 		var mode: String = str(a.get("create_tiles", "all"))
 		if mode != "none":
@@ -81,10 +97,21 @@ func build(p: Dictionary) -> Dictionary:
 	for i: int in tiles.size():
 		var t: Dictionary = tiles[i]
 		var where: String = "tiles[%d]" % i
-		var sidx: int = int(t.get("atlas_index", 0))
-		if sidx < 0 or sidx >= atlases.size():
-			return {"error": c.fail("VALIDATION_ERROR", "%s.atlas_index %d: this call defines %d atlases (0..%d)." % [where, sidx, atlases.size(), atlases.size() - 1])}
-		var src2: TileSetAtlasSource = ts.get_source(int(atlases[sidx]["_id"]))
+		var src2: TileSetAtlasSource = null
+		if t.has("source"):
+			var sid: int = int(t["source"])
+			if not ts.has_source(sid) or not ts.get_source(sid) is TileSetAtlasSource:
+				var ids: PackedStringArray = []
+				for k: int in ts.get_source_count():
+					if ts.get_source(ts.get_source_id(k)) is TileSetAtlasSource:
+						ids.append(str(ts.get_source_id(k)))
+				return {"error": c.fail("VALIDATION_ERROR", "%s.source %d is not an atlas source of the TileSet (atlas sources: %s)." % [where, sid, ", ".join(ids) if not ids.is_empty() else "none"])}
+			src2 = ts.get_source(sid)
+		else:
+			var sidx: int = int(t.get("atlas_index", 0))
+			if sidx < 0 or sidx >= atlases.size():
+				return {"error": c.fail("VALIDATION_ERROR", "%s.atlas_index %d: this call adds %d atlases; name an existing source with source instead." % [where, sidx, atlases.size()])}
+			src2 = ts.get_source(int(atlases[sidx]["_id"]))
 		var co2: Vector2i = Common.vec(t.get("atlas", [0, 0]))
 		var size: Vector2i = Common.vec(t.get("size", [1, 1]))
 		var grid2: Vector2i = src2.get_atlas_grid_size()
@@ -104,7 +131,7 @@ func build(p: Dictionary) -> Dictionary:
 			td.probability = float(t["probability"])
 		var tset: int = int(t.get("terrain_set", -1))
 		if tset >= ts.get_terrain_sets_count():
-			return {"error": c.fail("VALIDATION_ERROR", "%s.terrain_set %d: this call defines %d terrain sets." % [where, tset, ts.get_terrain_sets_count()])}
+			return {"error": c.fail("VALIDATION_ERROR", "%s.terrain_set %d: the TileSet has %d terrain sets." % [where, tset, ts.get_terrain_sets_count()])}
 		if tset >= 0:
 			td.terrain_set = tset
 			var terr: int = int(t.get("terrain", -1))
@@ -131,7 +158,7 @@ func build(p: Dictionary) -> Dictionary:
 			var col: Dictionary = cols[k]
 			var pl2: int = int(col.get("physics_layer", 0))
 			if pl2 < 0 or pl2 >= ts.get_physics_layers_count():
-				return {"error": c.fail("VALIDATION_ERROR", "%s.collision[%d].physics_layer %d: this call defines %d physics layers (add physics_layers)." % [where, k, pl2, ts.get_physics_layers_count()])}
+				return {"error": c.fail("VALIDATION_ERROR", "%s.collision[%d].physics_layer %d: the TileSet has %d physics layers (add physics_layers)." % [where, k, pl2, ts.get_physics_layers_count()])}
 			var pts: PackedVector2Array = []
 			var raw_pts: Variant = col.get("points")
 			if typeof(raw_pts) == TYPE_ARRAY and not (raw_pts as Array).is_empty():
@@ -147,12 +174,12 @@ func build(p: Dictionary) -> Dictionary:
 		var custom: Dictionary = t.get("custom_data", {})
 		for nm: Variant in custom.keys():
 			if not custom_types.has(str(nm)):
-				return {"error": c.fail("VALIDATION_ERROR", "%s.custom_data '%s' is not a custom data layer of this call (%s).%s" % [where, nm, ", ".join(PackedStringArray(custom_types.keys())), Common.did_you_mean(str(nm), PackedStringArray(custom_types.keys()))])}
+				return {"error": c.fail("VALIDATION_ERROR", "%s.custom_data '%s' is not a custom data layer of the TileSet (%s).%s" % [where, nm, ", ".join(PackedStringArray(custom_types.keys())), Common.did_you_mean(str(nm), PackedStringArray(custom_types.keys()))])}
 			var dec: Dictionary = c.router.codec.call("decode", custom[nm], int(custom_types[nm]))
 			if not bool(dec.get("ok", false)):
 				return {"error": c.fail("VALIDATION_ERROR", "%s.custom_data.%s: %s" % [where, nm, dec.get("hint", "")])}
 			td.set_custom_data(str(nm), dec["value"])
-	return {"tileset": ts}
+	return {}
 
 
 static func _opaque(img: Image, region: Rect2i) -> bool:

@@ -35,7 +35,7 @@ func tilemapSession(t testing.TB) *session {
 // is the grass interior (all four sides grass), [1,0] an isolated grass tile
 // (no side peers), with a collision square and custom data on [0,0].
 var tilesetSpec = map[string]any{
-	"tile_size":          []int{8, 8},
+	"new":                map[string]any{"tile_size": []int{8, 8}},
 	"atlases":            []any{map[string]any{"texture": "res://icon.svg"}},
 	"physics_layers":     []any{map[string]any{"collision_layer": 2}},
 	"custom_data_layers": []any{map[string]any{"name": "damage", "type": "int"}},
@@ -201,7 +201,7 @@ func TestTilemapAuthorPaintUndo(t *testing.T) {
 	s := tilemapSession(t)
 	h := s.host
 
-	// ---- create_tileset ----
+	// ---- build_tileset ----
 	var created struct {
 		Path    string `json:"path"`
 		Layer   string `json:"layer"`
@@ -214,21 +214,30 @@ func TestTilemapAuthorPaintUndo(t *testing.T) {
 		TerrainSets int `json:"terrain_sets"`
 		sceneEdit
 	}
-	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground", "dry_run", true), &created)
+	h.mustCall(t, "godot_tilemap_build_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground", "dry_run", true), &created)
 	if !created.DryRun || created.Tiles != 4 {
 		t.Fatalf("dry run: %+v", created)
 	}
 	if _, err := os.Stat(filepath.Join(s.project, "tiles.tres")); !os.IsNotExist(err) {
 		t.Fatalf("the dry run wrote tiles.tres: %v", err)
 	}
-	tmFail(t, s, "create_tileset", withArgs(tilesetSpec, "path", "res://t2.tres", "tiles", []any{map[string]any{"atlas": []int{0, 0}, "custom_data": map[string]any{"dammage": 1}}}),
+	tmFail(t, s, "build_tileset", withArgs(tilesetSpec, "path", "res://t2.tres", "tiles", []any{map[string]any{"atlas": []int{0, 0}, "custom_data": map[string]any{"dammage": 1}}}),
 		"VALIDATION_ERROR", "Did you mean 'damage'")
-	tmFail(t, s, "create_tileset", withArgs(tilesetSpec, "path", "res://t2.tres", "atlases", []any{map[string]any{"texture": "res://nope.png"}}), "RESOURCE_NOT_FOUND", "nope.png")
-	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground"), &created)
+	tmFail(t, s, "build_tileset", withArgs(tilesetSpec, "path", "res://t2.tres", "atlases", []any{map[string]any{"texture": "res://nope.png"}}), "RESOURCE_NOT_FOUND", "nope.png")
+	h.mustCall(t, "godot_tilemap_build_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground"), &created)
 	if created.Path != "res://tiles.tres" || created.Layer != "Ground" || created.Tiles != 4 || len(created.Sources) != 1 || created.Sources[0].GridSize != [2]int{2, 2} || !created.Undoable || !created.Persisted {
-		t.Fatalf("create_tileset: %+v", created)
+		t.Fatalf("build_tileset new: %+v", created)
 	}
-	tmFail(t, s, "create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres"), "VALIDATION_ERROR", "never overwrites")
+	tmFail(t, s, "build_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres"), "VALIDATION_ERROR", "never overwrites")
+	// create_tiles: opaque skips the transparent (rounded) corners of icon.svg.
+	var opaque struct {
+		Tiles int `json:"tiles"`
+	}
+	h.mustCall(t, "godot_tilemap_build_tileset", map[string]any{"path": "res://px.tres", "new": map[string]any{"tile_size": []int{1, 1}}, "dry_run": true,
+		"atlases": []any{map[string]any{"texture": "res://icon.svg", "create_tiles": "opaque"}}}, &opaque)
+	if opaque.Tiles < 200 || opaque.Tiles >= 256 {
+		t.Fatalf("create_tiles opaque on a 16x16 rounded square made %d 1x1 tiles, want fewer than 256 (corners are transparent)", opaque.Tiles)
+	}
 
 	// ---- get_tileset, list_layers ----
 	var ts struct {
@@ -403,7 +412,7 @@ func setCells(atlas [2]int, cells [][2]int) map[string]any {
 func TestTilemapPaint10000OneUndo(t *testing.T) {
 	s := tilemapSession(t)
 	h := s.host
-	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "layer", "Ground"), nil)
+	h.mustCall(t, "godot_tilemap_build_tileset", withArgs(tilesetSpec, "layer", "Ground"), nil)
 	var p tmPaint
 	start := time.Now()
 	h.mustCall(t, "godot_tilemap_paint", setCells([2]int{1, 1}, grid100(0, 0)), &p)
@@ -482,7 +491,7 @@ func tilemapBenchSession(b *testing.B) *session {
 			{"godot_enable_toolset", map[string]any{"name": "tilemap"}},
 			{"godot_scene_create", map[string]any{"path": "res://level.tscn", "root_type": "Node2D"}},
 			{"godot_scene_create_node", map[string]any{"type": "TileMapLayer", "name": "Ground"}},
-			{"godot_tilemap_create_tileset", withArgs(tilesetSpec, "layer", "Ground")},
+			{"godot_tilemap_build_tileset", withArgs(tilesetSpec, "layer", "Ground")},
 			{"godot_tilemap_paint", withArgs(setCells([2]int{0, 0}, grid100(0, 0)), "dry_run", true)},
 		} {
 			if r, err := h.call(ctx, c.tool, c.args); err != nil || r.IsError {
@@ -768,7 +777,7 @@ func headlessTileSet(t *testing.T, project, path string) map[string]any {
 func TestTilemapEditTileSet(t *testing.T) {
 	s := tilemapSession(t)
 	h := s.host
-	h.mustCall(t, "godot_tilemap_create_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground"), nil)
+	h.mustCall(t, "godot_tilemap_build_tileset", withArgs(tilesetSpec, "path", "res://tiles.tres", "layer", "Ground"), nil)
 	type tsRead struct {
 		Sources []struct {
 			ID    int `json:"id"`
@@ -797,7 +806,7 @@ func TestTilemapEditTileSet(t *testing.T) {
 		return 0, ""
 	}
 	// All or nothing: a bad tile after a good layer leaves the TileSet as it was.
-	tmFail(t, s, "edit_tileset", map[string]any{"layer": "Ground", "custom_data_layers": []any{map[string]any{"name": "kind", "type": "String"}},
+	tmFail(t, s, "build_tileset", map[string]any{"layer": "Ground", "custom_data_layers": []any{map[string]any{"name": "kind", "type": "String"}},
 		"tiles": []any{map[string]any{"source": 7, "atlas": []int{0, 0}}}}, "VALIDATION_ERROR", "source 7 is not an atlas source")
 	if r := read(); len(r.CustomDataLayers) != 1 {
 		t.Fatalf("the failed edit left %d custom data layers", len(r.CustomDataLayers))
@@ -816,13 +825,13 @@ func TestTilemapEditTileSet(t *testing.T) {
 		TerrainSets int `json:"terrain_sets"`
 		sceneEdit
 	}
-	h.mustCall(t, "godot_tilemap_edit_tileset", withArgs(edit, "dry_run", true), &out)
+	h.mustCall(t, "godot_tilemap_build_tileset", withArgs(edit, "dry_run", true), &out)
 	if r := read(); !out.DryRun || len(out.Sources) != 2 || len(r.Sources) != 1 || len(r.TerrainSets) != 1 {
 		t.Fatalf("dry run %+v changed the TileSet: %+v", out, r)
 	}
-	h.mustCall(t, "godot_tilemap_edit_tileset", edit, &out)
+	h.mustCall(t, "godot_tilemap_build_tileset", edit, &out)
 	if len(out.Sources) != 2 || out.Sources[1].ID != 5 || out.TerrainSets != 2 || !out.Undoable || !out.Persisted {
-		t.Fatalf("edit_tileset: %+v", out)
+		t.Fatalf("build_tileset onto: %+v", out)
 	}
 	r := read()
 	if polys, kind := tile10(r); len(r.Sources) != 2 || len(r.TerrainSets) != 2 || len(r.CustomDataLayers) != 2 || polys != 1 || kind != `"lava"` {

@@ -54,8 +54,8 @@ func Toolset() sdk.Toolset {
 			}, getCells),
 			sdk.NewTool("get_tileset", sdk.ToolOptions{
 				Title: "Get a TileSet",
-				Description: "A TileSet (a layer's, or a .tres): tile shape and size, sources (atlas texture, region size, margins, separation, tiles with terrain, " +
-					"peering bits, collision polygon counts, custom data; scene tiles), terrain sets, physics, navigation and custom-data layers.",
+				Description: "A TileSet (a layer's, or a .tres): shape, tile size, sources (atlas texture, region, margins, separation; tiles with terrain, peering, " +
+					"collision, custom data), terrain sets, physics, navigation, custom-data layers.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: connected,
 			}, getTileSet),
@@ -66,25 +66,18 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, paint),
-			sdk.NewTool("create_tileset", sdk.ToolOptions{
-				Title: "Create a TileSet",
-				Description: "Builds a TileSet: atlas sources cut from textures (tile size, margins, separation; tiles created for all or opaque cells), tiles with terrain " +
-					"and peering bits, collision polygons and custom data; terrain sets, physics, navigation and custom-data layers. Written to a new .tres (never overwritten) " +
-					"and/or assigned to a layer (embedded without path; the assignment is one undo action).",
+			sdk.NewTool("build_tileset", sdk.ToolOptions{
+				Title: "Create or extend a TileSet",
+				Description: "With new: creates a TileSet, written to a new .tres and/or assigned to layer (embedded without path). Without: adds to the TileSet of layer or path " +
+					"(one undo action). Adds atlases cut from textures, tiles with terrain, peering bits, collision and custom data, terrain sets and physics, navigation, " +
+					"custom-data layers. All or nothing.",
 				Safety:        sdk.Mutating,
 				Preconditions: connected,
-			}, createTileSet),
-			sdk.NewTool("edit_tileset", sdk.ToolOptions{
-				Title: "Edit a TileSet",
-				Description: "Adds to an existing TileSet (a layer's, or a .tres) what create_tileset builds: atlases, tiles (in a new atlas or an existing source), terrain sets, " +
-					"physics, navigation and custom-data layers, collision polygons, peering bits, custom data. ONE undo action, all or nothing; a .tres is saved.",
-				Safety:        sdk.Mutating,
-				Preconditions: connected,
-			}, editTileSet),
+			}, buildTileSet),
 			sdk.NewTool("gridmap_build_library", sdk.ToolOptions{
 				Title: "Build a MeshLibrary",
-				Description: "Builds a GridMap MeshLibrary from a scene of meshes as the editor's MeshLibrary export does (each MeshInstance3D an item, with its StaticBody3D shapes and " +
-					"navigation mesh). Written to a new .tres (never overwritten) and/or assigned to a GridMap (embedded without path; one undo action).",
+				Description: "Builds a MeshLibrary from a scene of meshes as the editor's export does (each MeshInstance3D an item, with its StaticBody3D shapes " +
+					"and navigation mesh), written to a new .tres and/or assigned to a GridMap (embedded without path; one undo action).",
 				Safety:        sdk.Mutating,
 				Preconditions: connected,
 			}, buildLibrary),

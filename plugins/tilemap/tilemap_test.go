@@ -3,6 +3,7 @@ package tilemap
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"regexp"
 	"strings"
@@ -215,7 +216,8 @@ func TestPaint(t *testing.T) {
 	mustFail(t, h, "paint", map[string]any{"layer": "Old", "erase": [][2]int{{0, 0}}}, sdk.CodePreconditionFailed, "TileMap node")
 }
 
-func TestCreateTileSet(t *testing.T) {
+// build_tileset with new sends cmd_tilemap_create_tileset.
+func TestBuildNewTileSet(t *testing.T) {
 	h := start(t)
 	h.Addon().Handle("cmd_tilemap_create_tileset", func(_ context.Context, p json.RawMessage) (any, *envelope.Error) {
 		var in struct {
@@ -226,40 +228,41 @@ func TestCreateTileSet(t *testing.T) {
 		return map[string]any{"path": in.Path, "embedded": in.Path == "", "layer": "Ground", "sources": []any{map[string]any{"id": 0, "tiles": 4, "grid_size": []int{2, 2}}},
 			"tiles": 4, "terrain_sets": 0, "physics_layers": 1, "custom_data_layers": 0, "persisted": !in.DryRun, "undoable": !in.DryRun, "dry_run": in.DryRun}, nil
 	})
-	args := map[string]any{"path": "res://art/../tiles.tres", "layer": "Ground", "tile_size": []int{8, 8},
+	args := map[string]any{"path": "res://art/../tiles.tres", "layer": "Ground", "new": map[string]any{"tile_size": []int{8, 8}},
 		"atlases":        []any{map[string]any{"texture": "res://./icon.svg", "separation": []int{1, 1}}},
 		"physics_layers": []any{map[string]any{}},
 		"tiles":          []any{map[string]any{"atlas": []int{0, 0}, "collision": []any{map[string]any{}}, "custom_data": map[string]any{"damage": 3}}},
 	}
-	mustFail(t, h, "create_tileset", args, sdk.CodeValidationError, "leaves the project")
+	mustFail(t, h, "build_tileset", args, sdk.CodeValidationError, "leaves the project")
 	args["path"] = "res://tiles.tres"
-	var out CreateTileSetOut
-	h.MustCall(t, "create_tileset", args).Decode(&out)
+	var out BuildTileSetOut
+	h.MustCall(t, "build_tileset", args).Decode(&out)
 	if out.Path != "res://tiles.tres" || out.Tiles != 4 || !out.Undoable {
-		t.Fatalf("create_tileset: %+v", out)
+		t.Fatalf("build_tileset new: %+v", out)
 	}
 	p := lastParams(t, h, "cmd_tilemap_create_tileset")
 	atlas := p["atlases"].([]any)[0].(map[string]any)
-	if atlas["texture"] != "res://icon.svg" || atlas["margins"] != nil || atlas["create_tiles"] != "all" || p["tile_shape"] != "square" || p["dry_run"] != false {
+	if atlas["texture"] != "res://icon.svg" || atlas["margins"] != nil || atlas["create_tiles"] != "all" || p["tile_shape"] != "square" || p["new"] != nil || fmt.Sprint(p["tile_size"]) != "[8 8]" || p["dry_run"] != false {
 		t.Fatalf("params: %v", p)
 	}
-	h.MustCall(t, "create_tileset", args, sdktest.DryRun()).Decode(&out)
+	h.MustCall(t, "build_tileset", args, sdktest.DryRun()).Decode(&out)
 	if !out.DryRun || lastParams(t, h, "cmd_tilemap_create_tileset")["dry_run"] != true {
 		t.Fatalf("dry run: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "create_tileset", map[string]any{"tile_size": []int{8, 8}}, sdk.CodeValidationError, "give path")
-	mustFail(t, h, "create_tileset", map[string]any{"path": "res://t.png", "tile_size": []int{8, 8}}, sdk.CodeValidationError, ".tres")
-	mustFail(t, h, "create_tileset", map[string]any{"layer": "G", "tile_size": []int{0, 8}}, sdk.CodeValidationError, "positive")
-	mustFail(t, h, "create_tileset", map[string]any{"layer": "G", "tile_size": []int{8, 8}, "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "need an atlas")
-	mustFail(t, h, "create_tileset", map[string]any{"layer": "G", "tile_size": []int{8, 8}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
+	mustFail(t, h, "build_tileset", map[string]any{"new": map[string]any{"tile_size": []int{8, 8}}}, sdk.CodeValidationError, "give path")
+	mustFail(t, h, "build_tileset", map[string]any{"path": "res://t.png", "new": map[string]any{"tile_size": []int{8, 8}}}, sdk.CodeValidationError, ".tres")
+	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{0, 8}}}, sdk.CodeValidationError, "positive")
+	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "need an atlas")
+	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
 		"tiles": []any{map[string]any{"atlas": []int{0, 0}, "collision": []any{map[string]any{"points": [][2]float64{{0, 0}, {1, 1}}}}}}}, sdk.CodeValidationError, "at least 3 points")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
 }
 
-func TestEditTileSet(t *testing.T) {
+// build_tileset without new sends cmd_tilemap_edit_tileset.
+func TestBuildOntoTileSet(t *testing.T) {
 	h := start(t)
 	h.Addon().Handle("cmd_tilemap_edit_tileset", func(_ context.Context, p json.RawMessage) (any, *envelope.Error) {
 		var in struct {
@@ -271,24 +274,24 @@ func TestEditTileSet(t *testing.T) {
 	})
 	args := map[string]any{"path": "res://tiles.tres", "custom_data_layers": []any{map[string]any{"name": "kind", "type": "String"}},
 		"tiles": []any{map[string]any{"source": 0, "atlas": []int{1, 0}, "collision": []any{map[string]any{"points": [][2]float64{{0, -4}, {4, 4}, {-4, 4}}}}}}}
-	var out CreateTileSetOut
-	h.MustCall(t, "edit_tileset", args).Decode(&out)
+	var out BuildTileSetOut
+	h.MustCall(t, "build_tileset", args).Decode(&out)
 	if out.CustomDataLayers != 2 || !out.Undoable {
-		t.Fatalf("edit_tileset: %+v", out)
+		t.Fatalf("build_tileset onto: %+v", out)
 	}
 	p := lastParams(t, h, "cmd_tilemap_edit_tileset")
 	if tile := p["tiles"].([]any)[0].(map[string]any); tile["source"] != 0.0 || tile["atlas_index"] != nil || p["dry_run"] != false {
 		t.Fatalf("params: %v", p)
 	}
-	h.MustCall(t, "edit_tileset", args, sdktest.DryRun()).Decode(&out)
+	h.MustCall(t, "build_tileset", args, sdktest.DryRun()).Decode(&out)
 	if !out.DryRun || lastParams(t, h, "cmd_tilemap_edit_tileset")["dry_run"] != true {
 		t.Fatalf("dry run: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "edit_tileset", map[string]any{"path": "res://tiles.tres"}, sdk.CodeValidationError, "nothing to add")
-	mustFail(t, h, "edit_tileset", map[string]any{"layer": "G", "path": "res://tiles.tres", "physics_layers": []any{map[string]any{}}}, sdk.CodeValidationError, "exactly one of layer")
-	mustFail(t, h, "edit_tileset", map[string]any{"layer": "G", "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "existing atlas source")
-	mustFail(t, h, "create_tileset", map[string]any{"layer": "G", "tile_size": []int{8, 8}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
+	mustFail(t, h, "build_tileset", map[string]any{"path": "res://tiles.tres"}, sdk.CodeValidationError, "nothing to add")
+	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "path": "res://tiles.tres", "physics_layers": []any{map[string]any{}}}, sdk.CodeValidationError, "exactly one of layer")
+	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "existing atlas source")
+	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
 		"tiles": []any{map[string]any{"source": 0, "atlas": []int{0, 0}}}}, sdk.CodeValidationError, "no sources yet")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())

@@ -157,40 +157,45 @@ func paint(ctx context.Context, call *sdk.Call, in PaintIn) (PaintOut, error) {
 
 // ---- TileSet authoring ----
 
-func createTileSet(ctx context.Context, call *sdk.Call, in CreateTileSetIn) (CreateTileSetOut, error) {
+func buildTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (BuildTileSetOut, error) {
+	if in.New == nil {
+		return editTileSet(ctx, call, in)
+	}
 	if in.Path == "" && in.Layer == "" {
-		return CreateTileSetOut{}, sdk.Validation("give path (a new res:// .tres) and/or layer (a TileMapLayer to assign it to; without path it is embedded in the scene)")
+		return BuildTileSetOut{}, sdk.Validation("with new, give path (a new res:// .tres) and/or layer (a TileMapLayer to assign it to; without path it is embedded in the scene)")
 	}
 	if in.Path != "" {
 		clean, err := respath.Clean(in.Path)
 		if err != nil {
-			return CreateTileSetOut{}, err
+			return BuildTileSetOut{}, err
 		}
 		if !strings.HasSuffix(clean, ".tres") && !strings.HasSuffix(clean, ".res") {
-			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("path %q must end in .tres (or .res)", in.Path))
+			return BuildTileSetOut{}, sdk.Validation(fmt.Sprintf("path %q must end in .tres (or .res)", in.Path))
 		}
 		in.Path = clean
 	}
-	if in.TileSize[0] <= 0 || in.TileSize[1] <= 0 {
-		return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tile_size %v must be positive, e.g. [16,16]", in.TileSize))
+	if in.New.TileSize[0] <= 0 || in.New.TileSize[1] <= 0 {
+		return BuildTileSetOut{}, sdk.Validation(fmt.Sprintf("new.tile_size %v must be positive, e.g. [16,16]", in.New.TileSize))
 	}
 	for i, t := range in.Tiles {
 		if t.Source != nil {
-			return CreateTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].source: a new TileSet has no sources yet; use atlas_index (an index into atlases)", i))
+			return BuildTileSetOut{}, sdk.Validation(fmt.Sprintf("tiles[%d].source: a new TileSet has no sources yet; use atlas_index (an index into atlases)", i))
 		}
 	}
 	if err := checkAdditions(in.Atlases, in.Tiles, false); err != nil {
-		return CreateTileSetOut{}, err
+		return BuildTileSetOut{}, err
 	}
 	p, err := asParams(in)
 	if err != nil {
-		return CreateTileSetOut{}, err
+		return BuildTileSetOut{}, err
 	}
+	delete(p, "new")
+	p["tile_shape"], p["tile_size"] = in.New.TileShape, in.New.TileSize
 	p["dry_run"] = call.DryRun
-	return send[CreateTileSetOut](ctx, call, "cmd_tilemap_create_tileset", p, fileTimeout)
+	return send[BuildTileSetOut](ctx, call, "cmd_tilemap_create_tileset", p, fileTimeout)
 }
 
-// checkAdditions checks atlases and tiles of create_tileset and edit_tileset
+// checkAdditions checks atlases and tiles of build_tileset
 // (cleaning texture paths in place); existing: the TileSet may have sources.
 func checkAdditions(atlases []AtlasIn, tiles []TileIn, existing bool) error {
 	for i := range atlases {
@@ -231,27 +236,27 @@ func checkAdditions(atlases []AtlasIn, tiles []TileIn, existing bool) error {
 	return nil
 }
 
-func editTileSet(ctx context.Context, call *sdk.Call, in EditTileSetIn) (CreateTileSetOut, error) {
+func editTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (BuildTileSetOut, error) {
 	if (in.Layer == "") == (in.Path == "") {
-		return CreateTileSetOut{}, sdk.Validation("give exactly one of layer (a TileMapLayer node path) or path (a res:// TileSet file)")
+		return BuildTileSetOut{}, sdk.Validation("without new, give exactly one of layer (a TileMapLayer whose TileSet to edit) or path (a res:// TileSet file)")
 	}
 	if in.Path != "" {
 		clean, err := respath.Clean(in.Path)
 		if err != nil {
-			return CreateTileSetOut{}, err
+			return BuildTileSetOut{}, err
 		}
 		in.Path = clean
 	}
 	if len(in.Atlases)+len(in.Tiles)+len(in.TerrainSets)+len(in.PhysicsLayers)+len(in.NavigationLayers)+len(in.CustomDataLayers) == 0 {
-		return CreateTileSetOut{}, sdk.Validation("nothing to add: give atlases, tiles, terrain_sets, physics_layers, navigation_layers or custom_data_layers")
+		return BuildTileSetOut{}, sdk.Validation("nothing to add: give atlases, tiles, terrain_sets, physics_layers, navigation_layers or custom_data_layers")
 	}
 	if err := checkAdditions(in.Atlases, in.Tiles, true); err != nil {
-		return CreateTileSetOut{}, err
+		return BuildTileSetOut{}, err
 	}
 	p, err := asParams(in)
 	if err != nil {
-		return CreateTileSetOut{}, err
+		return BuildTileSetOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[CreateTileSetOut](ctx, call, "cmd_tilemap_edit_tileset", p, fileTimeout)
+	return send[BuildTileSetOut](ctx, call, "cmd_tilemap_edit_tileset", p, fileTimeout)
 }

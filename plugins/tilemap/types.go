@@ -20,9 +20,9 @@ type Rect struct {
 
 // Tile names one tile of the layer's TileSet.
 type Tile struct {
-	Source int    `json:"source" jsonschema:"minimum=0" description:"source id"`
-	Atlas  [2]int `json:"atlas,omitzero" description:"atlas coords [x,y] (default [0,0]; [0,0] for a scenes source)"`
-	Alt    int    `json:"alt,omitempty" jsonschema:"minimum=0" description:"alternative tile id (for a scenes source: the scene tile id)"`
+	Source int    `json:"source" jsonschema:"minimum=0"`
+	Atlas  [2]int `json:"atlas,omitzero" description:"atlas coords, default [0,0]"`
+	Alt    int    `json:"alt,omitempty" jsonschema:"minimum=0" description:"alternative (scenes source: scene tile id)"`
 }
 
 // ---- reading ----
@@ -81,8 +81,8 @@ func (o *ListLayersOut) normalize() {
 
 // GetCellsIn selects cells of a layer.
 type GetCellsIn struct {
-	Layer  string `json:"layer" jsonschema:"minLength=1" description:"TileMapLayer node path, e.g. \"Ground\""`
-	Rect   *Rect  `json:"rect,omitempty" description:"only cells inside this rect; omit for every painted cell"`
+	Layer  string `json:"layer" jsonschema:"minLength=1" description:"TileMapLayer node path"`
+	Rect   *Rect  `json:"rect,omitempty" description:"only cells inside"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"default=1000,minimum=1,maximum=10000"`
 	Cursor string `json:"cursor,omitempty" description:"next_cursor of the previous answer"`
 }
@@ -109,9 +109,9 @@ type GetCellsOut struct {
 
 // GetTileSetIn names a TileSet: a layer's, or a file.
 type GetTileSetIn struct {
-	Layer      string `json:"layer,omitempty" description:"TileMapLayer whose TileSet to read"`
-	Path       string `json:"path,omitempty" description:"res:// path of a TileSet .tres instead"`
-	TilesLimit int    `json:"tiles_limit,omitempty" jsonschema:"default=500,minimum=0,maximum=5000" description:"most tiles listed over all sources"`
+	Layer      string `json:"layer,omitempty" description:"TileMapLayer"`
+	Path       string `json:"path,omitempty" description:"or a TileSet .tres"`
+	TilesLimit int    `json:"tiles_limit,omitempty" jsonschema:"default=500,minimum=0,maximum=5000"`
 }
 
 // TileInfo is one tile of an atlas source.
@@ -214,7 +214,7 @@ func (o *TileSetOut) normalize() {
 // SetCells paints one tile on many cells.
 type SetCells struct {
 	Tile  Tile     `json:"tile"`
-	Cells [][2]int `json:"cells" jsonschema:"minItems=1" description:"cell coords [[x,y], ...]"`
+	Cells [][2]int `json:"cells" jsonschema:"minItems=1"`
 }
 
 // Fill paints (or erases) every cell of a rect.
@@ -226,27 +226,27 @@ type Fill struct {
 // PatternPlace places a pattern with its top-left at a cell.
 type PatternPlace struct {
 	At    [2]int `json:"at"`
-	Index *int   `json:"index,omitempty" jsonschema:"minimum=0" description:"a pattern of the TileSet"`
-	Copy  *Rect  `json:"copy,omitempty" description:"or: copy this rect of the layer (as read before this call)"`
+	Index *int   `json:"index,omitempty" jsonschema:"minimum=0" description:"TileSet pattern"`
+	Copy  *Rect  `json:"copy,omitempty" description:"or copy this rect of the layer"`
 }
 
 // TerrainPaint paints a terrain as the editor's terrain tools do.
 type TerrainPaint struct {
-	Mode                string   `json:"mode,omitempty" jsonschema:"enum=connect|path,default=connect" description:"connect: cells and their neighbours are matched to connect (Connect tool); path: cells are a chain, each connected to the next (Path tool)"`
+	Mode                string   `json:"mode,omitempty" jsonschema:"enum=connect|path,default=connect" description:"the editor's Connect or Path tool; path: cells are a chain of neighbours"`
 	TerrainSet          int      `json:"terrain_set" jsonschema:"minimum=0"`
 	Terrain             int      `json:"terrain" jsonschema:"minimum=-1" description:"-1 paints empty terrain"`
 	Cells               [][2]int `json:"cells" jsonschema:"minItems=1"`
-	IgnoreEmptyTerrains *bool    `json:"ignore_empty_terrains,omitempty" description:"default true: empty peering bits do not constrain the choice"`
+	IgnoreEmptyTerrains *bool    `json:"ignore_empty_terrains,omitempty" description:"default true"`
 }
 
 // PaintIn is one paint call on one layer.
 type PaintIn struct {
 	Layer    string         `json:"layer" jsonschema:"minLength=1" description:"TileMapLayer node path"`
-	Fill     []Fill         `json:"fill,omitempty" description:"applied 1st"`
-	Patterns []PatternPlace `json:"patterns,omitempty" description:"applied 2nd"`
-	Set      []SetCells     `json:"set,omitempty" description:"applied 3rd"`
-	Erase    [][2]int       `json:"erase,omitempty" description:"cells to erase, applied 4th"`
-	Terrain  []TerrainPaint `json:"terrain,omitempty" description:"applied last"`
+	Fill     []Fill         `json:"fill,omitempty"`
+	Patterns []PatternPlace `json:"patterns,omitempty"`
+	Set      []SetCells     `json:"set,omitempty"`
+	Erase    [][2]int       `json:"erase,omitempty"`
+	Terrain  []TerrainPaint `json:"terrain,omitempty"`
 }
 
 // PaintOut is what a paint call did.
@@ -263,25 +263,25 @@ type PaintOut struct {
 
 // PhysicsLayerIn adds a physics layer.
 type PhysicsLayerIn struct {
-	CollisionLayer *uint32 `json:"collision_layer,omitempty" description:"bit mask, default 1"`
-	CollisionMask  *uint32 `json:"collision_mask,omitempty" description:"bit mask, default 1"`
+	CollisionLayer *uint32 `json:"collision_layer,omitempty" description:"default 1"`
+	CollisionMask  *uint32 `json:"collision_mask,omitempty" description:"default 1"`
 }
 
 // NavigationLayerIn adds a navigation layer.
 type NavigationLayerIn struct {
-	Layers *uint32 `json:"layers,omitempty" description:"bit mask, default 1"`
+	Layers *uint32 `json:"layers,omitempty" description:"default 1"`
 }
 
 // CustomDataLayerIn adds a custom-data layer.
 type CustomDataLayerIn struct {
 	Name string `json:"name" jsonschema:"minLength=1"`
-	Type string `json:"type" jsonschema:"minLength=1" description:"Variant type: int, float, bool, String, Color, Vector2, ..."`
+	Type string `json:"type" jsonschema:"minLength=1" description:"int, float, bool, String, Color, ..."`
 }
 
 // TerrainIn is one terrain.
 type TerrainIn struct {
 	Name  string `json:"name" jsonschema:"minLength=1"`
-	Color string `json:"color,omitempty" description:"e.g. \"#3a9d23\""`
+	Color string `json:"color,omitempty" description:"#rrggbb"`
 }
 
 // TerrainSetIn is one terrain set.
@@ -292,57 +292,50 @@ type TerrainSetIn struct {
 
 // AtlasIn is an atlas source cut from a texture.
 type AtlasIn struct {
-	Texture     string  `json:"texture" jsonschema:"minLength=1" description:"res:// path of an imported image"`
-	ID          *int    `json:"id,omitempty" jsonschema:"minimum=0" description:"source id (default: next free)"`
-	TileSize    *[2]int `json:"tile_size,omitempty" description:"texture region per tile in pixels (default: the TileSet's tile_size)"`
-	Margins     [2]int  `json:"margins,omitzero" description:"pixels left/top before the first tile"`
-	Separation  [2]int  `json:"separation,omitzero" description:"pixels between tiles"`
-	CreateTiles string  `json:"create_tiles,omitempty" jsonschema:"enum=all|opaque|none,default=all" description:"create a tile at every grid cell (all), only where the texture is not fully transparent (opaque), or none (use tiles)"`
+	Texture     string  `json:"texture" jsonschema:"minLength=1" description:"res:// image"`
+	ID          *int    `json:"id,omitempty" jsonschema:"minimum=0" description:"source id"`
+	TileSize    *[2]int `json:"tile_size,omitempty" description:"pixels per tile, default the TileSet's"`
+	Margins     [2]int  `json:"margins,omitzero"`
+	Separation  [2]int  `json:"separation,omitzero"`
+	CreateTiles string  `json:"create_tiles,omitempty" jsonschema:"enum=all|opaque|none,default=all" description:"tiles at every grid cell, at non-transparent ones, or none"`
 }
 
 // CollisionIn is one collision polygon of a tile.
 type CollisionIn struct {
 	PhysicsLayer int          `json:"physics_layer,omitempty" jsonschema:"minimum=0"`
-	Points       [][2]float64 `json:"points,omitempty" description:"polygon in pixels around the tile centre; omit for the full tile square"`
+	Points       [][2]float64 `json:"points,omitempty" description:"pixels from the tile centre; omit: the whole tile"`
 	OneWay       bool         `json:"one_way,omitempty"`
 }
 
 // TileIn creates (or sets up) one tile.
 type TileIn struct {
-	AtlasIndex  int                        `json:"atlas_index,omitempty" jsonschema:"minimum=0" description:"index into this call's atlases (default 0)"`
-	Source      *int                       `json:"source,omitempty" jsonschema:"minimum=0" description:"edit_tileset: an existing atlas source id instead of atlas_index"`
-	Atlas       [2]int                     `json:"atlas" description:"atlas coords [x,y]"`
-	Size        *[2]int                    `json:"size,omitempty" description:"size in atlas cells, default [1,1]"`
+	AtlasIndex  int                        `json:"atlas_index,omitempty" jsonschema:"minimum=0" description:"into atlases"`
+	Source      *int                       `json:"source,omitempty" jsonschema:"minimum=0" description:"or an existing atlas source id"`
+	Atlas       [2]int                     `json:"atlas"`
+	Size        *[2]int                    `json:"size,omitempty" description:"in atlas cells"`
 	TerrainSet  *int                       `json:"terrain_set,omitempty" jsonschema:"minimum=0"`
 	Terrain     *int                       `json:"terrain,omitempty" jsonschema:"minimum=-1"`
-	Peering     map[string]int             `json:"peering,omitempty" description:"terrain peering bits: neighbour (right_side, bottom_right_corner, ...) -> terrain"`
+	Peering     map[string]int             `json:"peering,omitempty" description:"neighbour (right_side, top_left_corner, ...) -> terrain"`
 	Collision   []CollisionIn              `json:"collision,omitempty"`
-	CustomData  map[string]json.RawMessage `json:"custom_data,omitempty" description:"layer name -> value (godot://docs/values shapes)"`
+	CustomData  map[string]json.RawMessage `json:"custom_data,omitempty" description:"layer name -> value"`
 	Probability *float64                   `json:"probability,omitempty" jsonschema:"minimum=0"`
 }
 
-// CreateTileSetIn describes a new TileSet.
-type CreateTileSetIn struct {
-	Path             string              `json:"path,omitempty" description:"res:// .tres to write (never overwritten); omit to embed it in layer"`
-	Layer            string              `json:"layer,omitempty" description:"TileMapLayer to assign it to (one undo action)"`
-	TileShape        string              `json:"tile_shape,omitempty" jsonschema:"enum=square|isometric|half_offset_square|hexagon,default=square"`
-	TileSize         [2]int              `json:"tile_size" description:"cell size in pixels, e.g. [16,16]"`
-	Atlases          []AtlasIn           `json:"atlases,omitempty"`
-	Tiles            []TileIn            `json:"tiles,omitempty" description:"tiles to create or set up (terrain, collision, custom data)"`
-	TerrainSets      []TerrainSetIn      `json:"terrain_sets,omitempty"`
-	PhysicsLayers    []PhysicsLayerIn    `json:"physics_layers,omitempty"`
-	NavigationLayers []NavigationLayerIn `json:"navigation_layers,omitempty"`
-	CustomDataLayers []CustomDataLayerIn `json:"custom_data_layers,omitempty"`
+// NewTileSet is the shape of a TileSet to create.
+type NewTileSet struct {
+	TileShape string `json:"tile_shape,omitempty" jsonschema:"enum=square|isometric|half_offset_square|hexagon,default=square"`
+	TileSize  [2]int `json:"tile_size" description:"pixels, e.g. [16,16]"`
 }
 
-// EditTileSetIn adds to an existing TileSet.
-type EditTileSetIn struct {
-	Layer            string              `json:"layer,omitempty" description:"TileMapLayer whose TileSet to edit"`
-	Path             string              `json:"path,omitempty" description:"or a res:// TileSet .tres"`
-	Atlases          []AtlasIn           `json:"atlases,omitempty" description:"atlas sources to add"`
-	Tiles            []TileIn            `json:"tiles,omitempty" description:"tiles to create or set up: in a new atlas (atlas_index) or an existing source (source)"`
-	TerrainSets      []TerrainSetIn      `json:"terrain_sets,omitempty" description:"terrain sets to add (indexes follow the existing ones)"`
-	PhysicsLayers    []PhysicsLayerIn    `json:"physics_layers,omitempty" description:"physics layers to add"`
+// BuildTileSetIn creates a TileSet or adds to an existing one.
+type BuildTileSetIn struct {
+	New              *NewTileSet         `json:"new,omitempty" description:"create one; omit to add to the TileSet of layer or path"`
+	Path             string              `json:"path,omitempty" description:".tres to write (new) or edit"`
+	Layer            string              `json:"layer,omitempty" description:"TileMapLayer to assign it to (new) or whose TileSet to edit"`
+	Atlases          []AtlasIn           `json:"atlases,omitempty"`
+	Tiles            []TileIn            `json:"tiles,omitempty"`
+	TerrainSets      []TerrainSetIn      `json:"terrain_sets,omitempty"`
+	PhysicsLayers    []PhysicsLayerIn    `json:"physics_layers,omitempty"`
 	NavigationLayers []NavigationLayerIn `json:"navigation_layers,omitempty"`
 	CustomDataLayers []CustomDataLayerIn `json:"custom_data_layers,omitempty"`
 }
@@ -354,11 +347,11 @@ type CreatedSource struct {
 	GridSize [2]int `json:"grid_size"`
 }
 
-// CreateTileSetOut is what was created.
-type CreateTileSetOut struct {
-	Path             string          `json:"path" description:"the .tres written, empty when embedded"`
+// BuildTileSetOut is the TileSet after the call.
+type BuildTileSetOut struct {
+	Path             string          `json:"path" description:"the .tres, empty when embedded"`
 	Embedded         bool            `json:"embedded"`
-	Layer            string          `json:"layer" description:"the layer it was assigned to, empty when none"`
+	Layer            string          `json:"layer"`
 	Sources          []CreatedSource `json:"sources"`
 	Tiles            int             `json:"tiles"`
 	TerrainSets      int             `json:"terrain_sets"`
@@ -367,7 +360,7 @@ type CreateTileSetOut struct {
 	Honesty
 }
 
-func (o *CreateTileSetOut) normalize() { o.Sources = orEmpty(o.Sources) }
+func (o *BuildTileSetOut) normalize() { o.Sources = orEmpty(o.Sources) }
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {
@@ -380,10 +373,10 @@ func orEmpty[T any](s []T) []T {
 
 // BuildLibraryIn builds a MeshLibrary from a scene of meshes.
 type BuildLibraryIn struct {
-	Scene           string `json:"scene" jsonschema:"minLength=1" description:"res:// scene whose MeshInstance3D nodes become the items (named after them; StaticBody3D/CollisionShape3D children give collision, a NavigationRegion3D child navigation)"`
-	Path            string `json:"path,omitempty" description:"res:// .tres to write (never overwritten); omit to embed it in gridmap"`
-	GridMap         string `json:"gridmap,omitempty" description:"GridMap node to assign it to (one undo action)"`
-	ApplyTransforms bool   `json:"apply_transforms,omitempty" description:"keep each MeshInstance3D's transform in its item (the editor's Apply MeshInstance Transforms)"`
+	Scene           string `json:"scene" jsonschema:"minLength=1" description:"res:// scene of MeshInstance3D nodes"`
+	Path            string `json:"path,omitempty" description:"new .tres; omit to embed in gridmap"`
+	GridMap         string `json:"gridmap,omitempty" description:"GridMap to assign it to"`
+	ApplyTransforms bool   `json:"apply_transforms,omitempty" description:"keep each mesh's transform"`
 }
 
 // LibraryItem is one item of a MeshLibrary.
@@ -418,7 +411,7 @@ type Box struct {
 // GridCellsIn selects cells of a GridMap.
 type GridCellsIn struct {
 	GridMap string `json:"gridmap" jsonschema:"minLength=1" description:"GridMap node path"`
-	Box     *Box   `json:"box,omitempty" description:"only cells inside this box; omit for every used cell"`
+	Box     *Box   `json:"box,omitempty" description:"only cells inside"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"default=1000,minimum=1,maximum=10000"`
 	Cursor  string `json:"cursor,omitempty" description:"next_cursor of the previous answer"`
 }
@@ -445,17 +438,17 @@ type GridCellsOut struct {
 
 // GridSet places one item on many cells.
 type GridSet struct {
-	Item        *int     `json:"item,omitempty" jsonschema:"minimum=0" description:"item id"`
-	Name        string   `json:"name,omitempty" description:"or the item's name"`
+	Item        *int     `json:"item,omitempty" jsonschema:"minimum=0"`
+	Name        string   `json:"name,omitempty" description:"or item name"`
 	Orientation int      `json:"orientation,omitempty" jsonschema:"minimum=0,maximum=23"`
-	Cells       [][3]int `json:"cells" jsonschema:"minItems=1" description:"[[x,y,z], ...]"`
+	Cells       [][3]int `json:"cells" jsonschema:"minItems=1"`
 }
 
 // GridSetCellsIn sets and erases GridMap cells.
 type GridSetCellsIn struct {
 	GridMap string    `json:"gridmap" jsonschema:"minLength=1"`
-	Set     []GridSet `json:"set,omitempty" description:"applied first"`
-	Erase   [][3]int  `json:"erase,omitempty" description:"cells to clear, applied after set"`
+	Set     []GridSet `json:"set,omitempty"`
+	Erase   [][3]int  `json:"erase,omitempty"`
 }
 
 // GridSetCellsOut is what a set_cells call did.

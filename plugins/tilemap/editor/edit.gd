@@ -1,6 +1,6 @@
 @tool
 extends RefCounted
-## Editing an existing TileSet in place (a layer's, or a .tres): what create_tileset
+## Editing an existing TileSet in place (a layer's, or a .tres): what build_tileset
 ## can add (atlases, tiles, terrain sets, layers, collision, custom data), as ONE undo
 ## action. The TileSet's whole state is snapshotted before and after; undo and redo
 ## restore a snapshot (sources are shallow copies, so textures stay shared).
@@ -89,7 +89,7 @@ func edit_tileset(params: Dictionary) -> Dictionary:
 		ts = (found["node"] as TileMapLayer).tile_set
 		owner_label = layer_path
 		if ts == null:
-			return c.fail("PRECONDITION_FAILED", "The layer '%s' has no TileSet. Create one with godot_tilemap_create_tileset {layer: \"%s\"}." % [layer_path, layer_path], "tile_set")
+			return c.fail("PRECONDITION_FAILED", "The layer '%s' has no TileSet. Create one with godot_tilemap_build_tileset {layer: \"%s\", new: {tile_size: [16, 16]}, atlases: [...]}." % [layer_path, layer_path], "tile_set")
 	else:
 		if not ResourceLoader.exists(path):
 			return c.fail("RESOURCE_NOT_FOUND", "No resource at '%s'. List TileSets with godot_resources_list {type: \"TileSet\"}." % path)

@@ -81,7 +81,7 @@ func paint(params: Dictionary) -> Dictionary:
 	var lp: String = Common.rel(root, l)
 	var ts: TileSet = l.tile_set
 	if ts == null:
-		return c.fail("PRECONDITION_FAILED", "The layer '%s' has no TileSet. Create one with godot_tilemap_create_tileset {layer: \"%s\", ...} (or set tile_set with godot_scene_set_properties)." % [lp, lp], "tile_set")
+		return c.fail("PRECONDITION_FAILED", "The layer '%s' has no TileSet. Create one with godot_tilemap_build_tileset {layer: \"%s\", new: {tile_size: [16, 16]}, atlases: [...]} (or set tile_set with godot_scene_set_properties)." % [lp, lp], "tile_set")
 	var fills: Array = params.get("fill", [])
 	var patterns: Array = params.get("patterns", [])
 	var sets: Array = params.get("set", [])
@@ -119,7 +119,7 @@ func paint(params: Dictionary) -> Dictionary:
 		var tset: int = int(tr.get("terrain_set", 0))
 		var terr: int = int(tr.get("terrain", 0))
 		if tset < 0 or tset >= ts.get_terrain_sets_count():
-			return c.fail("VALIDATION_ERROR", "terrain[%d].terrain_set %d: the TileSet has %d terrain sets%s." % [i, tset, ts.get_terrain_sets_count(), "" if ts.get_terrain_sets_count() > 0 else " (add one with godot_tilemap_create_tileset's terrain_sets)"])
+			return c.fail("VALIDATION_ERROR", "terrain[%d].terrain_set %d: the TileSet has %d terrain sets%s." % [i, tset, ts.get_terrain_sets_count(), "" if ts.get_terrain_sets_count() > 0 else " (add one with godot_tilemap_build_tileset {layer, terrain_sets: [...]})"])
 		if terr < -1 or terr >= ts.get_terrains_count(tset):
 			var names: PackedStringArray = []
 			for k: int in ts.get_terrains_count(tset):

@@ -82,7 +82,7 @@ func get_tileset(params: Dictionary) -> Dictionary:
 			return found["error"]
 		ts = (found["node"] as TileMapLayer).tile_set
 		if ts == null:
-			return c.fail("PRECONDITION_FAILED", "The layer '%s' has no TileSet. Create one with godot_tilemap_create_tileset {layer: \"%s\"}." % [layer_path, layer_path], "tile_set")
+			return c.fail("PRECONDITION_FAILED", "The layer '%s' has no TileSet. Create one with godot_tilemap_build_tileset {layer: \"%s\", new: {tile_size: [16, 16]}, atlases: [...]}." % [layer_path, layer_path], "tile_set")
 	else:
 		if not ResourceLoader.exists(path):
 			return c.fail("RESOURCE_NOT_FOUND", "No resource at '%s'. List TileSets with godot_resources_list {type: \"TileSet\"}." % path)

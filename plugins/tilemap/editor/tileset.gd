@@ -86,10 +86,13 @@ func apply(ts: TileSet, p: Dictionary) -> Dictionary:
 		var mode: String = str(a.get("create_tiles", "all"))
 		if mode != "none":
 			var img: Image = tex.get_image() if mode == "opaque" else null
+			if img != null and img.is_compressed():
+				img.decompress()
 			for y: int in grid.y:
 				for x: int in grid.x:
 					var co: Vector2i = Vector2i(x, y)
-					if img != null and not _opaque(img, src.get_tile_texture_region(co)):
+					var region: Rect2i = Rect2i(src.margins + co * (src.texture_region_size + src.separation), src.texture_region_size)
+					if img != null and not _opaque(img, region):
 						continue
 					src.create_tile(co)
 		a["_id"] = id
@@ -186,7 +189,7 @@ static func _opaque(img: Image, region: Rect2i) -> bool:
 	var r: Rect2i = region.intersection(Rect2i(Vector2i.ZERO, img.get_size()))
 	for y: int in range(r.position.y, r.end.y):
 		for x: int in range(r.position.x, r.end.x):
-			if img.get_pixel(x, y).a > 0.0:
+			if img.get_pixel(x, y).a > 0.1: # the editor's test (Texture2D.is_pixel_opaque's alpha bitmap, threshold 0.1)
 				return true
 	return false
 
@@ -205,7 +208,7 @@ func create_tileset(params: Dictionary) -> Dictionary:
 		root = found["root"]
 		layer = found["node"]
 	if path != "" and (ResourceLoader.exists(path) or FileAccess.file_exists(path)):
-		return c.fail("VALIDATION_ERROR", "'%s' exists; this tool never overwrites. Pick another path, or read that TileSet with godot_tilemap_get_tileset {path: \"%s\"}." % [path, path])
+		return c.fail("VALIDATION_ERROR", "'%s' exists; this tool never overwrites. Pick another path, or add to that TileSet: godot_tilemap_build_tileset {path: \"%s\", ...} without new." % [path, path])
 	if path != "" and not DirAccess.dir_exists_absolute(path.get_base_dir()):
 		return c.fail("RESOURCE_NOT_FOUND", "The folder '%s' does not exist; create it first or pick another path." % path.get_base_dir())
 	var built: Dictionary = build(params)

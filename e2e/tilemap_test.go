@@ -335,6 +335,16 @@ func TestTilemapAuthorPaintUndo(t *testing.T) {
 	if r := tmGetCells(t, s, map[string]any{"rect": map[string]int{"x": 0, "y": 0, "w": 2, "h": 2}}); r.Total != 3 {
 		t.Fatalf("rect 2x2 has %d cells, want 3", r.Total)
 	}
+	// A pattern copied from the layer (the 2x2 corner, its (0,0) erased) stamps (60,60):
+	// its empty cell erases what the fill (applied first) put there.
+	h.mustCall(t, "godot_tilemap_paint", map[string]any{"layer": "Ground",
+		"fill":     []any{map[string]any{"rect": map[string]int{"x": 60, "y": 60, "w": 1, "h": 1}, "tile": map[string]any{"source": 0}}},
+		"patterns": []any{map[string]any{"at": []int{60, 60}, "copy": map[string]int{"x": 0, "y": 0, "w": 2, "h": 2}}}}, &p)
+	pc := tmGetCells(t, s, map[string]any{"rect": map[string]int{"x": 60, "y": 60, "w": 2, "h": 2}})
+	if p.Written != 5 || pc.Total != 3 || pc.at(60, 60) != nil || pc.at(61, 61) == nil || pc.at(61, 61).Atlas != [2]int{1, 1} {
+		t.Fatalf("pattern copy: %+v, cells %+v", p, pc)
+	}
+	sceneUndo(t, s)
 	// One undo action: undo takes all of it back, redo brings it again.
 	u := sceneUndo(t, s)
 	if len(u.Actions) != 1 || !strings.Contains(u.Actions[0], "paint tiles") {
@@ -413,6 +423,10 @@ func TestTilemapPaint10000OneUndo(t *testing.T) {
 	s := tilemapSession(t)
 	h := s.host
 	h.mustCall(t, "godot_tilemap_build_tileset", withArgs(tilesetSpec, "layer", "Ground"), nil)
+	// Assigning the new (embedded) TileSet is one undo action.
+	sceneUndo(t, s)
+	tmFail(t, s, "paint", setCells([2]int{1, 1}, [][2]int{{0, 0}}), "PRECONDITION_FAILED", "has no TileSet")
+	sceneRedo(t, s)
 	var p tmPaint
 	start := time.Now()
 	h.mustCall(t, "godot_tilemap_paint", setCells([2]int{1, 1}, grid100(0, 0)), &p)

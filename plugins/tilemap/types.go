@@ -227,7 +227,7 @@ type Fill struct {
 type PatternPlace struct {
 	At    [2]int `json:"at"`
 	Index *int   `json:"index,omitempty" jsonschema:"minimum=0" description:"TileSet pattern"`
-	Copy  *Rect  `json:"copy,omitempty" description:"or copy this rect of the layer"`
+	Copy  *Rect  `json:"copy,omitempty" description:"or copy this rect of the layer (empty cells erase)"`
 }
 
 // TerrainPaint paints a terrain as the editor's terrain tools do.

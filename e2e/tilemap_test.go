@@ -877,3 +877,84 @@ func TestTilemapEditTileSet(t *testing.T) {
 		t.Fatalf("cells after redo: %+v", c)
 	}
 }
+
+// makeTileSetScript writes res://scenes_tiles.tres in a headless Godot: an
+// atlas source 0 (icon.svg, 8x8 tiles), a scenes-collection source 1 with
+// the main scene as scene tile 7, and a 2x1 pattern of atlas tiles.
+const makeTileSetScript = `extends SceneTree
+
+func _initialize() -> void:
+	var ts := TileSet.new()
+	ts.tile_size = Vector2i(8, 8)
+	var a := TileSetAtlasSource.new()
+	a.texture = load("res://icon.svg")
+	a.texture_region_size = Vector2i(8, 8)
+	ts.add_source(a, 0)
+	a.create_tile(Vector2i(0, 0))
+	a.create_tile(Vector2i(1, 0))
+	var sc := TileSetScenesCollectionSource.new()
+	ts.add_source(sc, 1)
+	sc.create_scene_tile(load("res://main.tscn"), 7)
+	var p := TileMapPattern.new()
+	p.set_cell(Vector2i(0, 0), 0, Vector2i(0, 0), 0)
+	p.set_cell(Vector2i(1, 0), 0, Vector2i(1, 0), 0)
+	ts.add_pattern(p)
+	print("SAVED ", ResourceSaver.save(ts, "res://scenes_tiles.tres"))
+	quit()
+`
+
+// Scene tiles and TileSet patterns (which these tools do not create) read
+// and paint: get_tileset lists the scene tile, paint places it by its id and
+// places pattern 0; the saved scene has them.
+func TestTilemapSceneTilesAndPatterns(t *testing.T) {
+	project := newProject(t)
+	script := filepath.Join(t.TempDir(), "make_tileset.gd")
+	if err := os.WriteFile(script, []byte(makeTileSetScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(suite.godot, "--headless", "--path", project, "--script", script)
+	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "SAVED 0") {
+		t.Fatalf("making the TileSet: %v\n%s", err, out)
+	}
+	hst := startHostT(t, "ws://127.0.0.1:0")
+	e := startEditorT(t, project, hst.url)
+	waitEditor(t, hst, e)
+	s := &session{host: hst, editor: e, project: project}
+	h := s.host
+	for _, ts := range []string{"scene", "tilemap"} {
+		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://level.tscn", "root_type": "Node2D", "root_name": "Level"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "TileMapLayer", "name": "Ground", "properties": map[string]any{"tile_set": "res://scenes_tiles.tres"}}, nil)
+
+	var ts struct {
+		Sources []struct {
+			ID     int    `json:"id"`
+			Type   string `json:"type"`
+			Scenes []struct {
+				ID    int    `json:"id"`
+				Scene string `json:"scene"`
+			} `json:"scenes"`
+		} `json:"sources"`
+		Patterns int `json:"patterns"`
+	}
+	h.mustCall(t, "godot_tilemap_get_tileset", map[string]any{"layer": "Ground"}, &ts)
+	if len(ts.Sources) != 2 || ts.Sources[1].Type != "scenes" || len(ts.Sources[1].Scenes) != 1 || ts.Sources[1].Scenes[0].ID != 7 || ts.Sources[1].Scenes[0].Scene != "res://main.tscn" || ts.Patterns != 1 {
+		t.Fatalf("get_tileset: %+v", ts)
+	}
+	tmFail(t, s, "paint", map[string]any{"layer": "Ground", "set": []any{map[string]any{"tile": map[string]any{"source": 1, "alt": 3}, "cells": [][2]int{{0, 0}}}}}, "VALIDATION_ERROR", "no scene tile 3")
+	tmFail(t, s, "paint", map[string]any{"layer": "Ground", "patterns": []any{map[string]any{"at": []int{0, 0}, "index": 4}}}, "VALIDATION_ERROR", "has 1 patterns")
+	var p tmPaint
+	h.mustCall(t, "godot_tilemap_paint", map[string]any{"layer": "Ground",
+		"patterns": []any{map[string]any{"at": []int{10, 10}, "index": 0}},
+		"set":      []any{map[string]any{"tile": map[string]any{"source": 1, "alt": 7}, "cells": [][2]int{{0, 0}}}}}, &p)
+	if p.UsedCells != 3 || !p.Undoable {
+		t.Fatalf("paint: %+v", p)
+	}
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	got := loadTilesHeadless(t, s.project, "res://level.tscn", "0,0", "10,10", "11,10")
+	if got.Cells != 3 || fmt.Sprint(got.At["0,0"]) != "[1 0 0]" || fmt.Sprint(got.At["10,10"]) != "[0 0 0]" || fmt.Sprint(got.At["11,10"]) != "[0 1 0]" {
+		t.Fatalf("saved: %+v", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/scene"
 	"github.com/godot-mcp/godot-mcp/plugins/scripts"
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
+	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -20,6 +21,7 @@ func Builtins() []sdk.Toolset {
 		tests.Toolset(),
 		diagnostics.Toolset(),
 		animation.Toolset(),
+		tilemap.Toolset(),
 	}
 }
 

@@ -62,6 +62,7 @@ var Targets = []Target{
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},
 	{Bench: "ToolsList/all", Metric: "list-KB", Max: 90, What: "tools/list with every built-in toolset enabled (KB = 1000 bytes; issue 15 context budget)"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
+	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},
 }
 
 // Result is one benchmark line.

@@ -3,6 +3,7 @@
 package plugins
 
 import (
+	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
 	"github.com/godot-mcp/godot-mcp/plugins/runtime"
@@ -13,7 +14,7 @@ import (
 
 // Builtins returns the built-in toolsets in listing order.
 func Builtins() []sdk.Toolset {
-	return []sdk.Toolset{scene.Toolset(), scripts.Toolset(), resources.Toolset(), project.Toolset(), runtime.Toolset()}
+	return []sdk.Toolset{scene.Toolset(), scripts.Toolset(), resources.Toolset(), project.Toolset(), runtime.Toolset(), debugger.Toolset()}
 }
 
 // Names returns the built-in toolset names in listing order.

@@ -1,6 +1,7 @@
 package plugins_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/plugins"
@@ -23,6 +25,20 @@ import (
 func TestBuiltinsSendOnlyTheirOwnCommands(t *testing.T) {
 	table := fakeaddon.AddonCommands()
 	cmdRE := regexp.MustCompile(`"(cmd_[a-z0-9_]+)"`)
+	// A toolset that ships editor code declares its commands there (owner: the toolset).
+	entryRE := regexp.MustCompile(`(?m)^\s*"(cmd_[a-z0-9_]+)": \{"class": "([a-z_]+)", `)
+	for _, ts := range plugins.Builtins() {
+		if ts.EditorCode == nil {
+			continue
+		}
+		src, err := fs.ReadFile(ts.EditorCode, "handlers.gd")
+		if err != nil {
+			t.Fatalf("%s: %v", ts.Name, err)
+		}
+		for _, m := range entryRE.FindAllStringSubmatch(string(src), -1) {
+			table[m[1]] = envelope.CommandInfo{Class: m[2], Owner: ts.Name}
+		}
+	}
 	for _, name := range plugins.Names() {
 		files, err := filepath.Glob(filepath.Join(name, "*.go"))
 		if err != nil || len(files) == 0 {

@@ -48,6 +48,7 @@ var guides = []guide{
 	{"resources.md", "resources", "Resources toolset guide", "How the resource tools behave: res:// paths, .tres files, moves with references, UIDs, rescans and imports."},
 	{"project.md", "project", "Project toolset guide", "How the project tools behave: settings, the input map and the input event shape, autoloads."},
 	{"runtime.md", "runtime", "Runtime toolset guide", "How the runtime tools behave: playing, output and error cursors, inspecting and driving the running game, headless runs."},
+	{"debugger.md", "debugger", "Debugger toolset guide", "How the debugger tools behave: breakpoints (code lines only, kept across plays), why and where the game stopped, stack, variables and their paging, evaluate, step into/over/out and continue."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

@@ -40,6 +40,20 @@ func add_up(n: int) -> int:
 	return sum
 `
 
+// hangScript freezes its game in an endless loop from the fifth frame on.
+const hangScript = `extends Node
+
+var frames: int = 0
+var spin: int = 0
+
+
+func _process(_delta: float) -> void:
+	frames += 1
+	if frames == 5:
+		while true:
+			spin += 1
+`
+
 const dbgScene = `[gd_scene load_steps=2 format=3]
 
 [ext_resource type="Script" path="res://dbg.gd" id="1"]
@@ -89,7 +103,8 @@ type dbgVars struct {
 func dbgSession(t *testing.T) *session {
 	t.Helper()
 	project := rtNewGame(t)
-	for name, text := range map[string]string{"dbg.gd": dbgScript, "dbg.tscn": dbgScene} {
+	hangScene := strings.ReplaceAll(strings.ReplaceAll(dbgScene, "res://dbg.gd", "res://hang.gd"), `name="Dbg"`, `name="Hang"`)
+	for name, text := range map[string]string{"dbg.gd": dbgScript, "dbg.tscn": dbgScene, "hang.gd": hangScript, "hang.tscn": hangScene} {
 		if err := os.WriteFile(filepath.Join(project, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -343,6 +358,34 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 		s.host.mustCall(t, "godot_debugger_list_breakpoints", nil, &list)
 		if len(list.Breakpoints) != 0 {
 			t.Fatalf("%+v", list)
+		}
+		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
+	})
+
+	// A game frozen in an endless loop: break stops it inside the loop.
+	t.Run("break a frozen game", func(t *testing.T) {
+		r, err := s.host.call(ctxFor(t, callTimeout), "godot_runtime_play", map[string]any{"scene": "res://hang.tscn"})
+		if err == nil && r.IsError && strings.Contains(r.Text, "exited while starting") {
+			// Right after a stop the editor sometimes reports the new game as gone
+			// (the runtime toolset's play, not the debugger): play once more.
+			t.Logf("play right after stop: %s; retrying", r.Text)
+			r, err = s.host.call(ctxFor(t, callTimeout), "godot_runtime_play", map[string]any{"scene": "res://hang.tscn"})
+		}
+		if err != nil || r.IsError {
+			out, _ := s.host.call(ctxFor(t, callTimeout), "godot_runtime_get_output", nil)
+			st, _ := s.host.call(ctxFor(t, callTimeout), "godot_runtime_get_status", nil)
+			t.Fatalf("play: %v %s\noutput: %s\nstatus: %s", err, r.Text, out.Text, st.Text)
+		}
+		time.Sleep(time.Second) // frame 5 comes within 100 ms; frames stays 5 from then on
+		var brk dbgState
+		s.host.mustCall(t, "godot_debugger_break", nil, &brk)
+		if !brk.Stopped || brk.Location == nil || brk.Location.File != "res://hang.gd" || brk.Location.Line != 11 {
+			t.Fatalf("break: %+v", brk)
+		}
+		var ev struct{ Value any }
+		s.host.mustCall(t, "godot_debugger_evaluate", map[string]any{"expression": "spin > 1000 and frames == 5"}, &ev)
+		if ev.Value != true {
+			t.Fatalf("%+v", ev)
 		}
 		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
 	})

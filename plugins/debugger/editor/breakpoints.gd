@@ -131,6 +131,9 @@ func set_breakpoints(params: Dictionary) -> Dictionary:
 		added.append({"path": a["path"], "line": a["line"], "code": a["code"]})
 	# A breakpoint both removed and added in one call stays: report it once, as unchanged.
 	var dry_run: bool = params.get("dry_run", false) == true
+	if not dry_run and _external_editor() and _needs_opening(added + removed):
+		# ScriptEditor.edit() would launch the external editor instead of opening a tab.
+		return _fail("PRECONDITION_FAILED", "The editor is set to use an external script editor (Editor Settings: text_editor/external/use_external_editor), and Godot keeps breakpoints only in its own script editor. Turn that setting off, or set the breakpoints in the external editor (through Godot's debug adapter). Nothing was changed.")
 	if not dry_run:
 		var se: ScriptEditor = EditorInterface.get_script_editor()
 		var previous: Script = se.get_current_script()
@@ -156,6 +159,23 @@ func set_breakpoints(params: Dictionary) -> Dictionary:
 		result.append({"path": key.substr(0, at), "line": int(key.substr(at + 1))})
 	result.sort_custom(_before)
 	return _ok({"added": added, "removed": removed, "unchanged": unchanged, "breakpoints": result, "dry_run": dry_run})
+
+
+## Whether any of [param entries] is in a script the script editor has no tab for.
+static func _needs_opening(entries: Array) -> bool:
+	var open: Dictionary = {}
+	for sc: Script in EditorInterface.get_script_editor().get_open_scripts():
+		if sc != null:
+			open[sc.resource_path] = true
+	for e: Dictionary in entries:
+		if not open.has(str(e["path"])):
+			return true
+	return false
+
+
+static func _external_editor() -> bool:
+	var es: EditorSettings = EditorInterface.get_editor_settings()
+	return es != null and es.has_setting("text_editor/external/use_external_editor") and bool(es.get_setting("text_editor/external/use_external_editor"))
 
 
 ## Sets or clears one breakpoint in the script editor (opening the script there if it

@@ -87,7 +87,7 @@ type StepIn struct {
 
 // ContinueIn resumes a stopped game.
 type ContinueIn struct {
-	WaitMs int `json:"wait_ms,omitempty" jsonschema:"minimum=0,maximum=300000,default=300" description:"how long to wait for the next stop before answering that it runs"`
+	WaitMs int `json:"wait_ms,omitempty" jsonschema:"minimum=0,maximum=60000,default=300" description:"how long to wait for the next stop before answering that it runs"`
 }
 
 // MoveOut is where the game is after a step or continue.

@@ -309,11 +309,11 @@ func _after_move(sid: int, got: String, from: Dictionary, steps: int, what: Stri
 	return _ok(d)
 
 
-## {timeout_ms?: how long to wait for a stop right away, default 0} -> describe() + {ran_on}
+## {wait_ms?: how long to wait for the next stop, default 300} -> describe() + {ran_on}
 func continue_game(params: Dictionary) -> Dictionary:
-	var wait: Variant = int_param(params, "wait_ms", 300, 0, 300000)
+	var wait: Variant = int_param(params, "wait_ms", 300, 0, 60000)
 	if wait == null:
-		return _fail("VALIDATION_ERROR", "wait_ms must be an integer from 0 to 300000.")
+		return _fail("VALIDATION_ERROR", "wait_ms must be an integer from 0 to 60000.")
 	var g: Dictionary = _stopped_game()
 	if g.has("failure"):
 		return g["failure"]

@@ -199,6 +199,17 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 			Line int    `json:"line"`
 		} `json:"breakpoints"`
 	}
+	t.Run("dry run changes nothing", func(t *testing.T) {
+		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"add": []any{map[string]any{"path": "res://dbg.gd", "line": 11}}, "dry_run": true}, &set)
+		if len(set.Added) != 1 || len(set.Breakpoints) != 1 {
+			t.Fatalf("%+v", set)
+		}
+		var none struct{ Count int }
+		s.host.mustCall(t, "godot_debugger_list_breakpoints", nil, &none)
+		if none.Count != 0 {
+			t.Fatalf("a dry run set %d breakpoint(s)", none.Count)
+		}
+	})
 	s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"add": []any{map[string]any{"path": "res://dbg.gd", "line": 11}}}, &set)
 	if len(set.Added) != 1 || len(set.Breakpoints) != 1 || set.Breakpoints[0].Line != 11 {
 		t.Fatalf("%+v", set)
@@ -360,6 +371,15 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 			t.Fatalf("%+v", list)
 		}
 		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
+		var cleared struct {
+			Removed []struct{ Line int } `json:"removed"`
+		}
+		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"add": []any{map[string]any{"path": "res://dbg.gd", "line": 9}, map[string]any{"path": "res://dbg.gd", "line": 23}}}, nil)
+		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"clear": true}, &cleared)
+		s.host.mustCall(t, "godot_debugger_list_breakpoints", nil, &list)
+		if len(cleared.Removed) != 2 || len(list.Breakpoints) != 0 {
+			t.Fatalf("clear: %+v, left %+v", cleared, list)
+		}
 	})
 
 	// A game frozen in an endless loop: break stops it inside the loop.

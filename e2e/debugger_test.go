@@ -38,6 +38,10 @@ func _process(_delta: float) -> void:
 func add_up(n: int) -> int:
 	var sum: int = n * 10
 	return sum
+
+
+func _ready() -> void:
+	print("dbg: ready")
 `
 
 // hangScript freezes its game in an endless loop from the fifth frame on.
@@ -380,6 +384,26 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 		if len(cleared.Removed) != 2 || len(list.Breakpoints) != 0 {
 			t.Fatalf("clear: %+v, left %+v", cleared, list)
 		}
+	})
+
+	// Only a breakpoint the editor passes on the game's command line can stop
+	// the first _ready: the game runs it before it reads debugger messages.
+	t.Run("a breakpoint in _ready", func(t *testing.T) {
+		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"add": []any{map[string]any{"path": "res://dbg.gd", "line": 28}}}, nil)
+		r, err := s.host.call(ctxFor(t, callTimeout), "godot_runtime_play", map[string]any{"scene": "res://dbg.tscn"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.IsError && r.failure().Required != "game_not_breaked" {
+			t.Fatalf("play: %s", r.Text)
+		}
+		st := dbgWaitStop(t, s, "the breakpoint in _ready")
+		dbgAt(t, "_ready", st.Location, 28, "_ready")
+		if st.Reason != "breakpoint" {
+			t.Fatalf("%+v", st)
+		}
+		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"clear": true}, nil)
+		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
 	})
 
 	// A game frozen in an endless loop: break stops it inside the loop.

@@ -129,30 +129,34 @@ func set_breakpoints(params: Dictionary) -> Dictionary:
 			continue
 		final[key] = true
 		added.append({"path": a["path"], "line": a["line"], "code": a["code"]})
-	# A breakpoint both removed and added in one call stays: report it once, as unchanged.
 	var dry_run: bool = params.get("dry_run", false) == true
-	if not dry_run and _external_editor() and _needs_opening(added + removed):
-		# ScriptEditor.edit() would launch the external editor instead of opening a tab.
-		return _fail("PRECONDITION_FAILED", "The editor is set to use an external script editor (Editor Settings: text_editor/external/use_external_editor), and Godot keeps breakpoints only in its own script editor. Turn that setting off, or set the breakpoints in the external editor (through Godot's debug adapter). Nothing was changed.")
+	if not dry_run and _external_editor() and _needs_switch(added + removed):
+		# ScriptEditor.edit() would launch the external editor instead of switching tabs.
+		return _fail("PRECONDITION_FAILED", "The editor is set to use an external script editor (Editor Settings: text_editor/external/use_external_editor), and Godot keeps breakpoints only in its own script editor, which it would not open. Turn that setting off, or set the breakpoints in the external editor (through Godot's debug adapter). Nothing was changed.")
 	if not dry_run:
 		var se: ScriptEditor = EditorInterface.get_script_editor()
 		var previous: Script = se.get_current_script()
-		var opened: bool = false
+		var done: Array = [] # [path, line, on] applied so far, to undo on a failure
+		var failed: String = ""
 		for r: Dictionary in removed:
-			opened = _toggle(r["path"], int(r["line"]), false) or opened
-		for a: Dictionary in added:
-			opened = _toggle(a["path"], int(a["line"]), true) or opened
-		if opened and previous != null and se.get_current_script() != previous:
+			if not await _toggle(r["path"], int(r["line"]), false):
+				failed = "%s:%d (removing)" % [r["path"], r["line"]]
+				break
+			done.append([r["path"], int(r["line"]), false])
+		if failed == "":
+			for a: Dictionary in added:
+				if not await _toggle(a["path"], int(a["line"]), true):
+					failed = "%s:%d" % [a["path"], a["line"]]
+					break
+				done.append([a["path"], int(a["line"]), true])
+		if failed != "":
+			done.reverse()
+			for d: Array in done:
+				await _toggle(d[0], d[1], not d[2])
+		if previous != null and se.get_current_script() != previous:
 			EditorInterface.edit_script(previous, -1, 0, false)
-		var missing: Array = []
-		for a: Dictionary in added:
-			if not has(a["path"], int(a["line"])):
-				missing.append("%s:%d" % [a["path"], a["line"]])
-		for r: Dictionary in removed:
-			if has(r["path"], int(r["line"])):
-				missing.append("%s:%d (still set)" % [r["path"], r["line"]])
-		if not missing.is_empty():
-			return _fail("INTERNAL_ERROR", "The script editor did not take these breakpoints: %s. Open the scripts in the editor and retry." % ", ".join(missing))
+		if failed != "":
+			return _fail("INTERNAL_ERROR", "The script editor did not take the breakpoint %s, so none of this call's changes were kept. Open the script in the editor (godot_scripts_read shows it) and retry." % failed)
 	var result: Array = []
 	for key: String in final.keys():
 		var at: int = key.rfind(":")
@@ -161,14 +165,11 @@ func set_breakpoints(params: Dictionary) -> Dictionary:
 	return _ok({"added": added, "removed": removed, "unchanged": unchanged, "breakpoints": result, "dry_run": dry_run})
 
 
-## Whether any of [param entries] is in a script the script editor has no tab for.
-static func _needs_opening(entries: Array) -> bool:
-	var open: Dictionary = {}
-	for sc: Script in EditorInterface.get_script_editor().get_open_scripts():
-		if sc != null:
-			open[sc.resource_path] = true
+## Whether any of [param entries] is in another script than the script editor's current one.
+static func _needs_switch(entries: Array) -> bool:
+	var current: Script = EditorInterface.get_script_editor().get_current_script()
 	for e: Dictionary in entries:
-		if not open.has(str(e["path"])):
+		if current == null or current.resource_path != str(e["path"]):
 			return true
 	return false
 
@@ -178,30 +179,31 @@ static func _external_editor() -> bool:
 	return es != null and es.has_setting("text_editor/external/use_external_editor") and bool(es.get_setting("text_editor/external/use_external_editor"))
 
 
-## Sets or clears one breakpoint in the script editor (opening the script there if it
-## is not open). Returns whether the script had to be opened.
+## Sets or clears one breakpoint in the script editor: makes the script the current
+## tab (opening it when needed, with ScriptEditor.edit()) and toggles the line in that tab's gutter. Returns whether
+## the breakpoint is now as asked.
 func _toggle(path: String, line: int, on: bool) -> bool:
 	var se: ScriptEditor = EditorInterface.get_script_editor()
 	var script: Script = load(path) as Script
 	if script == null:
 		return false
-	var opened: bool = false
-	var idx: int = se.get_open_scripts().find(script)
-	if idx < 0:
+	if se.get_current_script() != script:
 		EditorInterface.edit_script(script, -1, 0, false)
-		opened = true
-		idx = se.get_open_scripts().find(script)
-	if idx < 0:
-		return opened
-	var editors: Array[ScriptEditorBase] = se.get_open_script_editors()
-	if idx >= editors.size():
-		return opened
-	var ce: CodeEdit = editors[idx].get_base_editor() as CodeEdit
+		if se.get_current_script() != script:
+			# A tab it just opened (without focus) is not made current; the tab it
+			# has now is, when asked again.
+			EditorInterface.edit_script(script, -1, 0, false)
+		var deadline: int = Time.get_ticks_msec() + 2000
+		while se.get_current_script() != script and Time.get_ticks_msec() < deadline:
+			await (Engine.get_main_loop() as SceneTree).process_frame
+	if se.get_current_script() != script or se.get_current_editor() == null:
+		return false
+	var ce: CodeEdit = se.get_current_editor().get_base_editor() as CodeEdit
 	if ce == null or line - 1 >= ce.get_line_count():
-		return opened
+		return false
 	if ce.is_line_breakpointed(line - 1) != on:
 		ce.set_line_as_breakpoint(line - 1, on)
-	return opened
+	return has(path, line) == on
 
 
 ## Checks one {path, line}: the script exists and (when adding) the line has code.
@@ -260,18 +262,12 @@ func _what(text: String) -> String:
 	return "a declaration or the continuation of a statement"
 
 
-## The text the editor has for [param path]: the open script editor's (what its
-## breakpoint gutter numbers), else the file.
+## The text the editor has for [param path]: the script's source as the script
+## editor keeps it (what its breakpoint gutter numbers), else the file.
 func _source(path: String) -> String:
-	var se: ScriptEditor = EditorInterface.get_script_editor()
-	if se != null:
-		var scripts: Array[Script] = se.get_open_scripts()
-		var editors: Array[ScriptEditorBase] = se.get_open_script_editors()
-		for i: int in range(mini(scripts.size(), editors.size())):
-			if scripts[i] != null and scripts[i].resource_path == path:
-				var ce: CodeEdit = editors[i].get_base_editor() as CodeEdit
-				if ce != null:
-					return ce.text
+	var script: Script = load(path) as Script if ResourceLoader.exists(path) else null
+	if script != null and script.has_source_code():
+		return script.source_code
 	return FileAccess.get_file_as_string(path)
 
 

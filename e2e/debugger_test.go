@@ -433,6 +433,15 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 		if ev.Value != true {
 			t.Fatalf("%+v", ev)
 		}
+		// A breakpoint set while the game runs reaches it at once.
+		var cont dbgState
+		s.host.mustCall(t, "godot_debugger_continue", map[string]any{"wait_ms": 0}, &cont)
+		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"add": []any{map[string]any{"path": "res://hang.gd", "line": 11}}}, nil)
+		st := dbgWaitStop(t, s, "the breakpoint set while running")
+		if st.Reason != "breakpoint" || st.Location == nil || st.Location.File != "res://hang.gd" || st.Location.Line != 11 {
+			t.Fatalf("%+v", st)
+		}
+		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"clear": true}, nil)
 		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
 	})
 }

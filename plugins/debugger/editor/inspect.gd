@@ -292,15 +292,17 @@ func evaluate(params: Dictionary) -> Dictionary:
 			return _fail("PRECONDITION_FAILED", "The game continued before it answered the evaluation. Check godot_debugger_get_state.")
 	if answer == null:
 		return _fail("TIMEOUT", "The game did not answer the evaluation within %d ms. Check godot_debugger_get_state." % EVAL_WAIT_MS)
-	# Errors the expression raised in the game arrive right after its answer.
-	var settle: int = Time.get_ticks_msec() + 150
-	while Time.get_ticks_msec() < settle:
-		await _tree().process_frame
+	var a: Array = answer
+	var value: Variant = a[3] if a.size() > 3 else null
+	# Errors the expression raised in the game arrive right after its answer (the
+	# game flushes them on its debug loop's next turn); a failed one answers null.
+	if value == null:
+		var settle: int = Time.get_ticks_msec() + 150
+		while Time.get_ticks_msec() < settle:
+			await _tree().process_frame
 	var errors: Array = []
 	for e: Dictionary in _monitor.errors_since(sid, err_cursor):
 		errors.append(e["message"])
-	var a: Array = answer
-	var value: Variant = a[3] if a.size() > 3 else null
 	var cut: Array = [false]
 	var out: Dictionary = {
 		"expression": expression,

@@ -10,7 +10,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // Host is a tool call's handle on the godot-mcp host.
@@ -47,7 +47,7 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 // of its call: the host sends a command only while that call runs, and only
 // when the call's class allows it.
 type callHost struct {
-	backend sdkhook.Backend
+	backend plugmodel.Host
 	token   string
 	callID  string
 	logger  *slog.Logger
@@ -56,7 +56,7 @@ type callHost struct {
 // newCallHostForCall is the Host of the call (tool call, resource read or
 // prompt) the host knows as callID: its commands and log records carry the
 // id.
-func newCallHostForCall(backend sdkhook.Backend, token, callID, toolset, tool string) *callHost {
+func newCallHostForCall(backend plugmodel.Host, token, callID, toolset, tool string) *callHost {
 	h := &callHost{backend: backend, token: token, callID: callID}
 	h.logger = slog.New(&logHandler{backend: backend, callID: callID}).With("toolset", toolset, "tool", tool)
 	return h
@@ -116,7 +116,7 @@ func (h *callHost) Logger() *slog.Logger { return h.logger }
 
 // logHandler sends records to the host through Backend.Log.
 type logHandler struct {
-	backend sdkhook.Backend
+	backend plugmodel.Host
 	callID  string
 	attrs   []slog.Attr
 	group   string
@@ -134,7 +134,7 @@ func (l *logHandler) Handle(ctx context.Context, r slog.Record) error {
 	// call's context is already done.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	return l.backend.Log(sdkhook.WithCallID(ctx, l.callID), r.Level, r.Message, attrs)
+	return l.backend.Log(plugmodel.WithCallID(ctx, l.callID), r.Level, r.Message, attrs)
 }
 
 func (l *logHandler) qualify(a slog.Attr) slog.Attr {

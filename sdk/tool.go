@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // Safety is a tool's safety class. The host enforces it before calling the
@@ -314,7 +316,7 @@ type Call struct {
 	Host Host
 
 	mu      sync.Mutex
-	content []Content
+	content []plugmodel.Content
 }
 
 // AddText adds a text content item to the result, after the structured
@@ -330,10 +332,12 @@ func (c *Call) AddImage(data []byte, mimeType string) { c.AddContent(ImageConten
 func (c *Call) AddContent(items ...Content) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.content = append(c.content, items...)
+	for _, it := range items {
+		c.content = append(c.content, it.c)
+	}
 }
 
-func (c *Call) takeContent() []Content {
+func (c *Call) takeContent() []plugmodel.Content {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := c.content

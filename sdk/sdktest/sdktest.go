@@ -38,6 +38,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
@@ -45,7 +46,8 @@ import (
 // Harness is one toolset running in-process against a fake editor.
 type Harness struct {
 	t      testing.TB
-	disp   sdkhook.Dispatcher
+	ts     plugmodel.Toolset // the SDK's in-process registry
+	info   plugmodel.ToolsetInfo
 	bridge *bridge.Bridge
 	addon  *fakeaddon.Addon
 	gate   *safety.Gate
@@ -82,14 +84,10 @@ type ToolInfo struct {
 }
 
 // Content is one extra content item of a result (Call.AddText,
-// Call.AddImage, Call.AddContent).
-type Content struct {
-	Type     string // "text", "image", "audio" or "resource"
-	Text     string
-	Data     []byte
-	MimeType string
-	URI      string // the embedded resource's, for "resource"
-}
+// Call.AddImage, Call.AddContent): Type "text", "image", "audio" or
+// "resource", Text, Data, MimeType, and URI (the embedded resource's). It
+// is the host's content item, as the host receives it.
+type Content = plugmodel.Content
 
 // Result is a tool call's outcome: Structured and Content, or Err.
 type Result struct {
@@ -107,17 +105,17 @@ func (r *Result) Decode(v any) error {
 }
 
 // CallOption sets a flag of a call: DryRun, Confirm or ProgressToken.
-type CallOption struct{ apply func(*sdkhook.Request) }
+type CallOption struct{ apply func(*plugmodel.CallRequest) }
 
 // DryRun asks for a preview (dry_run: true).
-func DryRun() CallOption { return CallOption{func(r *sdkhook.Request) { r.DryRun = true }} }
+func DryRun() CallOption { return CallOption{func(r *plugmodel.CallRequest) { r.DryRun = true }} }
 
 // Confirm confirms a destructive call (confirm: true).
-func Confirm() CallOption { return CallOption{func(r *sdkhook.Request) { r.Confirm = true }} }
+func Confirm() CallOption { return CallOption{func(r *plugmodel.CallRequest) { r.Confirm = true }} }
 
 // ProgressToken makes Host.Progress report under token (see Harness.Progress).
 func ProgressToken(token string) CallOption {
-	return CallOption{func(r *sdkhook.Request) { r.ProgressToken = token }}
+	return CallOption{func(r *plugmodel.CallRequest) { r.ProgressToken = token }}
 }
 
 // StartOption configures Start.
@@ -141,10 +139,11 @@ func Declare(command string, class sdk.Safety, dryRun bool) StartOption {
 // the test.
 func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	t.Helper()
-	disp, err := sdkhook.NewDispatcher(ts)
+	reg, err := sdkhook.NewToolset(ts)
 	if err != nil {
 		t.Fatalf("sdktest: invalid toolset: %v", err)
 	}
+	info, _ := reg.Describe(context.Background())
 	cfg := startConfig{commands: map[string]envelope.CommandInfo{}}
 	for _, o := range opts {
 		if o.apply != nil {
@@ -173,8 +172,11 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	if err := b.WaitConnected(ctx); err != nil {
 		t.Fatalf("sdktest: the fake addon did not connect: %v", err)
 	}
-	h := &Harness{t: t, disp: disp, bridge: b, addon: a, gate: safety.NewGate(ts.Name, nil), class: map[string]safety.Class{}}
-	for _, tool := range disp.Describe().Tools {
+	h := &Harness{t: t, ts: reg, info: info, bridge: b, addon: a, gate: safety.NewGate(ts.Name, nil), class: map[string]safety.Class{}}
+	if err := reg.Setup(ctx, plugmodel.HostConfig{Host: (*backend)(h), HostVersion: "sdktest"}); err != nil {
+		t.Fatalf("sdktest: setup: %v", err)
+	}
+	for _, tool := range info.Tools {
 		h.class[tool.Name] = safety.Class(tool.Safety)
 	}
 	return h
@@ -187,7 +189,7 @@ func (h *Harness) Addon() *fakeaddon.Addon { return h.addon }
 // Tools lists the toolset's tools with their generated schemas.
 func (h *Harness) Tools() []ToolInfo {
 	var out []ToolInfo
-	for _, t := range h.disp.Describe().Tools {
+	for _, t := range h.info.Tools {
 		out = append(out, ToolInfo{
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
@@ -207,7 +209,7 @@ func (h *Harness) Call(ctx context.Context, tool string, args any, opts ...CallO
 	if err != nil {
 		return nil, fmt.Errorf("sdktest: arguments of %s: %w", tool, err)
 	}
-	req := sdkhook.Request{Tool: tool, Arguments: raw}
+	req := plugmodel.CallRequest{Tool: tool, Arguments: raw}
 	for _, o := range opts {
 		if o.apply != nil {
 			o.apply(&req)
@@ -215,17 +217,15 @@ func (h *Harness) Call(ctx context.Context, tool string, args any, opts ...CallO
 	}
 	callID, end := h.gate.Begin("", safety.SendCall{Tool: tool, Class: h.class[tool], DryRun: req.DryRun, Confirm: req.Confirm})
 	req.CallID = callID
-	res := h.disp.Call(ctx, req, (*backend)(h))
+	res, err := h.ts.Call(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("sdktest: %s: %w", tool, err)
+	}
 	if refusal := end(); refusal != nil {
-		res = sdkhook.Result{Err: &sdk.Error{Code: sdk.ErrorCode(refusal.Code), Hint: refusal.Hint, Required: refusal.Required}}
+		res = plugmodel.CallResult{Err: refusal}
 	}
-	out := &Result{Structured: res.Structured}
-	if res.Err != nil {
-		out.Err = sdk.AsError(res.Err)
-	}
-	for _, c := range res.Content {
-		out.Content = append(out.Content, Content(c))
-	}
+	out := &Result{Structured: res.Structured, Err: res.Err}
+	out.Content = res.Content
 	return out, nil
 }
 
@@ -261,11 +261,11 @@ type backend Harness
 func (b *backend) Send(ctx context.Context, callID, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
 	params, refusal := b.gate.Check(callID, command, params, b.bridge.Command)
 	if refusal != nil {
-		return nil, &sdk.Error{Code: sdk.ErrorCode(refusal.Code), Hint: refusal.Hint, Required: refusal.Required}
+		return nil, refusal
 	}
 	resp := b.bridge.Send(ctx, command, params, timeout)
 	if e := resp.Err(); e != nil {
-		return nil, &sdk.Error{Code: sdk.ErrorCode(e.Code), Hint: e.Hint, Required: e.Required}
+		return nil, e
 	}
 	if len(resp.Result) == 0 {
 		return json.RawMessage("{}"), nil

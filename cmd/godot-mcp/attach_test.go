@@ -15,7 +15,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/attach"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // freePort is a loopback port nothing listens on right now.

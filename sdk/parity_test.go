@@ -16,9 +16,9 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
-	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/pluginrpc"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/testing/paritytoolset"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
@@ -99,7 +99,7 @@ func answers(t *testing.T, ts plugmodel.Toolset, host *recHost) []any {
 	out := []any{info}
 	for _, req := range []plugmodel.CallRequest{
 		{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi","count":2}`), CallID: "c1", ProgressToken: "p"},
-		{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`), CallID: "c2"},         // validation error
+		{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`), CallID: "c2"},             // validation error
 		{Tool: "echo", Arguments: json.RawMessage(`{"count":"x","more":1}`), CallID: "c3"}, // several bad fields
 		{Tool: "echo", Arguments: json.RawMessage(`[1]`), CallID: "c4"},
 		{Tool: "move", DryRun: true, CallID: "c5"},

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"golang.org/x/sys/unix"
 )
 

@@ -59,6 +59,9 @@ var Targets = []Target{
 	{Bench: "AttachedPayload8MiB", Base: "Payload8MiB", Max: 2.5, What: "Payload8MiB through a second server attached to the owner"},
 	{Bench: "HostRSS", Metric: "rss-MB", Max: 25, What: "host resident memory (MB)"},
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},
+	{Bench: "PluginHop", Metric: "hop-µs", Max: 150, What: "what the plugin hop adds to a small call: toolset tool minus core tool, medians, full chain, alternating calls (issue 12)"},
+	{Bench: "Concurrent64", Metric: "slowdown-x", Max: 1.25, What: "64 concurrent callers: toolset tool's wall time over the core tool's for the same calls (1.25 = 80% of the core's throughput; issue 12)"},
+	{Bench: "HostPluginRSS", Metric: "rss-MB", Max: 40, What: "host and its one enabled plugin together, resident memory after 1,000 calls (MB; issue 12)"},
 	{Bench: "ToolsList/all", Metric: "list-KB", Max: 90, What: "tools/list with every built-in toolset enabled (KB = 1000 bytes; issue 15 context budget)"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 }

@@ -19,8 +19,8 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
-	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 var (

@@ -172,7 +172,7 @@ func (r *registry) call(ctx context.Context, req plugmodel.CallRequest, backend 
 	call := &Call{Tool: t.name, DryRun: req.DryRun, Confirm: req.Confirm, Host: host}
 	defer func() {
 		if p := recover(); p != nil {
-			host.logger.Error("tool panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			host.Logger().Error("tool panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res = failure(Internal(fmt.Sprintf("tool %q of toolset %q panicked: %v; this is a bug in the toolset (the stack is in the server log)", t.name, r.ts.Name, p)))
 		}
 	}()
@@ -180,7 +180,7 @@ func (r *registry) call(ctx context.Context, req plugmodel.CallRequest, backend 
 	if err != nil {
 		e := AsError(err)
 		if e.Code == CodeInternalError {
-			host.logger.Warn("tool failed", "error", err)
+			host.Logger().Warn("tool failed", "error", err)
 		}
 		return failure(e)
 	}
@@ -217,7 +217,7 @@ func (r *registry) readResource(ctx context.Context, req plugmodel.ResourceReque
 	host := newCallHostForCall(backend, "", req.CallID, r.ts.Name, "resource "+label)
 	defer func() {
 		if p := recover(); p != nil {
-			host.logger.Error("resource read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			host.Logger().Error("resource read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res = plugmodel.ResourceResult{Err: Internal(fmt.Sprintf("reading %s panicked in toolset %q: %v; this is a bug in the toolset (the stack is in the server log)", req.URI, r.ts.Name, p))}
 		}
 	}()
@@ -262,7 +262,7 @@ func (r *registry) getPrompt(ctx context.Context, name, callID string, args map[
 	host := newCallHostForCall(backend, "", callID, r.ts.Name, "prompt "+name)
 	defer func() {
 		if p := recover(); p != nil {
-			host.logger.Error("prompt panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			host.Logger().Error("prompt panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res = plugmodel.PromptResult{Err: Internal(fmt.Sprintf("prompt %q of toolset %q panicked: %v; this is a bug in the toolset (the stack is in the server log)", name, r.ts.Name, p))}
 		}
 	}()

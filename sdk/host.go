@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
@@ -50,16 +51,18 @@ type callHost struct {
 	backend plugmodel.Host
 	token   string
 	callID  string
-	logger  *slog.Logger
+	toolset string
+	tool    string
+
+	logOnce sync.Once
+	logger  *slog.Logger // made on first use: most calls never log
 }
 
 // newCallHostForCall is the Host of the call (tool call, resource read or
 // prompt) the host knows as callID: its commands and log records carry the
 // id.
 func newCallHostForCall(backend plugmodel.Host, token, callID, toolset, tool string) *callHost {
-	h := &callHost{backend: backend, token: token, callID: callID}
-	h.logger = slog.New(&logHandler{backend: backend, callID: callID}).With("toolset", toolset, "tool", tool)
-	return h
+	return &callHost{backend: backend, token: token, callID: callID, toolset: toolset, tool: tool}
 }
 
 func (h *callHost) Send(ctx context.Context, command string, params any, timeout time.Duration) (json.RawMessage, error) {
@@ -108,11 +111,16 @@ func (h *callHost) Progress(ctx context.Context, progress, total float64, messag
 		return
 	}
 	if err := h.backend.Progress(ctx, h.token, progress, total, message); err != nil {
-		h.logger.Debug("progress notification failed", "error", err)
+		h.Logger().Debug("progress notification failed", "error", err)
 	}
 }
 
-func (h *callHost) Logger() *slog.Logger { return h.logger }
+func (h *callHost) Logger() *slog.Logger {
+	h.logOnce.Do(func() {
+		h.logger = slog.New(&logHandler{backend: h.backend, callID: h.callID}).With("toolset", h.toolset, "tool", h.tool)
+	})
+	return h.logger
+}
 
 // logHandler sends records to the host through Backend.Log.
 type logHandler struct {

@@ -1,7 +1,10 @@
 // Package pluginhost is the host side of the toolset plugin protocol: it
-// starts a toolset executable as a hashicorp/go-plugin subprocess, serves it
-// the host's services (the editor bridge, progress, the log) over the
-// GRPCBroker, describes it and calls its tools.
+// starts a toolset executable as a hashicorp/go-plugin subprocess (Launch),
+// serves it the host's services (the editor bridge, progress, the log) over
+// the GRPCBroker, describes it and calls its tools. It reaches the plugin
+// through the one model interface, plugmodel.Toolset (internal/pluginrpc's
+// gRPC client), and serves a toolset that runs in this process (the SDK's
+// registry) the same way (Open): same checks, same safety gate.
 //
 // What it guarantees, whatever the plugin does:
 //   - nothing from the plugin reaches the host's stdout (the MCP channel): the

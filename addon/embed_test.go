@@ -49,7 +49,7 @@ func TestEmbedsTheAddonFilesOnly(t *testing.T) {
 	for _, want := range []string{
 		"plugin.cfg", "plugin.gd", "bridge_client.gd", "command_router.gd",
 		"value_codec.gd", "dock.gd", "handlers/core_handlers.gd",
-		"handlers/runtime_handlers.gd", "runtime/probe.gd", "runtime/debugger_plugin.gd",
+		"runtime/probe.gd", "runtime/debugger_plugin.gd",
 	} {
 		if i := sort.SearchStrings(files, want); i >= len(files) || files[i] != want {
 			t.Errorf("%s is not embedded (have %v)", want, files)

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // callResult is a tools/call result as a client receives it.
@@ -151,7 +151,8 @@ func TestEditorErrorsReachTypeScriptSDKClient(t *testing.T) {
 	needNPM(t)
 	url := freeBridgeURL(t)
 	dialWhenUp(t, url, func(a *fakeaddon.Addon) {
-		a.HandleError("cmd_check_preconditions", envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor: open one with godot_scene_open."))
+		// The scene command checks its own preconditions (no extra round trip).
+		a.HandleError("cmd_scene_save", envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor: open one with godot_scene_open."))
 		a.HandleError("cmd_describe_class", envelope.Errorf(envelope.ResourceNotFound, "No class NoSuchNode; did you mean Node?"))
 		// Registered last: once the client gets the editor state, every handler is in place.
 		a.HandleResult("cmd_get_editor_state", mcpserver.EditorState{ProjectDir: "/tmp/p", OpenScenes: []mcpserver.OpenScene{}, Selection: []string{}})

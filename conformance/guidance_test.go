@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // rawStep is one step of sdkclient.mjs with the SDK's answer as it is.

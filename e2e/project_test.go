@@ -705,3 +705,44 @@ func TestProjectToolset(t *testing.T) {
 		}
 	})
 }
+
+// A toolset enabled at start (GODOT_MCP_DEFAULT_TOOLSETS), before any editor
+// is connected, ships its editor code on its first call once the editor is:
+// the call works and the code is installed in the editor's project.
+func TestProjectEnabledBeforeTheEditorConnects(t *testing.T) {
+	project := newProject(t)
+	h := startHostT(t, "ws://127.0.0.1:0", "GODOT_MCP_DEFAULT_TOOLSETS=project")
+	type toolset struct {
+		Name    string `json:"name"`
+		Enabled bool   `json:"enabled"`
+	}
+	var list struct {
+		Toolsets []toolset `json:"toolsets"`
+	}
+	for deadline := time.Now().Add(connectTimeout); ; time.Sleep(100 * time.Millisecond) {
+		h.mustCall(t, "godot_list_toolsets", nil, &list)
+		i := slices.IndexFunc(list.Toolsets, func(ts toolset) bool { return ts.Name == "project" })
+		if i >= 0 && list.Toolsets[i].Enabled {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("project was never enabled: %+v", list)
+		}
+	}
+	handlers := filepath.Join(project, "addons", "godot_mcp_ext", "project", "handlers.gd")
+	if _, err := os.Stat(handlers); !os.IsNotExist(err) {
+		t.Fatalf("editor code installed before any editor or project was known: %v", err)
+	}
+	e := startEditorT(t, project, h.url)
+	waitEditor(t, h, e)
+	var out struct {
+		Settings map[string]any `json:"settings"`
+	}
+	h.mustCall(t, "godot_project_get_settings", map[string]any{"keys": []string{"application/config/name"}}, &out)
+	if out.Settings["application/config/name"] != "E2E Sample" {
+		t.Fatalf("first call: %+v", out)
+	}
+	if _, err := os.Stat(handlers); err != nil {
+		t.Fatalf("the project toolset's editor code is not installed in the editor's project: %v", err)
+	}
+}

@@ -152,7 +152,7 @@ func TestUndoRedo(t *testing.T) {
 }
 
 // A toolset tool that declares the active_scene precondition runs when a
-// scene is open: the host asks the editor (cmd_check_preconditions).
+// scene is open: the editor command checks it itself (no extra round trip).
 func TestToolsetPreconditionActiveScene(t *testing.T) {
 	s := sharedSession(t)
 	editorStateWithScene(t, s)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -113,7 +112,7 @@ func TestBuiltinsServeARealTool(t *testing.T) {
 func TestEditorErrorsReachTheAgent(t *testing.T) {
 	ts, _ := plugins.Lookup("scripts")
 	h := sdktest.Start(t, ts)
-	h.Addon().HandleError("cmd_scripts_read", &envelope.Error{Code: envelope.ResourceNotFound, Hint: "No file res://nope.gd; did you mean res://player.gd?"})
+	h.Addon().HandleError("cmd_scripts_read", &sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No file res://nope.gd; did you mean res://player.gd?"})
 	res, err := h.Call(context.Background(), "read", map[string]any{"path": "res://nope.gd"})
 	if err != nil {
 		t.Fatal(err)

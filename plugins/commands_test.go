@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/plugins"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // Every editor command a built-in toolset's code names is one the addon
@@ -22,6 +22,19 @@ import (
 // shared by toolsets, may name public core commands only.
 func TestBuiltinsSendOnlyTheirOwnCommands(t *testing.T) {
 	table := fakeaddon.AddonCommands()
+	// A toolset's own commands are declared by the editor code it ships.
+	for _, ts := range plugins.Builtins() {
+		if ts.EditorCode == nil {
+			continue
+		}
+		own, err := fakeaddon.ParseCommands(ts.EditorCode, ts.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", ts.Name, err)
+		}
+		for c, info := range own {
+			table[c] = info
+		}
+	}
 	cmdRE := regexp.MustCompile(`"(cmd_[a-z0-9_]+)"`)
 	for _, name := range plugins.Names() {
 		files, err := filepath.Glob(filepath.Join(name, "*.go"))

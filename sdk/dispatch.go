@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
 
@@ -161,9 +162,11 @@ func (r *registry) call(ctx context.Context, req plugmodel.CallRequest, backend 
 	if t.confirm() && !req.Confirm && !req.DryRun {
 		return failure(PreconditionFailed(RequireConfirm, fmt.Sprintf("tool %q is destructive: call it again with confirm: true (preview first with dry_run: true)", t.name)))
 	}
-	args, tree, verr := validateArgumentsTree(t.inSchema, req.Arguments)
-	if verr != nil {
-		return failure(verr)
+	// The host validated the arguments against the tool's input schema (and
+	// filled in defaults) before calling: they are decoded, not checked again.
+	args, tree, derr := decodeArguments(req.Arguments)
+	if derr != nil {
+		return failure(derr)
 	}
 	if cond, ok := t.destructiveCall(args); ok && !req.Confirm && !req.DryRun {
 		return failure(PreconditionFailed(RequireConfirm, fmt.Sprintf("tool %q with %s destroys or overwrites: call it again with confirm: true (preview first with dry_run: true)", t.name, cond)))
@@ -315,4 +318,21 @@ func liftFlags(req plugmodel.CallRequest) plugmodel.CallRequest {
 		req.Arguments = args
 	}
 	return req
+}
+
+// decodeArguments reads a call's arguments (empty or null is {}) once; the
+// tree spares the tool's input a second read of megabyte arguments.
+func decodeArguments(raw json.RawMessage) (json.RawMessage, any, *Error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		raw = json.RawMessage("{}")
+	}
+	tree, err := rawjson.Decode(raw, true)
+	if err != nil {
+		return nil, nil, Validation(fmt.Sprintf("arguments are not valid JSON: %v", err))
+	}
+	if _, ok := tree.(map[string]any); !ok {
+		return nil, nil, Validation("arguments must be a JSON object")
+	}
+	return raw, tree, nil
 }

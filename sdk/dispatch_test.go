@@ -126,8 +126,19 @@ func testToolset(t *testing.T) *registry {
 	return r
 }
 
+// call calls a tool as the host does: the arguments are validated first
+// (the host's one validation pass, with the engine the SDK generated the
+// schema with), and only valid, default-filled arguments reach the toolset.
 func call(t *testing.T, r *registry, b plugmodel.Host, req plugmodel.CallRequest) plugmodel.CallResult {
 	t.Helper()
+	if tool := r.tools[req.Tool]; tool != nil {
+		req = liftFlags(req) // the host owns dry_run and confirm
+		args, verr := validateArguments(tool.inSchema, req.Arguments)
+		if verr != nil {
+			return failure(verr)
+		}
+		req.Arguments = args
+	}
 	return r.call(context.Background(), req, b)
 }
 

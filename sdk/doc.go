@@ -72,11 +72,14 @@
 //
 // # Validation
 //
-// Before a tool function runs, the SDK checks the arguments against the
-// input schema: types, required fields, unknown fields, enums, bounds. A
-// failure answers VALIDATION_ERROR with a hint naming every bad field and
-// what it expected ("arguments.count: expected integer, got string \"5\""),
-// and the function is not called.
+// Before anything runs, the host checks the arguments against the input
+// schema the toolset declared, once, with the same engine that generated it
+// (the host's core tools use it too): types, required fields, unknown
+// fields, enums, bounds; it fills in defaults. A failure answers
+// VALIDATION_ERROR with a hint naming every bad field and what it expected
+// ("arguments.count: expected integer, got string \"5\""), and the function
+// is not called. The plugin does not validate again: the function receives
+// the validated arguments.
 //
 // # Results and errors
 //

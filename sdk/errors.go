@@ -33,7 +33,8 @@ var Codes = []ErrorCode{
 }
 
 // Names of preconditions, for ToolOptions.Preconditions and Error.Required.
-// The host checks declared preconditions before it calls the tool.
+// The host checks bridge_connected and project_dir before it calls the
+// tool; the editor command checks the others.
 const (
 	RequireActiveScene     = "active_scene"
 	RequireConfirm         = "confirm"

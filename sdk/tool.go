@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 // Safety is a tool's safety class. The host enforces it before calling the
@@ -86,8 +87,11 @@ type ToolOptions struct {
 	// DryRun declares that the tool can preview its effect (Call.DryRun).
 	// It is implied for Mutating and Destructive tools, which must honour it.
 	DryRun bool
-	// Preconditions the host checks before calling, e.g. RequireActiveScene;
-	// NewTool panics on a name not in PreconditionNames.
+	// Preconditions that must hold, e.g. RequireActiveScene; NewTool panics
+	// on a name not in PreconditionNames. The host checks bridge_connected
+	// and project_dir before calling; the editor command the tool sends
+	// checks the editor-side ones (active_scene, runtime_probe,
+	// game_not_breaked) and answers PreconditionFailed with the name.
 	// Confirmation for Destructive tools is implied and need not be listed.
 	Preconditions []string
 	// DestructiveWhen lists conditions on the arguments under which one call
@@ -120,7 +124,7 @@ type toolDef struct {
 	name                        string
 	opts                        ToolOptions
 	conds                       []condition // opts.DestructiveWhen, parsed
-	inSchema, outSchema         *schema
+	inSchema, outSchema         *schema.Schema
 	inSchemaJSON, outSchemaJSON json.RawMessage
 	invoke                      func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
 }
@@ -189,7 +193,7 @@ func (d *toolDef) destructiveCall(args json.RawMessage) (string, bool) {
 // NewTool defines a tool whose arguments decode into In and whose structured
 // result is Out. Both must be structs (or maps with string keys): their JSON
 // Schemas are generated from the types, see the package documentation for the
-// tags. The SDK validates the arguments against the input schema before fn
+// tags. The host validates the arguments against the input schema before fn
 // runs, so fn sees only well-typed input.
 //
 // NewTool panics on a programming error (an invalid name, a missing safety
@@ -226,30 +230,26 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		panic(fmt.Sprintf("sdk.NewTool(%q): input type: %v", name, err))
 	}
 	if f, ok := reservedField(reflect.TypeFor[In]()); ok {
-		panic(fmt.Sprintf("sdk.NewTool(%q): input field %q (%s.%s) is reserved: the host owns dry_run and confirm; read Call.DryRun and Call.Confirm instead", name, f.name, reflect.TypeFor[In](), f.goName))
+		panic(fmt.Sprintf("sdk.NewTool(%q): input field %q (%s.%s) is reserved: the host owns dry_run and confirm; read Call.DryRun and Call.Confirm instead", name, f.Name, reflect.TypeFor[In](), f.GoName))
 	}
 	if opts.MayDestroy {
 		if opts.Safety == ReadOnly {
 			panic(fmt.Sprintf("sdk.NewTool(%q): a ReadOnly tool cannot be MayDestroy", name))
 		}
-		if in.Properties != nil {
-			in.Properties.list = append(in.Properties.list, property{name: "confirm", schema: &schema{Type: schemaTypes{"boolean"},
-				Description: "true when the call destroys or overwrites (not needed with dry_run)"}})
-		}
+		in.AddProperty("confirm", schema.Boolean("true when the call destroys or overwrites (not needed with dry_run)"))
 	}
 	out, err := generateSchema(reflect.TypeFor[Out]())
 	if err != nil {
 		panic(fmt.Sprintf("sdk.NewTool(%q): output type: %v", name, err))
 	}
-	inJSON, _ := json.Marshal(in)
-	outJSON, _ := json.Marshal(out)
+	inJSON, outJSON := in.JSON(), out.JSON()
 	opts.Preconditions = append([]string(nil), opts.Preconditions...)
 	opts.DestructiveWhen = append([]string(nil), opts.DestructiveWhen...)
 	return &toolDef{
 		name: name, opts: opts, conds: conds,
 		inSchema: in, outSchema: out,
 		inSchemaJSON: inJSON, outSchemaJSON: outJSON,
-		// tree is args as validated (nil when the caller has only args):
+		// tree is args as decoded (nil when the caller has only args):
 		// filling In from it spares reading megabyte arguments again.
 		invoke: func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error) {
 			var input In
@@ -274,19 +274,13 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 var reservedArgs = []string{"dry_run", "confirm"}
 
 // reservedField finds an input member whose JSON name is reserved.
-func reservedField(t reflect.Type) (field, bool) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return field{}, false
-	}
-	for _, f := range structFields(t) {
-		if slices.Contains(reservedArgs, f.name) {
+func reservedField(t reflect.Type) (schema.Field, bool) {
+	for _, f := range schema.Fields(t) {
+		if slices.Contains(reservedArgs, f.Name) {
 			return f, true
 		}
 	}
-	return field{}, false
+	return schema.Field{}, false
 }
 
 // marshalResult encodes a tool's result; it must be a JSON object.

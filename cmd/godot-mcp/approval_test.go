@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // denyAll is an approval webhook that refuses everything and records what it was asked.
@@ -51,7 +51,6 @@ func (d *denyAll) asked() []string {
 // tests may reach with an empty success, so that only the host's gates can
 // stop a call.
 func editorAnswersEverything(a *fakeaddon.Addon, project string) {
-	a.HandleResult("cmd_check_preconditions", map[string]any{})
 	a.HandleResult("cmd_get_editor_state", map[string]any{"project_dir": project, "godot_version": "4.4.1.stable"})
 	for _, c := range []string{"cmd_scene_batch", "cmd_project_remove_autoload", "cmd_project_add_autoload", "cmd_resources_create",
 		"cmd_scene_save", "cmd_undo", "cmd_scripts_write", "cmd_scene_delete_node"} {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/attach"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // freePort is a loopback port nothing listens on right now.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // A third-party toolset (built with the public SDK) that sends editor

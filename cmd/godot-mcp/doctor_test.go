@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/addon"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // fakeGodot is a script that answers --version like Godot 4.4.1.

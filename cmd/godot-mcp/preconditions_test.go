@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -54,6 +55,11 @@ func TestSDKPreconditionNamesAreTheHosts(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, host) {
 		t.Errorf("sdk.PreconditionNames() = %v, the host's declarable names are %v (update sdk/errors.go, or hostOnly here)", got, host)
+	}
+	declarable := append([]string(nil), safety.Preconditions...)
+	slices.Sort(declarable)
+	if !slices.Equal(declarable, host) {
+		t.Errorf("safety.Preconditions (what the host serves) = %v, the host's declarable names are %v", declarable, host)
 	}
 	for _, n := range []string{envelope.RequireActiveScene, envelope.RequireBridgeConnected, envelope.RequireProjectDir} {
 		if !slices.Contains(got, n) {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // brokenPluginDir writes three executables that cannot be toolsets into a

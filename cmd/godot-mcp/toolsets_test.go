@@ -11,7 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 func dialAddon(t *testing.T, p *hosttest.Proc) *fakeaddon.Addon {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 const testVersion = "2026.11.29-test"

@@ -17,7 +17,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // stranger opens a WebSocket to the bridge and never says hello.

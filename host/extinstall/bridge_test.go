@@ -9,8 +9,8 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/extinstall"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 // Through the real bridge and the fake addon: Ensure installs the files

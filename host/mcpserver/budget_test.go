@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 func TestWireOutputSchemaIsATypeSummary(t *testing.T) {
@@ -26,28 +26,22 @@ func TestWireOutputSchemaIsATypeSummary(t *testing.T) {
 	}
 
 	// Weaker, never stricter: what matches the full schema matches the summary.
-	compile := func(raw string) *jsonschema.Resolved {
-		var s jsonschema.Schema
-		if err := json.Unmarshal([]byte(raw), &s); err != nil {
-			t.Fatal(err)
-		}
-		r, err := s.Resolve(nil)
+	compile := func(raw string) *schema.Schema {
+		s, err := schema.Parse(json.RawMessage(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r
+		return s
 	}
 	fullR, wireR := compile(full), compile(got)
 	for _, doc := range []string{
 		`{"name":"x","peers":null}`,
 		`{"name":"x","kind":"a","peer":{"description":"d"},"peers":[{"description":"e"}],"grid":[[1,2]],"props":{"a":1},"any":[1]}`,
 	} {
-		var v any
-		json.Unmarshal([]byte(doc), &v)
-		if err := fullR.Validate(v); err != nil {
+		if _, _, err := schema.Validate(fullR, json.RawMessage(doc)); err != nil {
 			t.Fatalf("%s does not match the full schema: %v", doc, err)
 		}
-		if err := wireR.Validate(v); err != nil {
+		if _, _, err := schema.Validate(wireR, json.RawMessage(doc)); err != nil {
 			t.Errorf("%s matches the full schema but not the summary: %v", doc, err)
 		}
 	}

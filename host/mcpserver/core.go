@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 // CoreToolset is the name of the always-on toolset served by the host itself.
@@ -52,14 +55,14 @@ type BridgeInfo struct {
 // ServerInfo is the result of godot_get_server_info.
 type ServerInfo struct {
 	Name                  string          `json:"name"`
-	Version               string          `json:"version" jsonschema:"CalVer build version YYYY.MM.DD[.N]"`
-	ContractVersion       int             `json:"contract_version" jsonschema:"newest client contract served"`
-	MinCompatibleContract int             `json:"min_compatible_contract" jsonschema:"oldest client contract still served"`
-	MCPProtocolVersion    string          `json:"mcp_protocol_version" jsonschema:"the MCP revision negotiated with this client"`
+	Version               string          `json:"version" description:"CalVer build version YYYY.MM.DD[.N]"`
+	ContractVersion       int             `json:"contract_version" description:"newest client contract served"`
+	MinCompatibleContract int             `json:"min_compatible_contract" description:"oldest client contract still served"`
+	MCPProtocolVersion    string          `json:"mcp_protocol_version" description:"the MCP revision negotiated with this client"`
 	Transport             string          `json:"transport"`
 	ProjectDir            string          `json:"project_dir"`
 	Bridge                BridgeInfo      `json:"bridge"`
-	VersionNotice         string          `json:"version_notice,omitempty" jsonschema:"set when the connected addon's version differs from the server's"`
+	VersionNotice         string          `json:"version_notice,omitempty" description:"set when the connected addon's version differs from the server's"`
 	Toolsets              []ToolsetStatus `json:"toolsets"`
 	PluginDir             PluginDirInfo   `json:"plugin_dir"`
 }
@@ -71,7 +74,7 @@ type ToolsetList struct {
 
 // ToolsetName is the input of godot_enable_toolset / godot_disable_toolset.
 type ToolsetName struct {
-	Name string `json:"name" jsonschema:"toolset name, as listed by godot_list_toolsets"`
+	Name string `json:"name" description:"toolset name, as listed by godot_list_toolsets"`
 }
 
 // AllToolsets stands for every known toolset in godot_enable_toolset (and
@@ -80,16 +83,16 @@ const AllToolsets = "all"
 
 // EnableArgs is the input of godot_enable_toolset: name or names.
 type EnableArgs struct {
-	Name  string   `json:"name,omitempty" jsonschema:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
-	Names []string `json:"names,omitempty" jsonschema:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
+	Name  string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
+	Names []string `json:"names,omitempty" description:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
 }
 
 // EnableResult is the result of godot_enable_toolset.
 type EnableResult struct {
-	Toolset        *ToolsetStatus  `json:"toolset,omitempty" jsonschema:"the toolset, when one was named"`
-	Toolsets       []ToolsetStatus `json:"toolsets" jsonschema:"every toolset enabled by the call, in the order named"`
-	Tools          []string        `json:"tools" jsonschema:"tool names now available from them"`
-	AlreadyEnabled bool            `json:"already_enabled" jsonschema:"true when every one was enabled already (nothing changed)"`
+	Toolset        *ToolsetStatus  `json:"toolset,omitempty" description:"the toolset, when one was named"`
+	Toolsets       []ToolsetStatus `json:"toolsets" description:"every toolset enabled by the call, in the order named"`
+	Tools          []string        `json:"tools" description:"tool names now available from them"`
+	AlreadyEnabled bool            `json:"already_enabled" description:"true when every one was enabled already (nothing changed)"`
 }
 
 // DisableResult is the result of godot_disable_toolset.
@@ -97,7 +100,7 @@ type DisableResult struct {
 	Toolset         ToolsetStatus `json:"toolset"`
 	RemovedTools    []string      `json:"removed_tools"`
 	AlreadyDisabled bool          `json:"already_disabled"`
-	Notes           []string      `json:"notes,omitempty" jsonschema:"what disabling could not undo, e.g. editor code files you changed, kept in the project"`
+	Notes           []string      `json:"notes,omitempty" description:"what disabling could not undo, e.g. editor code files you changed, kept in the project"`
 }
 
 // OpenScene is one open scene tab.
@@ -130,37 +133,37 @@ type EditorState struct {
 	GodotVersion string       `json:"godot_version"`
 	AddonVersion string       `json:"addon_version"`
 	OpenScenes   []OpenScene  `json:"open_scenes"`
-	ActiveScene  *ActiveScene `json:"active_scene" jsonschema:"null when no scene is open"`
-	Selection    []string     `json:"selection" jsonschema:"selected node paths, relative to the scene root"`
+	ActiveScene  *ActiveScene `json:"active_scene" description:"null when no scene is open"`
+	Selection    []string     `json:"selection" description:"selected node paths, relative to the scene root"`
 	Playing      bool         `json:"playing"`
 	PlayingScene string       `json:"playing_scene"`
-	Scanning     bool         `json:"scanning" jsonschema:"the editor filesystem is (re)scanning"`
+	Scanning     bool         `json:"scanning" description:"the editor filesystem is (re)scanning"`
 	ScanProgress float64      `json:"scan_progress"`
 	Undo         UndoState    `json:"undo"`
 }
 
 // UndoArgs is the input of godot_undo / godot_redo.
 type UndoArgs struct {
-	Count   int    `json:"count,omitempty" jsonschema:"how many actions (1-100, default 1)"`
-	History string `json:"history,omitempty" jsonschema:"auto (default: the edited scene's, else global), scene, or global (project settings, input map, autoloads and other non-scene edits)"`
+	Count   int    `json:"count,omitempty" description:"how many actions (1-100, default 1)" jsonschema:"minimum=1,maximum=100"`
+	History string `json:"history,omitempty" description:"auto (default: the edited scene's, else global), scene, or global (project settings, input map, autoloads and other non-scene edits)" jsonschema:"enum=auto|scene|global"`
 }
 
 // UndoResult is the result of godot_undo / godot_redo.
 type UndoResult struct {
 	Requested int      `json:"requested"`
 	Performed int      `json:"performed"`
-	Actions   []string `json:"actions" jsonschema:"names of the actions undone/redone (or that would be, with dry_run), in order"`
+	Actions   []string `json:"actions" description:"names of the actions undone/redone (or that would be, with dry_run), in order"`
 	DryRun    bool     `json:"dry_run"`
 	HasUndo   bool     `json:"has_undo"`
 	HasRedo   bool     `json:"has_redo"`
-	History   string   `json:"history,omitempty" jsonschema:"the history that was used: scene or global"`
+	History   string   `json:"history,omitempty" description:"the history that was used: scene or global"`
 }
 
 // DescribeClassArgs is the input of godot_describe_class.
 type DescribeClassArgs struct {
-	ClassName        string `json:"class_name" jsonschema:"a ClassDB class, e.g. CharacterBody2D"`
-	Filter           string `json:"filter,omitempty" jsonschema:"case-insensitive substring that member names must contain"`
-	IncludeInherited bool   `json:"include_inherited,omitempty" jsonschema:"also list members inherited from parent classes"`
+	ClassName        string `json:"class_name" description:"a ClassDB class, e.g. CharacterBody2D"`
+	Filter           string `json:"filter,omitempty" description:"case-insensitive substring that member names must contain"`
+	IncludeInherited bool   `json:"include_inherited,omitempty" description:"also list members inherited from parent classes"`
 }
 
 // ArgInfo is a method or signal argument.
@@ -208,7 +211,7 @@ type EnumInfo struct {
 // ClassDescription is the result of godot_describe_class.
 type ClassDescription struct {
 	ClassName    string         `json:"class_name"`
-	Inherits     []string       `json:"inherits" jsonschema:"parent chain, nearest first"`
+	Inherits     []string       `json:"inherits" description:"parent chain, nearest first"`
 	Instantiable bool           `json:"instantiable"`
 	Properties   []PropertyInfo `json:"properties"`
 	Methods      []MethodInfo   `json:"methods"`
@@ -270,11 +273,23 @@ func CoreToolNames() []string {
 // coreTool builds a host-served tool from typed input and output structs.
 func coreTool[In, Out any](name, title string, class safety.Class, pre []string, desc string, preview bool,
 	fn func(ctx context.Context, call Call, in In) Result) Tool {
+	// Declared like an SDK tool (sdk.NewTool): a misspelt precondition or
+	// a malformed schema tag panics here, the first time the server starts.
+	for _, p := range pre {
+		if !slices.Contains(safety.Preconditions, p) {
+			panic(fmt.Sprintf("core tool %s: unknown precondition %q (known: %s)", name, p, strings.Join(safety.Preconditions, ", ")))
+		}
+	}
+	for _, f := range schema.Fields(reflect.TypeFor[In]()) {
+		if f.Name == "dry_run" || f.Name == "confirm" {
+			panic(fmt.Sprintf("core tool %s: input field %q (%s) is reserved: the host owns dry_run and confirm (Call.DryRun, Call.Confirm)", name, f.Name, f.GoName))
+		}
+	}
 	return Tool{
 		Def: ToolDef{
 			Name: name, Title: title, Description: desc, Toolset: CoreToolset, Class: class,
 			Preconditions: pre, Preview: preview,
-			InputSchema:  SchemaFor[In](),
+			InputSchema:  InputSchemaFor[In](),
 			OutputSchema: OutputSchemaFor[Out](),
 		},
 		Exec: func(ctx context.Context, call Call) Result {
@@ -307,18 +322,13 @@ func passThrough[In, Out any](s *Server, command string, timeout time.Duration) 
 
 func (s *Server) undoRedo(command string) func(context.Context, Call, UndoArgs) Result {
 	return func(ctx context.Context, call Call, in UndoArgs) Result {
+		// The input schema bounds count (1-100) and history (auto, scene,
+		// global): the host refused anything else before this runs.
 		if in.Count == 0 {
 			in.Count = 1
 		}
-		if in.Count < 1 || in.Count > 100 {
-			return Fail(envelope.Errorf(envelope.ValidationError, "count must be between 1 and 100, got %d.", in.Count))
-		}
-		switch in.History {
-		case "":
+		if in.History == "" {
 			in.History = "auto"
-		case "auto", "scene", "global":
-		default:
-			return Fail(envelope.Errorf(envelope.ValidationError, "history must be auto, scene or global, got %q.", in.History))
 		}
 		resp := s.bridge.Send(ctx, command, map[string]any{"count": in.Count, "dry_run": call.DryRun, "history": in.History}, undoTimeout)
 		if e := resp.Err(); e != nil {

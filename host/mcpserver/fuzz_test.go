@@ -5,16 +5,15 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 // fuzzTool is one input schema under fuzz, compiled as the host compiles it.
 type fuzzTool struct {
 	def      ToolDef
-	resolved *jsonschema.Resolved
+	resolved *schema.Schema
 	props    map[string]bool // declared properties
 	closed   bool            // additionalProperties: false
 }
@@ -76,7 +75,7 @@ func FuzzValidateArgs(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pick uint8, raw []byte) {
 		tool := tools[int(pick)%len(tools)]
 		name := tool.def.Name
-		args, verr := validateArgs(name, tool.resolved, raw)
+		_, args, verr := validateArgs(name, tool.resolved, raw)
 		if verr != nil {
 			if args != nil {
 				t.Fatalf("%s(%q): both arguments and an error", name, raw)
@@ -104,7 +103,7 @@ func FuzzValidateArgs(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%s(%q): accepted arguments do not re-encode: %v", name, raw, err)
 		}
-		if _, verr := validateArgs(name, tool.resolved, again); verr != nil {
+		if _, _, verr := validateArgs(name, tool.resolved, again); verr != nil {
 			t.Fatalf("%s(%q): accepted, but the re-encoded %s is refused: %+v", name, raw, again, verr)
 		}
 

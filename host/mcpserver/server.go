@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -291,6 +292,11 @@ func (s *Server) AddTools(tools ...Tool) error {
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
+		for _, p := range def.Preconditions {
+			if !slices.Contains(safety.Preconditions, p) {
+				return fmt.Errorf("tool %s: unknown precondition %q (known: %s)", def.Name, p, strings.Join(safety.Preconditions, ", "))
+			}
+		}
 		input, err := safety.InjectFlagsFor(def.InputSchema, decl)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
@@ -427,7 +433,7 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 // *mcp.CallToolResult is an input-required answer (approval pending).
 func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessage, req mcp.CallToolRequest) (Result, *mcp.CallToolResult) {
 	def := reg.def
-	args, verr := validateArgs(def.Name, reg.input, rawArgs)
+	rawArgs, args, verr := validateArgs(def.Name, reg.input, rawArgs)
 	if verr != nil {
 		return Fail(verr), nil
 	}
@@ -438,7 +444,7 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	if verr := safety.CheckCall(reg.decl, args, flags); verr != nil {
 		return Fail(verr), nil
 	}
-	if verr := s.checkPreconditions(ctx, def); verr != nil {
+	if verr := s.checkPreconditions(def); verr != nil {
 		return Fail(verr), nil
 	}
 	if flags.DryRun && !def.Preview {
@@ -493,31 +499,27 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	return reg.exec(ctx, call), nil
 }
 
-// checkPreconditions checks what the host can check itself before any
-// toolset is called. Editor-side preconditions (active_scene, runtime_probe,
-// game_not_breaked) are asked of the editor in one round trip.
-func (s *Server) checkPreconditions(ctx context.Context, def ToolDef) *envelope.Error {
-	var editorSide []string
+// checkPreconditions checks the preconditions the host can check without
+// asking anyone: bridge_connected and project_dir. The editor-side ones
+// (active_scene, runtime_probe, game_not_breaked, godot_version) cost no
+// round trip of their own: the editor command the tool sends checks them as
+// part of its work and answers PRECONDITION_FAILED with required; confirm
+// is the class rule (safety.CheckCall).
+func (s *Server) checkPreconditions(def ToolDef) *envelope.Error {
 	for _, p := range def.Preconditions {
 		switch p {
 		case envelope.RequireBridgeConnected:
-			if !s.bridge.Status().Connected {
+			if st := s.bridge.Status(); !st.Connected {
 				// Same answer the bridge gives for a send without a peer.
-				return &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: bridgeHint(s.bridge.Status())}
+				return &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: bridgeHint(st)}
 			}
 		case envelope.RequireProjectDir:
 			if s.projectDir() == "" {
 				return envelope.Precondition(envelope.RequireProjectDir, "No Godot project is known: connect an editor, or set GODOT_MCP_PROJECT_DIR.")
 			}
-		default:
-			editorSide = append(editorSide, p)
 		}
 	}
-	if len(editorSide) == 0 {
-		return nil
-	}
-	resp := s.bridge.Send(ctx, "cmd_check_preconditions", map[string]any{"required": editorSide}, 5*time.Second)
-	return resp.Err()
+	return nil
 }
 
 func bridgeHint(st bridge.Status) string {

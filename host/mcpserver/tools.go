@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
-
-	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 // ToolDef is a tool as the host serves it, whoever implements it (the core or
@@ -69,66 +69,65 @@ func OK(v any) Result {
 // Fail wraps an error as a Result.
 func Fail(err *envelope.Error) Result { return Result{Err: err} }
 
-// registered is a ToolDef plus its compiled input schema and executor.
+// registered is a ToolDef plus its parsed input schema and executor.
 type registered struct {
 	def   ToolDef
 	decl  safety.Tool // what the safety pipeline checks
-	input *jsonschema.Resolved
+	input *schema.Schema
 	exec  Executor
 }
 
-// SchemaFor generates a JSON Schema for T (fields without omitempty are required).
-func SchemaFor[T any]() json.RawMessage {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(fmt.Sprintf("schema for %T: %v", *new(T), err))
-	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	return raw
-}
+// SchemaFor generates a JSON Schema for T with the one schema engine
+// (internal/schema) that toolsets' schemas come from too: fields without
+// omitempty are required, `description:"..."` describes a field and
+// `jsonschema:"..."` constrains it.
+func SchemaFor[T any]() json.RawMessage { return schema.MustFor[T]().JSON() }
+
+// InputSchemaFor is SchemaFor for a tool's arguments (a required slice is
+// not nullable).
+func InputSchemaFor[T any]() json.RawMessage { return schema.MustForInput[T]().JSON() }
 
 // compileInput prepares the validator for a tool's (flag-injected) input schema.
-func compileInput(schema json.RawMessage) (*jsonschema.Resolved, error) {
-	var s jsonschema.Schema
-	if err := json.Unmarshal(schema, &s); err != nil {
-		return nil, fmt.Errorf("input schema is not a JSON Schema: %w", err)
+func compileInput(raw json.RawMessage) (*schema.Schema, error) {
+	s, err := schema.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: false})
+	return s, nil
 }
 
 // validateArgs checks raw arguments (a JSON object or empty) against the
-// schema and returns the object's members. It reads the arguments with
-// rawjson: a tool call's arguments can be megabytes (a script, an image).
-func validateArgs(tool string, r *jsonschema.Resolved, raw json.RawMessage) (map[string]json.RawMessage, *envelope.Error) {
+// tool's input schema, the one validation of a call: the refusal names every
+// bad field with what it expected. It returns the arguments to run with
+// (declared defaults filled in) and their members.
+func validateArgs(tool string, s *schema.Schema, raw json.RawMessage) (json.RawMessage, map[string]json.RawMessage, *envelope.Error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		trimmed = []byte("{}")
 	}
 	if trimmed[0] != '{' {
-		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s must be a JSON object.", tool)
+		return nil, nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s must be a JSON object.", tool)
+	}
+	if s != nil {
+		out, _, err := schema.Validate(s, trimmed)
+		if err != nil {
+			var ae *schema.ArgumentError
+			if errors.As(err, &ae) {
+				return nil, nil, &envelope.Error{Code: envelope.ValidationError, Hint: ae.Hint}
+			}
+			return nil, nil, envelope.Errorf(envelope.InternalError, "Arguments of %s: %v", tool, err)
+		}
+		trimmed = out
 	}
 	members, err := rawjson.Object(trimmed)
 	if err != nil {
-		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
+		return nil, nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
 	}
 	args := make(map[string]json.RawMessage, len(members))
 	for _, m := range members {
 		args[m.Key] = m.Value
 	}
-	if r == nil {
-		return args, nil
-	}
-	instance, err := rawjson.Decode(trimmed, false)
-	if err != nil {
-		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
-	}
-	if err := r.Validate(instance); err != nil {
-		return nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s do not match its input schema: %v. Check tools/list for the expected shape.", tool, err)
-	}
-	return args, nil
+	return trimmed, args, nil
 }
 
 // safetyTool reads what host/safety needs of a definition.

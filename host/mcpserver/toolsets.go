@@ -12,19 +12,19 @@ type ToolsetStatus struct {
 	Description string `json:"description"`
 	Version     string `json:"version"`
 	BuiltIn     bool   `json:"builtin"`
-	Path        string `json:"path,omitempty" jsonschema:"executable of a third-party toolset"`
+	Path        string `json:"path,omitempty" description:"executable of a third-party toolset"`
 	Enabled     bool   `json:"enabled"`
-	State       string `json:"state" jsonschema:"stopped, describing (its description is being read), starting, running, crashed (restarts on the next call), failed (could not be started or described: see last_error; retried when its executable changes or on godot_enable_toolset) or incompatible (needs a newer Godot than the connected editor: see last_error)"`
+	State       string `json:"state" description:"stopped, describing (its description is being read), starting, running, crashed (restarts on the next call), failed (could not be started or described: see last_error; retried when its executable changes or on godot_enable_toolset) or incompatible (needs a newer Godot than the connected editor: see last_error)"`
 	ToolCount   int    `json:"tool_count"`
 	MinGodot    string `json:"min_godot,omitempty"`
-	LastError   string `json:"last_error,omitempty" jsonschema:"why it last failed to start, to describe itself or to answer, or why it was refused"`
+	LastError   string `json:"last_error,omitempty" description:"why it last failed to start, to describe itself or to answer, or why it was refused"`
 	// EditorCode is set when the toolset ships editor-side GDScript.
-	EditorCode *EditorCodeStatus `json:"editor_code,omitempty" jsonschema:"the GDScript this toolset installs into the project and runs in the editor with the editor's full power; absent when it ships none"`
+	EditorCode *EditorCodeStatus `json:"editor_code,omitempty" description:"the GDScript this toolset installs into the project and runs in the editor with the editor's full power; absent when it ships none"`
 }
 
 // EditorCodeStatus is the editor code a toolset ships.
 type EditorCodeStatus struct {
-	Folder  string   `json:"folder" jsonschema:"where it is installed on enable (removed on disable)"`
+	Folder  string   `json:"folder" description:"where it is installed on enable (removed on disable)"`
 	Version string   `json:"version"`
 	Files   []string `json:"files"`
 }
@@ -68,8 +68,8 @@ type Toolsets interface {
 
 // PluginDirInfo is the third-party plugin directory as the server read it at start.
 type PluginDirInfo struct {
-	Path    string          `json:"path" jsonschema:"GODOT_MCP_PLUGIN_DIR (empty: none)"`
-	Skipped []SkippedPlugin `json:"skipped" jsonschema:"executables in it that are not served as toolsets"`
+	Path    string          `json:"path" description:"GODOT_MCP_PLUGIN_DIR (empty: none)"`
+	Skipped []SkippedPlugin `json:"skipped" description:"executables in it that are not served as toolsets"`
 }
 
 // SkippedPlugin is one plugin-directory file that is not served, and why.

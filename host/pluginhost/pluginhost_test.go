@@ -209,8 +209,10 @@ func TestCallRoundTrip(t *testing.T) {
 			envelope.Precondition(envelope.RequireActiveScene, "Open a scene."), envelope.PreconditionFailed, "active_scene", "Open a scene."},
 		{"no editor", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
 			&envelope.Error{Code: envelope.BridgeDisconnected, Hint: "No editor.", Required: envelope.RequireBridgeConnected}, envelope.BridgeDisconnected, "bridge_connected", "No editor."},
-		{"validation in the SDK", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`)},
-			nil, envelope.ValidationError, "", "arguments.text: expected string"},
+		// The host validates arguments before it calls (mcpserver); a
+		// plugin handed arguments that do not fit still refuses them.
+		{"arguments that do not fit", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`)},
+			nil, envelope.ValidationError, "", `arguments do not fit tool "echo"`},
 		{"panic in a tool", plugmodel.CallRequest{Tool: "panic"}, nil, envelope.InternalError, "", "panicked: tool bug"},
 		{"destructive without confirm", plugmodel.CallRequest{Tool: "wipe"}, nil, envelope.PreconditionFailed, "confirm", "confirm: true"},
 		{"unknown tool", plugmodel.CallRequest{Tool: "nope"}, nil, envelope.ResourceNotFound, "", `has no tool "nope"`},

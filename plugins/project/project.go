@@ -4,14 +4,17 @@
 //
 // The Go side checks the shape of every argument before anything reaches the
 // editor (keys, action names, event shapes, paths); the editor side (the
-// addon's handlers/project_handlers.gd) types values through the value codec
-// using each setting's own type, applies the change as one undo action,
-// saves project.godot and reads the file back to report `persisted`
-// honestly. docs/project.md documents the behaviour and the input event shape.
+// toolset's own GDScript in editor/, installed into the project as
+// res://addons/godot_mcp_ext/project/ like any toolset's editor code) types
+// values through the value codec using each setting's own type, applies the
+// change as one undo action, saves project.godot and reads the file back to
+// report `persisted` honestly. docs/project.md documents the behaviour and the input event shape.
 package project
 
 import (
+	"embed"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +96,22 @@ func Toolset() sdk.Toolset {
 				Preconditions: bridge,
 			}, removeAutoload),
 		},
+		EditorCode: editorCode(),
 	}
+}
+
+// The editor side: editor/handlers.gd (the index the addon loads) and the
+// command families it preloads.
+//
+//go:embed editor
+var editorFiles embed.FS
+
+func editorCode() fs.FS {
+	sub, err := fs.Sub(editorFiles, "editor")
+	if err != nil {
+		panic(err)
+	}
+	return sub
 }
 
 // checkCursor accepts "" or a cursor returned by a previous call (an offset).

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -15,7 +14,7 @@ import (
 
 // call runs one tool against a fresh fake editor that answers command with
 // answer, and returns the result and what the editor received.
-func call(t *testing.T, tool string, args any, command string, answer any, opts ...sdktest.CallOption) (*sdktest.Result, []envelope.Command) {
+func call(t *testing.T, tool string, args any, command string, answer any, opts ...sdktest.CallOption) (*sdktest.Result, []sdktest.Command) {
 	t.Helper()
 	h := sdktest.Start(t, project.Toolset())
 	if command != "" {
@@ -46,7 +45,7 @@ func sameJSON(t *testing.T, got json.RawMessage, want string) {
 }
 
 // onlyCommand checks that exactly one command with these params was sent.
-func onlyCommand(t *testing.T, got []envelope.Command, command, params string) {
+func onlyCommand(t *testing.T, got []sdktest.Command, command, params string) {
 	t.Helper()
 	if len(got) != 1 || got[0].Command != command {
 		t.Fatalf("editor received %+v, want one %s", got, command)
@@ -489,27 +488,27 @@ func TestEditorErrorsPassThrough(t *testing.T) {
 	cases := []struct {
 		tool, command string
 		args          map[string]any
-		err           envelope.Error
+		err           sdk.Error
 		opts          []sdktest.CallOption
 	}{
 		{"set_settings", "cmd_project_set_settings", map[string]any{"settings": map[string]any{"application/config/nam": "X"}},
-			envelope.Error{Code: envelope.ValidationError, Hint: "Unknown setting 'application/config/nam'. Did you mean 'application/config/name'?"}, nil},
+			sdk.Error{Code: sdk.CodeValidationError, Hint: "Unknown setting 'application/config/nam'. Did you mean 'application/config/name'?"}, nil},
 		{"set_settings", "cmd_project_set_settings", map[string]any{"settings": map[string]any{"display/window/size/viewport_width": "wide"}},
-			envelope.Error{Code: envelope.ValidationError, Hint: "settings[display/window/size/viewport_width]: the value does not fit this int setting: expected an integer"}, nil},
+			sdk.Error{Code: sdk.CodeValidationError, Hint: "settings[display/window/size/viewport_width]: the value does not fit this int setting: expected an integer"}, nil},
 		{"get_settings", "cmd_project_get_settings", map[string]any{"prefix": "a/"},
-			envelope.Error{Code: envelope.InternalError, Hint: "boom"}, nil},
-		{"list_actions", "cmd_project_list_actions", nil, envelope.Error{Code: envelope.InternalError, Hint: "boom"}, nil},
+			sdk.Error{Code: sdk.CodeInternalError, Hint: "boom"}, nil},
+		{"list_actions", "cmd_project_list_actions", nil, sdk.Error{Code: sdk.CodeInternalError, Hint: "boom"}, nil},
 		{"set_action", "cmd_project_set_action", map[string]any{"name": "jump", "add_events": []any{map[string]any{"type": "key", "keycode": "Spcae"}}},
-			envelope.Error{Code: envelope.ValidationError, Hint: "add_events[0].keycode: unknown key 'Spcae' (did you mean 'Space'?)"}, nil},
+			sdk.Error{Code: sdk.CodeValidationError, Hint: "add_events[0].keycode: unknown key 'Spcae' (did you mean 'Space'?)"}, nil},
 		{"remove_action", "cmd_project_remove_action", map[string]any{"name": "jmup"},
-			envelope.Error{Code: envelope.ResourceNotFound, Hint: "No input action 'jmup'. Did you mean 'jump'?"}, []sdktest.CallOption{sdktest.Confirm()}},
-		{"list_autoloads", "cmd_project_list_autoloads", nil, envelope.Error{Code: envelope.InternalError, Hint: "boom"}, nil},
+			sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No input action 'jmup'. Did you mean 'jump'?"}, []sdktest.CallOption{sdktest.Confirm()}},
+		{"list_autoloads", "cmd_project_list_autoloads", nil, sdk.Error{Code: sdk.CodeInternalError, Hint: "boom"}, nil},
 		{"add_autoload", "cmd_project_add_autoload", map[string]any{"name": "Node", "path": "res://g.gd"},
-			envelope.Error{Code: envelope.ValidationError, Hint: "'Node' is an engine class"}, nil},
+			sdk.Error{Code: sdk.CodeValidationError, Hint: "'Node' is an engine class"}, nil},
 		{"add_autoload", "cmd_project_add_autoload", map[string]any{"name": "Game", "path": "res://nope.gd"},
-			envelope.Error{Code: envelope.ResourceNotFound, Hint: "No file res://nope.gd."}, nil},
+			sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No file res://nope.gd."}, nil},
 		{"remove_autoload", "cmd_project_remove_autoload", map[string]any{"name": "Gmae"},
-			envelope.Error{Code: envelope.ResourceNotFound, Hint: "No autoload named 'Gmae'. Did you mean 'Game'?"}, []sdktest.CallOption{sdktest.Confirm()}},
+			sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No autoload named 'Gmae'. Did you mean 'Game'?"}, []sdktest.CallOption{sdktest.Confirm()}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+"/"+string(tc.err.Code), func(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/plugins/internal/resfs"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -235,16 +234,16 @@ func TestEditorErrorsPassThrough(t *testing.T) {
 		tool, command string
 		args          any
 		opts          []sdktest.CallOption
-		e             envelope.Error
+		e             sdk.Error
 	}{
-		{"read", "cmd_resources_read", map[string]any{"path": "res://shpe.tres"}, nil, envelope.Error{Code: envelope.ResourceNotFound, Hint: "No file at 'res://shpe.tres'. Did you mean res://shape.tres?"}},
-		{"delete", "cmd_resources_delete", map[string]any{"path": "res://shape.tres"}, []sdktest.CallOption{sdktest.Confirm()}, envelope.Error{Code: envelope.PreconditionFailed, Hint: "'res://shape.tres' is still used by 1 file(s): res://main.tscn. Nothing was deleted."}},
-		{"move", "cmd_resources_move", map[string]any{"from": "res://main.tscn", "to": "res://m.tscn"}, nil, envelope.Error{Code: envelope.PreconditionFailed, Hint: "'res://main.tscn' is open in the editor as a scene"}},
-		{"create", "cmd_resources_create", map[string]any{"path": "res://a.tres", "type": "Gradiant"}, nil, envelope.Error{Code: envelope.ValidationError, Hint: "Unknown resource class 'Gradiant'. Did you mean Gradient?"}},
-		{"set_properties", "cmd_resources_set_properties", map[string]any{"path": "res://a.tres", "properties": map[string]any{"size": "big"}}, nil, envelope.Error{Code: envelope.ValidationError, Hint: "Nothing was changed. size: expected {x, y}"}},
-		{"resolve_uid", "cmd_resources_resolve_uid", map[string]any{"ref": "uid://nope"}, nil, envelope.Error{Code: envelope.ResourceNotFound, Hint: "No file has the UID"}},
-		{"search", "cmd_resources_search", map[string]any{"query": "(", "regex": true}, nil, envelope.Error{Code: envelope.ValidationError, Hint: "not a valid regular expression"}},
-		{"reimport", "cmd_resources_reimport", map[string]any{"paths": []string{"res://icon.svg"}}, nil, envelope.Error{Code: envelope.PreconditionFailed, Hint: "scanning"}},
+		{"read", "cmd_resources_read", map[string]any{"path": "res://shpe.tres"}, nil, sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No file at 'res://shpe.tres'. Did you mean res://shape.tres?"}},
+		{"delete", "cmd_resources_delete", map[string]any{"path": "res://shape.tres"}, []sdktest.CallOption{sdktest.Confirm()}, sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "'res://shape.tres' is still used by 1 file(s): res://main.tscn. Nothing was deleted."}},
+		{"move", "cmd_resources_move", map[string]any{"from": "res://main.tscn", "to": "res://m.tscn"}, nil, sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "'res://main.tscn' is open in the editor as a scene"}},
+		{"create", "cmd_resources_create", map[string]any{"path": "res://a.tres", "type": "Gradiant"}, nil, sdk.Error{Code: sdk.CodeValidationError, Hint: "Unknown resource class 'Gradiant'. Did you mean Gradient?"}},
+		{"set_properties", "cmd_resources_set_properties", map[string]any{"path": "res://a.tres", "properties": map[string]any{"size": "big"}}, nil, sdk.Error{Code: sdk.CodeValidationError, Hint: "Nothing was changed. size: expected {x, y}"}},
+		{"resolve_uid", "cmd_resources_resolve_uid", map[string]any{"ref": "uid://nope"}, nil, sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No file has the UID"}},
+		{"search", "cmd_resources_search", map[string]any{"query": "(", "regex": true}, nil, sdk.Error{Code: sdk.CodeValidationError, Hint: "not a valid regular expression"}},
+		{"reimport", "cmd_resources_reimport", map[string]any{"paths": []string{"res://icon.svg"}}, nil, sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "scanning"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -285,7 +284,7 @@ func TestDryRun(t *testing.T) {
 		t.Run(tc.tool, func(t *testing.T) {
 			h := start(t)
 			h.Addon().HandleResult(tc.command, tc.answer)
-			res := h.MustCall(t, tc.tool, tc.args, sdktest.DryRun(), sdktest.Confirm())
+			res := h.MustCall(t, tc.tool, tc.args, sdktest.DryRun()) // a dry run needs no confirm
 			if res.Err != nil {
 				t.Fatal(res.Err)
 			}
@@ -331,7 +330,7 @@ func TestWaitsForTheEditorFilesystem(t *testing.T) {
 		"written": []string{"res://b.tres", "res://m.tscn"}, "removed": []string{"res://a.tres"},
 	})
 	var polls atomic.Int32
-	h.Addon().Handle("cmd_filesystem_sync", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_filesystem_sync", func(_ context.Context, params json.RawMessage) (any, *sdk.Error) {
 		n := polls.Add(1)
 		return map[string]any{"scanning": n < 3, "progress": 0.5, "ready": n >= 4, "pending": []string{"res://b.tres"}}, nil
 	})
@@ -372,7 +371,7 @@ func TestRescanPendingWhenTheWaitEnds(t *testing.T) {
 			h.Addon().HandleResult("cmd_filesystem_sync", map[string]any{"scanning": true, "ready": false})
 		}},
 		{"editor gone", func(h *sdktest.Harness) {
-			h.Addon().HandleError("cmd_filesystem_sync", &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "gone"})
+			h.Addon().HandleError("cmd_filesystem_sync", &sdk.Error{Code: sdk.CodeBridgeDisconnected, Hint: "gone"})
 		}},
 	}
 	for _, tc := range cases {
@@ -402,7 +401,7 @@ func TestRescanWaitsForTheScan(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_resources_rescan", map[string]any{"started": true, "scanning": true})
 	var polls atomic.Int32
-	h.Addon().Handle("cmd_filesystem_sync", func(context.Context, json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_filesystem_sync", func(context.Context, json.RawMessage) (any, *sdk.Error) {
 		return map[string]any{"scanning": polls.Add(1) < 3, "ready": polls.Load() >= 3}, nil
 	})
 	res := h.MustCall(t, "rescan", nil)
@@ -420,7 +419,7 @@ func TestRescanWaitsForTheScan(t *testing.T) {
 // Pages: next_offset becomes an opaque cursor that asks for the next page.
 func TestPagination(t *testing.T) {
 	h := start(t)
-	h.Addon().Handle("cmd_resources_list", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_resources_list", func(_ context.Context, params json.RawMessage) (any, *sdk.Error) {
 		var p struct{ Offset int }
 		json.Unmarshal(params, &p)
 		if p.Offset == 0 {

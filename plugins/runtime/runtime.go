@@ -1,8 +1,10 @@
 // Package runtime is the built-in runtime toolset: the running game.
 //
-// The game side is a probe autoload (addon/runtime/probe.gd) that the addon
-// registers while this toolset is enabled; it talks to the editor over the
-// editor's debugger channel, so no extra port is opened. Every tool that needs
+// The game side is a probe autoload (addon/runtime/probe.gd, in the core
+// addon) that this toolset's editor code (editor/, installed into the project
+// as res://addons/godot_mcp_ext/runtime/ like any toolset's) registers while
+// the toolset is enabled; it talks to the editor over the editor's debugger
+// channel (addon/runtime/debugger_plugin.gd), so no extra port is opened. Every tool that needs
 // the game sends one bridge command; the editor answers PRECONDITION_FAILED
 // itself (required runtime_probe or game_not_breaked) when the game cannot
 // take the request, so those preconditions are not declared to the host.
@@ -10,6 +12,8 @@
 package runtime
 
 import (
+	"embed"
+	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -134,5 +138,20 @@ func Toolset() sdk.Toolset {
 				RunsCode: true,
 			}, runHeadless),
 		},
+		EditorCode: editorCode(),
 	}
+}
+
+// The editor side: editor/handlers.gd (the index the addon loads) and the
+// command families it preloads.
+//
+//go:embed editor
+var editorFiles embed.FS
+
+func editorCode() fs.FS {
+	sub, err := fs.Sub(editorFiles, "editor")
+	if err != nil {
+		panic(err)
+	}
+	return sub
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	rt "github.com/godot-mcp/godot-mcp/plugins/runtime"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -304,40 +303,40 @@ func testPNG(t *testing.T, w, h int) []byte {
 // The editor's refusals reach the agent unchanged: no game, a game stopped in
 // the debugger, a node that is not there, a headless screenshot.
 func TestEditorRefusalsPassThrough(t *testing.T) {
-	noGame := &envelope.Error{Code: envelope.PreconditionFailed, Hint: "No game is running. Start one with godot_runtime_play.", Required: envelope.RequireRuntimeProbe}
-	breaked := &envelope.Error{Code: envelope.PreconditionFailed, Hint: "The game is stopped in the debugger at res://main.gd:3 in _ready(): boom.", Required: envelope.RequireGameNotBreaked}
-	notFound := &envelope.Error{Code: envelope.ResourceNotFound, Hint: "No node at 'Playr' in the running game. Nearest: /root/Main/Player."}
-	headless := &envelope.Error{Code: envelope.PreconditionFailed, Hint: "The game runs headless (display server 'headless', no renderer), so it draws nothing to capture."}
-	crashed := &envelope.Error{Code: envelope.InternalError, Hint: "The game exited while starting (res://main.tscn), before its probe reported in. The game reported: error: boom (res://main.gd:3)."}
-	timeout := &envelope.Error{Code: envelope.Timeout, Hint: "The game's probe did not report in within 1000 ms."}
+	noGame := &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "No game is running. Start one with godot_runtime_play.", Required: sdk.RequireRuntimeProbe}
+	breaked := &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "The game is stopped in the debugger at res://main.gd:3 in _ready(): boom.", Required: sdk.RequireGameNotBreaked}
+	notFound := &sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No node at 'Playr' in the running game. Nearest: /root/Main/Player."}
+	headless := &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "The game runs headless (display server 'headless', no renderer), so it draws nothing to capture."}
+	crashed := &sdk.Error{Code: sdk.CodeInternalError, Hint: "The game exited while starting (res://main.tscn), before its probe reported in. The game reported: error: boom (res://main.gd:3)."}
+	timeout := &sdk.Error{Code: sdk.CodeTimeout, Hint: "The game's probe did not report in within 1000 ms."}
 	cases := []struct {
 		tool    string
 		args    any
 		command string
-		err     *envelope.Error
+		err     *sdk.Error
 	}{
 		{"get_tree", nil, "cmd_runtime_get_tree", noGame},
 		{"get_node", map[string]any{"path": "Player"}, "cmd_runtime_get_node", breaked},
 		{"get_node", map[string]any{"path": "Playr"}, "cmd_runtime_get_node", notFound},
 		{"set_properties", map[string]any{"path": "Player", "properties": map[string]any{"x": 1}}, "cmd_runtime_set_properties", noGame},
 		{"set_properties", map[string]any{"path": "Player", "properties": map[string]any{"speeed": 1}}, "cmd_runtime_set_properties",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "Node2D '/root/Main/Player' has no property 'speeed'. Did you mean speed? Nothing was changed."}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "Node2D '/root/Main/Player' has no property 'speeed'. Did you mean speed? Nothing was changed."}},
 		{"call_method", map[string]any{"path": "Player", "method": "x"}, "cmd_runtime_call_method", breaked},
 		{"input", map[string]any{"steps": []any{map[string]any{"type": "action", "action": "jmp"}}}, "cmd_runtime_input",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "steps[0]: the game has no input action 'jmp'. Did you mean jump? Nothing was sent."}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "steps[0]: the game has no input action 'jmp'. Did you mean jump? Nothing was sent."}},
 		{"input", map[string]any{"steps": []any{map[string]any{"type": "key", "key": "A"}}}, "cmd_runtime_input", noGame},
 		{"screenshot", nil, "cmd_runtime_screenshot", headless},
-		{"screenshot", map[string]any{"target": "editor"}, "cmd_runtime_screenshot", &envelope.Error{Code: envelope.PreconditionFailed, Hint: "The editor runs headless."}},
+		{"screenshot", map[string]any{"target": "editor"}, "cmd_runtime_screenshot", &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "The editor runs headless."}},
 		{"get_performance", nil, "cmd_runtime_get_performance", noGame},
 		{"pause", map[string]any{"paused": false}, "cmd_runtime_pause", breaked},
 		{"play", nil, "cmd_runtime_play", crashed},
 		{"play", map[string]any{"timeout_ms": 1000}, "cmd_runtime_play", timeout},
-		{"play", map[string]any{"scene": "res://nope.tscn"}, "cmd_runtime_play", &envelope.Error{Code: envelope.ResourceNotFound, Hint: "No scene at 'res://nope.tscn'. Scenes nearby: res://main.tscn."}},
-		{"play", nil, "cmd_runtime_play", &envelope.Error{Code: envelope.PreconditionFailed, Hint: "The game started but stopped in the debugger before its probe reported in.", Required: envelope.RequireGameNotBreaked}},
-		{"stop", nil, "cmd_runtime_stop", &envelope.Error{Code: envelope.Timeout, Hint: "The editor was told to stop the game but it still runs after 5 s."}},
-		{"get_status", nil, "cmd_runtime_get_status", &envelope.Error{Code: envelope.InternalError, Hint: "The addon has no handler for 'cmd_runtime_get_status'."}},
-		{"get_output", nil, "cmd_runtime_get_output", &envelope.Error{Code: envelope.ValidationError, Hint: "since must be an integer >= 0"}},
-		{"get_errors", nil, "cmd_runtime_get_errors", &envelope.Error{Code: envelope.ValidationError, Hint: "limit must be an integer from 1 to 1000."}},
+		{"play", map[string]any{"scene": "res://nope.tscn"}, "cmd_runtime_play", &sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No scene at 'res://nope.tscn'. Scenes nearby: res://main.tscn."}},
+		{"play", nil, "cmd_runtime_play", &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "The game started but stopped in the debugger before its probe reported in.", Required: sdk.RequireGameNotBreaked}},
+		{"stop", nil, "cmd_runtime_stop", &sdk.Error{Code: sdk.CodeTimeout, Hint: "The editor was told to stop the game but it still runs after 5 s."}},
+		{"get_status", nil, "cmd_runtime_get_status", &sdk.Error{Code: sdk.CodeInternalError, Hint: "The addon has no handler for 'cmd_runtime_get_status'."}},
+		{"get_output", nil, "cmd_runtime_get_output", &sdk.Error{Code: sdk.CodeValidationError, Hint: "since must be an integer >= 0"}},
+		{"get_errors", nil, "cmd_runtime_get_errors", &sdk.Error{Code: sdk.CodeValidationError, Hint: "limit must be an integer from 1 to 1000."}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+"/"+string(tc.err.Code), func(t *testing.T) {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/plugins/scene"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -32,12 +32,12 @@ type createParams struct {
 
 func benchHarness(b *testing.B) *sdktest.Harness {
 	h := sdktest.Start(b, scene.Toolset())
-	h.Addon().Handle("cmd_scene_create_node", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_scene_create_node", func(_ context.Context, params json.RawMessage) (any, *sdk.Error) {
 		var p createParams
 		json.Unmarshal(params, &p)
 		return createNodeAnswer(p.Name, 0), nil
 	})
-	h.Addon().Handle("cmd_scene_batch", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_scene_batch", func(_ context.Context, params json.RawMessage) (any, *sdk.Error) {
 		var p struct {
 			Steps []struct {
 				Tool   string       `json:"tool"`

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/plugins/scene"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
@@ -93,7 +92,7 @@ func checkSubset(t *testing.T, got json.RawMessage, want string) {
 }
 
 // only returns the single command the editor received.
-func only(t *testing.T, h *sdktest.Harness) envelope.Command {
+func only(t *testing.T, h *sdktest.Harness) sdktest.Command {
 	t.Helper()
 	got := h.Addon().Received()
 	if len(got) != 1 {
@@ -394,42 +393,42 @@ func TestCommandCasesCoverEveryTool(t *testing.T) {
 // ---- errors from the editor reach the agent unchanged ----
 
 func TestEditorErrorsPassThrough(t *testing.T) {
-	noScene := envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor. Open one with godot_scene_open {path} or create one with godot_scene_create {path, root_type}.")
+	noScene := sdk.PreconditionFailed(sdk.RequireActiveScene, "No scene is open in the editor. Open one with godot_scene_open {path} or create one with godot_scene_create {path, root_type}.")
 	cases := []struct {
 		name    string
 		tool    string
 		args    any
 		opts    []sdktest.CallOption
 		command string
-		err     *envelope.Error
+		err     *sdk.Error
 	}{
 		{"unknown node path names the nearest", "get_node", map[string]any{"node": "Player/Sprit2D"}, nil, "cmd_scene_get_node",
-			&envelope.Error{Code: envelope.ResourceNotFound, Hint: "No node at 'Player/Sprit2D' in the scene 'res://main.tscn'. Did you mean 'Player/Sprite2D'?"}},
+			&sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No node at 'Player/Sprit2D' in the scene 'res://main.tscn'. Did you mean 'Player/Sprite2D'?"}},
 		{"unknown parent", "create_node", map[string]any{"type": "Node2D", "parent": "Nope"}, nil, "cmd_scene_create_node",
-			&envelope.Error{Code: envelope.ResourceNotFound, Hint: "No node at 'Nope' in the scene 'res://main.tscn'. The root's children: Player, Camera2D, Label."}},
+			&sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No node at 'Nope' in the scene 'res://main.tscn'. The root's children: Player, Camera2D, Label."}},
 		{"unknown node type", "create_node", map[string]any{"type": "Sprite"}, nil, "cmd_scene_create_node",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "Unknown node type 'Sprite'. Did you mean Sprite2D, Sprite3D?"}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "Unknown node type 'Sprite'. Did you mean Sprite2D, Sprite3D?"}},
 		{"unknown property", "set_properties", map[string]any{"node": "Player", "properties": map[string]any{"postion": map[string]any{"x": 1, "y": 2}}}, nil, "cmd_scene_set_properties",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "Node2D has no property 'postion'. Did you mean position?"}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "Node2D has no property 'postion'. Did you mean position?"}},
 		{"value of the wrong shape", "set_properties", map[string]any{"node": "Player", "properties": map[string]any{"position": 5}}, nil, "cmd_scene_set_properties",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "position ('Player', Node2D): expected {\"x\": number, \"y\": number}, got 5"}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "position ('Player', Node2D): expected {\"x\": number, \"y\": number}, got 5"}},
 		{"no scene open", "create_node", map[string]any{"type": "Node2D"}, nil, "cmd_scene_create_node", noScene},
 		{"no scene open: get_tree", "get_tree", nil, nil, "cmd_scene_get_tree", noScene},
 		{"no scene open: batch", "batch", map[string]any{"steps": []any{map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node"}}}}, nil, "cmd_scene_batch", noScene},
 		{"root deletion refused", "delete_node", map[string]any{"node": "."}, []sdktest.CallOption{sdktest.Confirm()}, "cmd_scene_delete_node",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "The scene root 'Main' cannot be deleted. Delete its children instead, or make another scene with godot_scene_create."}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "The scene root 'Main' cannot be deleted. Delete its children instead, or make another scene with godot_scene_create."}},
 		{"move into own descendant refused", "move_node", map[string]any{"node": "Player", "new_parent": "Player/Sprite2D"}, nil, "cmd_scene_move_node",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "'Player' cannot be moved into itself or its own descendant 'Player/Sprite2D'."}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "'Player' cannot be moved into itself or its own descendant 'Player/Sprite2D'."}},
 		{"name collision refused", "rename_node", map[string]any{"node": "Label", "name": "Player"}, nil, "cmd_scene_rename_node",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "'.' already has a child named 'Player'. Choose another name (for example 'Player2')."}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "'.' already has a child named 'Player'. Choose another name (for example 'Player2')."}},
 		{"save over a newer file refused", "save", nil, nil, "cmd_scene_save",
-			&envelope.Error{Code: envelope.PreconditionFailed, Hint: "'res://main.tscn' changed on disk (modified 2026-01-01T10:00:05) after the editor loaded or last saved it; … save again with overwrite: true"}},
+			&sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "'res://main.tscn' changed on disk (modified 2026-01-01T10:00:05) after the editor loaded or last saved it; … save again with overwrite: true"}},
 		{"open a missing file", "open", map[string]any{"path": "res://mian.tscn"}, nil, "cmd_scene_open",
-			&envelope.Error{Code: envelope.ResourceNotFound, Hint: "No scene file at 'res://mian.tscn'. Did you mean 'res://main.tscn'?"}},
+			&sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No scene file at 'res://mian.tscn'. Did you mean 'res://main.tscn'?"}},
 		{"create over an existing file refused", "create", map[string]any{"path": "res://main.tscn"}, nil, "cmd_scene_create",
-			&envelope.Error{Code: envelope.ValidationError, Hint: "'res://main.tscn' already exists; godot_scene_create never overwrites a file."}},
+			&sdk.Error{Code: sdk.CodeValidationError, Hint: "'res://main.tscn' already exists; godot_scene_create never overwrites a file."}},
 		{"disconnect what is not connected", "disconnect_signal", map[string]any{"source": "Player", "signal": "hit", "target": ".", "method": "x"}, nil, "cmd_scene_disconnect_signal",
-			&envelope.Error{Code: envelope.ResourceNotFound, Hint: "'Player'.hit is not connected to '.'.x()."}},
+			&sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "'Player'.hit is not connected to '.'.x()."}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -653,8 +652,8 @@ func TestBatchRefusesUnknownSteps(t *testing.T) {
 
 // fakeTree answers cmd_scene_get_tree for a scene of n nodes the way the
 // addon pages: limit per answer, total always, truncated + next_cursor.
-func fakeTree(n int) func(ctx context.Context, params json.RawMessage) (any, *envelope.Error) {
-	return func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+func fakeTree(n int) func(ctx context.Context, params json.RawMessage) (any, *sdk.Error) {
+	return func(_ context.Context, params json.RawMessage) (any, *sdk.Error) {
 		var p struct {
 			Limit  int    `json:"limit"`
 			Cursor string `json:"cursor"`

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -165,15 +164,15 @@ func TestEditorErrorsPassThrough(t *testing.T) {
 	cases := []struct {
 		tool, command string
 		args          any
-		e             envelope.Error
+		e             sdk.Error
 	}{
-		{"write", "cmd_scripts_write", map[string]any{"path": "res://p.gd", "source": "x"}, envelope.Error{Code: envelope.PreconditionFailed, Hint: "'res://p.gd' is open in the script editor with unsaved changes; nothing was written."}},
-		{"read", "cmd_scripts_read", map[string]any{"path": "res://plyer.gd"}, envelope.Error{Code: envelope.ResourceNotFound, Hint: "No script at 'res://plyer.gd'. Did you mean res://player.gd?"}},
-		{"validate", "cmd_scripts_validate", map[string]any{"all": true}, envelope.Error{Code: envelope.Timeout, Hint: "Godot's check of 900 script(s) did not finish within 60 s"}},
-		{"attach", "cmd_scripts_attach", map[string]any{"node": "Camera2D", "script": "res://sprite.gd"}, envelope.Error{Code: envelope.ValidationError, Hint: "'res://sprite.gd' extends Sprite2D, but 'Camera2D' is a Camera2D"}},
-		{"attach", "cmd_scripts_attach", map[string]any{"node": "Nope", "script": "res://sprite.gd"}, envelope.Error{Code: envelope.ResourceNotFound, Hint: "No node at 'Nope'. Did you mean 'Node'?"}},
-		{"attach", "cmd_scripts_attach", map[string]any{"node": "P", "script": "Enemy"}, envelope.Error{Code: envelope.PreconditionFailed, Hint: "No scene is open", Required: "active_scene"}},
-		{"get_symbols", "cmd_scripts_get_symbols", map[string]any{"path": "res://x.gd"}, envelope.Error{Code: envelope.InternalError, Hint: "Could not start a headless Godot"}},
+		{"write", "cmd_scripts_write", map[string]any{"path": "res://p.gd", "source": "x"}, sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "'res://p.gd' is open in the script editor with unsaved changes; nothing was written."}},
+		{"read", "cmd_scripts_read", map[string]any{"path": "res://plyer.gd"}, sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No script at 'res://plyer.gd'. Did you mean res://player.gd?"}},
+		{"validate", "cmd_scripts_validate", map[string]any{"all": true}, sdk.Error{Code: sdk.CodeTimeout, Hint: "Godot's check of 900 script(s) did not finish within 60 s"}},
+		{"attach", "cmd_scripts_attach", map[string]any{"node": "Camera2D", "script": "res://sprite.gd"}, sdk.Error{Code: sdk.CodeValidationError, Hint: "'res://sprite.gd' extends Sprite2D, but 'Camera2D' is a Camera2D"}},
+		{"attach", "cmd_scripts_attach", map[string]any{"node": "Nope", "script": "res://sprite.gd"}, sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No node at 'Nope'. Did you mean 'Node'?"}},
+		{"attach", "cmd_scripts_attach", map[string]any{"node": "P", "script": "Enemy"}, sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "No scene is open", Required: "active_scene"}},
+		{"get_symbols", "cmd_scripts_get_symbols", map[string]any{"path": "res://x.gd"}, sdk.Error{Code: sdk.CodeInternalError, Hint: "Could not start a headless Godot"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+"/"+string(tc.e.Code), func(t *testing.T) {
@@ -197,7 +196,7 @@ func TestWriteWaitsThenValidates(t *testing.T) {
 		"ready": false, "written": []string{"res://enemy.gd"}, "removed": []string{},
 	})
 	var polls atomic.Int32
-	h.Addon().Handle("cmd_filesystem_sync", func(context.Context, json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_filesystem_sync", func(context.Context, json.RawMessage) (any, *sdk.Error) {
 		return map[string]any{"scanning": false, "ready": polls.Add(1) >= 2, "pending": []string{"res://enemy.gd"}}, nil
 	})
 	h.Addon().HandleResult("cmd_scripts_validate", map[string]any{"results": []any{map[string]any{
@@ -225,7 +224,7 @@ func TestWriteWaitsThenValidates(t *testing.T) {
 func TestWriteWhenTheCheckCannotRun(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_scripts_write", map[string]any{"path": "res://a.gd", "validated": false, "persisted": true, "undoable": true, "ready": true, "written": []string{"res://a.gd"}})
-	h.Addon().HandleError("cmd_scripts_validate", &envelope.Error{Code: envelope.InternalError, Hint: "Could not start a headless Godot (/bin/godot) to check the scripts."})
+	h.Addon().HandleError("cmd_scripts_validate", &sdk.Error{Code: sdk.CodeInternalError, Hint: "Could not start a headless Godot (/bin/godot) to check the scripts."})
 	res := h.MustCall(t, "write", map[string]any{"path": "res://a.gd", "source": "extends Node\n"})
 	if res.Err != nil {
 		t.Fatal(res.Err)
@@ -299,7 +298,7 @@ func TestPatchAnchorRefusedBeforeWriting(t *testing.T) {
 func TestPatchRefusedWhenTheFileChanged(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleResult("cmd_scripts_read", map[string]any{"path": "res://a.gd", "source": "a\n", "sha256": "old"})
-	h.Addon().HandleError("cmd_scripts_write", &envelope.Error{Code: envelope.PreconditionFailed, Hint: "'res://a.gd' changed on disk since it was read"})
+	h.Addon().HandleError("cmd_scripts_write", &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "'res://a.gd' changed on disk since it was read"})
 	res := h.MustCall(t, "patch", map[string]any{"path": "res://a.gd", "edits": []any{map[string]any{"old": "a", "new": "b"}}})
 	if res.Err == nil || res.Err.Code != sdk.CodePreconditionFailed {
 		t.Fatalf("got %+v", res.Err)
@@ -312,7 +311,7 @@ func TestValidateHeartbeat(t *testing.T) {
 	heartbeat = 20 * time.Millisecond
 	t.Cleanup(func() { heartbeat = old })
 	h := start(t)
-	h.Addon().Handle("cmd_scripts_validate", func(ctx context.Context, _ json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_scripts_validate", func(ctx context.Context, _ json.RawMessage) (any, *sdk.Error) {
 		select {
 		case <-time.After(150 * time.Millisecond):
 		case <-ctx.Done():

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
@@ -66,10 +65,10 @@ var toyCommands = []sdktest.StartOption{
 
 func TestHarnessRoundTrip(t *testing.T) {
 	h := sdktest.Start(t, toy(), toyCommands...)
-	h.Addon().Handle("cmd_toy_rename", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	h.Addon().Handle("cmd_toy_rename", func(_ context.Context, params json.RawMessage) (any, *sdk.Error) {
 		var p renameIn
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, envelope.Errorf(envelope.ValidationError, "bad params")
+			return nil, sdk.Errorf(sdk.CodeValidationError, "bad params")
 		}
 		return map[string]string{"path": "/root/" + p.Name}, nil
 	})
@@ -96,7 +95,7 @@ func TestHarnessRoundTrip(t *testing.T) {
 
 func TestHarnessErrorsAndSafety(t *testing.T) {
 	h := sdktest.Start(t, toy(), toyCommands...)
-	h.Addon().HandleError("cmd_toy_delete", envelope.Precondition(envelope.RequireActiveScene, "Open a scene first."))
+	h.Addon().HandleError("cmd_toy_delete", sdk.PreconditionFailed(sdk.RequireActiveScene, "Open a scene first."))
 	ctx := context.Background()
 	cases := []struct {
 		name         string

@@ -24,6 +24,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -40,11 +42,18 @@ const HelloID = "hello"
 // readLimit matches the bridge: twice the largest frame either side accepts.
 const readLimit = 2 * envelope.MaxFrameBytes
 
+// DefaultProjectDir is the project_dir of DefaultHello. Dial replaces it
+// with a fresh Godot project of its own (a directory with a project.godot,
+// /tmp/fakeaddon/project-*, removed on Close), so that a toolset's editor
+// code can be installed into it and loaded (cmd_ext_load) as in a real
+// editor, without two fake editors sharing a folder.
+const DefaultProjectDir = "/tmp/fakeaddon/project"
+
 // DefaultHello is the cmd_editor_hello sent unless WithHello replaces it;
 // its command table is the real addon's (AddonCommands).
 func DefaultHello() envelope.EditorHello {
 	return envelope.EditorHello{
-		ProjectDir:   "/tmp/fakeaddon/project",
+		ProjectDir:   DefaultProjectDir,
 		GodotVersion: "4.4.1.stable",
 		AddonVersion: "fakeaddon",
 		Commands:     AddonCommands(),
@@ -188,6 +197,7 @@ type Addon struct {
 	commands    map[string]envelope.CommandInfo // the table the editor declared
 	extensions  map[string]string               // loaded extension folders -> stamp version
 	projectDir  string
+	ownDir      string // the project Dial made for DefaultProjectDir, removed on close
 }
 
 // Dial connects to the bridge at url, sends cmd_editor_hello and waits for
@@ -201,6 +211,14 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	}
 	if cfg.tokenSet {
 		cfg.hello.Token = cfg.token
+	}
+	ownDir := ""
+	if cfg.hello.ProjectDir == DefaultProjectDir {
+		dir, err := newProject()
+		if err != nil {
+			return nil, fmt.Errorf("fakeaddon: a project for the default hello: %w", err)
+		}
+		cfg.hello.ProjectDir, ownDir = dir, dir
 	}
 	if len(cfg.extra) > 0 {
 		table := make(map[string]envelope.CommandInfo, len(cfg.hello.Commands)+len(cfg.extra))
@@ -220,6 +238,7 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	})
 	if err != nil {
 		tr.CloseIdleConnections()
+		removeProject(ownDir)
 		de := &DialError{URL: url, Err: err}
 		if resp != nil {
 			de.StatusCode = resp.StatusCode
@@ -238,6 +257,7 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 		changed:    make(chan struct{}),
 		handlers:   map[string]HandlerFunc{envelope.CmdPing: pong},
 		projectDir: cfg.hello.ProjectDir,
+		ownDir:     ownDir,
 		silenced:   map[string]bool{},
 		requests:   map[string]chan envelope.Response{},
 		cursors:    map[string]int{},
@@ -579,6 +599,33 @@ func (a *Addon) cleanup() {
 	a.cancel()
 	a.wg.Wait()
 	a.transport.CloseIdleConnections()
+	removeProject(a.ownDir)
+}
+
+// ProjectDir is the project directory the hello reported.
+func (a *Addon) ProjectDir() string { return a.projectDir }
+
+// newProject makes an empty Godot project under DefaultProjectDir's parent.
+func newProject() (string, error) {
+	parent := filepath.Dir(DefaultProjectDir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(parent, filepath.Base(DefaultProjectDir)+"-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+func removeProject(dir string) {
+	if dir != "" {
+		_ = os.RemoveAll(dir)
+	}
 }
 
 func (a *Addon) readLoop() {

@@ -1,4 +1,4 @@
-package sdk
+package schema
 
 import (
 	"bytes"
@@ -16,29 +16,34 @@ var (
 	maxUint64 = new(big.Float).SetUint64(math.MaxUint64)
 )
 
-// maxValidationProblems bounds how many problems one hint lists.
-const maxValidationProblems = 8
+// MaxProblems bounds how many problems one hint lists.
+const MaxProblems = 8
 
 // validator checks a decoded JSON value against a generated schema and fills
 // in declared defaults for missing optional members.
 type validator struct {
-	root     *schema
+	root     *Schema
 	problems []string
 	filled   bool // a default was inserted: the value must be re-encoded
 }
 
-// validateArguments decodes raw (a JSON object), validates it against s and
-// returns the arguments to unmarshal into the tool's input type, with
-// defaults applied. A failure is VALIDATION_ERROR naming each bad field.
-func validateArguments(s *schema, raw json.RawMessage) (json.RawMessage, *Error) {
-	out, _, err := validateArgumentsTree(s, raw)
-	return out, err
+// ArgumentError is a refusal of a tool call's arguments: Hint names every
+// bad field (up to MaxProblems) with what it expected, e.g.
+// "arguments.count: expected integer, got string \"3\"". Callers answer it
+// as VALIDATION_ERROR.
+type ArgumentError struct {
+	Hint     string
+	Problems []string
 }
 
-// validateArgumentsTree is validateArguments that also returns the decoded,
-// validated arguments (json.Number numbers), which NewTool fills its input
-// from without reading the JSON again.
-func validateArgumentsTree(s *schema, raw json.RawMessage) (json.RawMessage, any, *Error) {
+func (e *ArgumentError) Error() string { return e.Hint }
+
+// Validate decodes raw (a JSON object; empty or null is {}), validates it
+// against s and returns the arguments with declared defaults filled in and
+// integral numbers of integer fields written as integers, plus the decoded
+// value (json.Number numbers). A refusal is *ArgumentError; any other error
+// is an internal failure.
+func Validate(s *Schema, raw json.RawMessage) (json.RawMessage, any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		raw = json.RawMessage("{}")
@@ -47,42 +52,42 @@ func validateArgumentsTree(s *schema, raw json.RawMessage) (json.RawMessage, any
 	// encoding/json would read them twice more here.
 	v, err := rawjson.Decode(raw, true)
 	if serr, ok := err.(*rawjson.SyntaxError); ok && serr.Trailing {
-		return nil, nil, Validation("arguments must be a single JSON object")
+		return nil, nil, &ArgumentError{Hint: "arguments must be a single JSON object"}
 	}
 	if err != nil {
-		return nil, nil, Validation(fmt.Sprintf("arguments are not valid JSON: %v", err))
+		return nil, nil, &ArgumentError{Hint: fmt.Sprintf("arguments are not valid JSON: %v", err)}
 	}
 	val := &validator{root: s}
 	v = val.check(s, v, "arguments")
 	if len(val.problems) > 0 {
 		hint := strings.Join(val.problems, "; ")
-		if len(val.problems) == maxValidationProblems {
+		if len(val.problems) == MaxProblems {
 			hint += "; (more problems not listed)"
 		}
-		return nil, nil, Validation(hint + ".")
+		return nil, nil, &ArgumentError{Hint: hint + ".", Problems: val.problems}
 	}
 	if !val.filled {
 		return raw, v, nil
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
-		return nil, nil, Internal(fmt.Sprintf("re-encoding arguments with defaults failed: %v", err))
+		return nil, nil, fmt.Errorf("re-encoding arguments with defaults failed: %v", err)
 	}
 	return out, v, nil
 }
 
 func (v *validator) fail(path, format string, args ...any) {
-	if len(v.problems) < maxValidationProblems {
+	if len(v.problems) < MaxProblems {
 		v.problems = append(v.problems, path+": "+fmt.Sprintf(format, args...))
 	}
 }
 
-func (v *validator) resolve(s *schema) *schema {
+func (v *validator) resolve(s *Schema) *Schema {
 	for s.Ref != "" {
 		name := strings.TrimPrefix(s.Ref, "#/$defs/")
 		d := v.root.Defs[name]
 		if d == nil {
-			return &schema{}
+			return &Schema{}
 		}
 		s = d
 	}
@@ -148,7 +153,7 @@ func shortValue(x any) string {
 // check validates x against s and returns x, normalised: defaults filled in
 // and integral numbers written as integers ("2.0" → 2) where s wants an
 // integer, so that encoding/json accepts them into Go integer fields.
-func (v *validator) check(s *schema, x any, path string) any {
+func (v *validator) check(s *Schema, x any, path string) any {
 	s = v.resolve(s)
 	if len(s.AnyOf) > 0 {
 		for _, alt := range s.AnyOf {
@@ -212,7 +217,7 @@ func (v *validator) check(s *schema, x any, path string) any {
 	return x
 }
 
-func (v *validator) checkNumber(s *schema, x json.Number, path string) {
+func (v *validator) checkNumber(s *Schema, x json.Number, path string) {
 	f, _ := x.Float64()
 	if s.Minimum != nil && f < *s.Minimum {
 		v.fail(path, "%s is below the minimum %v", x, *s.Minimum)
@@ -222,7 +227,7 @@ func (v *validator) checkNumber(s *schema, x json.Number, path string) {
 	}
 }
 
-func (v *validator) checkObject(s *schema, obj map[string]any, path string) {
+func (v *validator) checkObject(s *Schema, obj map[string]any, path string) {
 	for _, name := range s.Required {
 		if _, ok := obj[name]; !ok {
 			expected := "a value"
@@ -238,7 +243,7 @@ func (v *validator) checkObject(s *schema, obj map[string]any, path string) {
 		}
 	}
 	for _, key := range sortedKeys(obj) {
-		var ps *schema
+		var ps *Schema
 		if s.Properties != nil {
 			ps = s.Properties.get(key)
 		}
@@ -292,6 +297,14 @@ func inEnum(enum []any, x any) bool {
 				if f, err := n.Float64(); err == nil && f == e {
 					return true
 				}
+			}
+		case bool:
+			if b, ok := x.(bool); ok && b == e {
+				return true
+			}
+		case nil:
+			if x == nil {
+				return true
 			}
 		}
 	}

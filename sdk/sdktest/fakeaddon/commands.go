@@ -62,18 +62,45 @@ func parseAddonCommands(fsys fs.FS) (map[string]envelope.CommandInfo, error) {
 			return nil, err
 		}
 		owner := strings.TrimSuffix(path.Base(f), "_handlers.gd")
-		found := entryRE.FindAllStringSubmatch(string(src), -1)
-		if len(found) == 0 {
-			return nil, fmt.Errorf("%s declares no command in the form \"cmd_x\": {\"class\": ..., \"run\": ...}", f)
-		}
-		for _, m := range found {
-			if _, dup := table[m[1]]; dup {
-				return nil, fmt.Errorf("%s: %s is declared twice", f, m[1])
-			}
-			table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
+		if err := addEntries(table, f, string(src), owner); err != nil {
+			return nil, err
 		}
 	}
 	return table, nil
+}
+
+// ParseCommands is the command table a toolset's editor code declares, as
+// the real addon registers it when it loads the folder: every entry
+// "cmd_x": {"class": ..., "dry_run"?: ..., "run": ...} of every .gd file
+// in fsys (handlers.gd and the files it preloads), owned by owner. An
+// entry declared twice is an error.
+func ParseCommands(fsys fs.FS, owner string) (map[string]envelope.CommandInfo, error) {
+	table := map[string]envelope.CommandInfo{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path.Ext(p) != ".gd" {
+			return err
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		return addEntries(table, p, string(src), owner)
+	})
+	return table, err
+}
+
+func addEntries(table map[string]envelope.CommandInfo, file, src, owner string) error {
+	found := entryRE.FindAllStringSubmatch(src, -1)
+	if len(found) == 0 && strings.HasSuffix(file, "_handlers.gd") {
+		return fmt.Errorf("%s declares no command in the form \"cmd_x\": {\"class\": ..., \"run\": ...}", file)
+	}
+	for _, m := range found {
+		if _, dup := table[m[1]]; dup {
+			return fmt.Errorf("%s: %s is declared twice", file, m[1])
+		}
+		table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
+	}
+	return nil
 }
 
 // Commands is the command table the addon declared (the hello's, plus

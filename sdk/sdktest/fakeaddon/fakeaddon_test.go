@@ -9,7 +9,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/fakeaddon"
+	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
 func newBridge(t testing.TB) *bridge.Bridge {

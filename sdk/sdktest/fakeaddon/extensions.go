@@ -3,16 +3,21 @@ package fakeaddon
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
 
 // The real addon's cmd_ext_load / cmd_ext_unload (addon/command_router.gd),
 // faked over the hello's project_dir: a load reads the folder's
-// .godot_mcp_stamp.json and reports its version; both push the table.
+// .godot_mcp_stamp.json and reports its version, and registers the
+// commands its .gd files declare (ParseCommands, owner the prefix); an
+// unload drops them; both push the table.
 const (
 	cmdExtLoad   = "cmd_ext_load"
 	cmdExtUnload = "cmd_ext_unload"
@@ -39,13 +44,28 @@ func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *envelop
 	if b, err := os.ReadFile(filepath.Join(dir, ".godot_mcp_stamp.json")); err == nil {
 		_ = json.Unmarshal(b, &stamp)
 	}
+	cmds, err := ParseCommands(os.DirFS(dir), p.Prefix)
+	if err != nil {
+		return nil, envelope.Precondition("toolset_editor_code", fmt.Sprintf("res://addons/godot_mcp_ext/%s: %v.", p.Prefix, err))
+	}
+	names := []string{}
 	a.mu.Lock()
 	a.extensions[p.Prefix] = stamp.Version
+	next := a.withoutOwner(p.Prefix)
+	for k, v := range cmds {
+		if _, taken := next[k]; taken || !strings.HasPrefix(k, "cmd_"+p.Prefix+"_") {
+			continue // the real router refuses these
+		}
+		next[k] = v
+		names = append(names, k)
+	}
+	a.commands = next
 	a.mu.Unlock()
+	sort.Strings(names)
 	if err := a.pushTable(ctx); err != nil {
 		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
 	}
-	return map[string]any{"prefix": p.Prefix, "version": stamp.Version, "commands": []string{}}, nil
+	return map[string]any{"prefix": p.Prefix, "version": stamp.Version, "commands": names}, nil
 }
 
 func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envelope.Error) {
@@ -56,11 +76,24 @@ func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envel
 	a.mu.Lock()
 	_, was := a.extensions[p.Prefix]
 	delete(a.extensions, p.Prefix)
+	a.commands = a.withoutOwner(p.Prefix)
 	a.mu.Unlock()
 	if err := a.pushTable(ctx); err != nil {
 		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
 	}
 	return map[string]any{"prefix": p.Prefix, "unloaded": was}, nil
+}
+
+// withoutOwner is a copy of the command table without owner's commands
+// (a.mu held).
+func (a *Addon) withoutOwner(owner string) map[string]envelope.CommandInfo {
+	out := make(map[string]envelope.CommandInfo, len(a.commands))
+	for k, v := range a.commands {
+		if v.Owner != owner || owner == "core" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // Extensions is the extension folders the fake editor has loaded and

@@ -1,0 +1,136 @@
+@tool
+extends RefCounted
+## The runtime toolset's link to the running game: the editor's debugger channel
+## (res://addons/godot_mcp/runtime/debugger_plugin.gd, owned by the core addon) and
+## the game-side probe behind it. Shared by the command families (handlers.gd).
+##
+## Commands that need the game answer PRECONDITION_FAILED themselves: required
+## runtime_probe when no game with a probe runs, game_not_breaked when the game is
+## stopped in the debugger. One bridge command, one answer.
+
+const CommandRouter := preload("res://addons/godot_mcp/command_router.gd")
+const DebuggerPlugin := preload("res://addons/godot_mcp/runtime/debugger_plugin.gd")
+const ProbeAutoload := preload("probe_autoload.gd")
+
+const DEFAULT_TIMEOUT_MS := 10000
+const HINT_LINES := 12
+
+var router: CommandRouter = null
+var monitor: DebuggerPlugin = null
+var probe: ProbeAutoload = null
+
+
+func _init(r: CommandRouter, m: DebuggerPlugin, p: ProbeAutoload) -> void:
+	router = r
+	monitor = m
+	probe = p
+
+
+func tree() -> SceneTree:
+	return Engine.get_main_loop() as SceneTree
+
+
+static func int_param(params: Dictionary, key: String, default_value: int, lo: int, hi: int) -> Variant:
+	if not params.has(key) or params[key] == null:
+		return default_value
+	var v: Variant = params[key]
+	if typeof(v) == TYPE_FLOAT and is_finite(v as float) and (v as float) == floorf(v as float):
+		v = int(v)
+	if typeof(v) != TYPE_INT or int(v) < lo or int(v) > hi:
+		return null
+	return v
+
+
+## Why the game cannot take a request now: a failure answer, or {} when it can.
+func precondition(session_id: int) -> Dictionary:
+	if session_id < 0:
+		if EditorInterface.is_playing_scene():
+			return router.fail("PRECONDITION_FAILED", "The game is starting but has not connected to the editor's debugger yet. Retry in a moment, or check godot_runtime_get_status.", "runtime_probe")
+		return router.fail("PRECONDITION_FAILED", "No game is running. Start one with godot_runtime_play.", "runtime_probe")
+	var st: Dictionary = monitor.session_state(session_id)
+	if st["breaked"]:
+		return router.fail("PRECONDITION_FAILED", break_hint(st), "game_not_breaked")
+	if not monitor.probe_connected(session_id):
+		if not probe.registered():
+			return router.fail("PRECONDITION_FAILED", "The running game has no godot-mcp probe: the runtime toolset's autoload is not registered. Enable the runtime toolset (godot_enable_toolset runtime), then play the game again with godot_runtime_play.", "runtime_probe")
+		return router.fail("PRECONDITION_FAILED", "The running game has no godot-mcp probe (it was started before the probe was registered, or has not reported in yet). Play it again with godot_runtime_play.", "runtime_probe")
+	return {}
+
+
+func break_hint(st: Dictionary) -> String:
+	var where: String = ""
+	var stack: Array = st.get("break_stack", [])
+	if not stack.is_empty():
+		where = " at %s:%d in %s()" % [stack[0]["file"], int(stack[0]["line"]), stack[0]["function"]]
+	return "The game is stopped in the debugger%s: %s. It cannot run requests until it continues. Stop it (godot_runtime_stop), fix the error, and play again; godot_runtime_get_errors has the error with its stack." % [where, str(st.get("break_reason", "a breakpoint"))]
+
+
+## Sends one request to the game's probe and waits (bounded) for its answer.
+func ask(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
+	var sid: int = monitor.active_session()
+	var pre: Dictionary = precondition(sid)
+	if not pre.is_empty():
+		return pre
+	var id: int = monitor.send_to_game(sid, command, params)
+	var deadline: int = Time.get_ticks_msec() + timeout_ms
+	while true:
+		var reply: Variant = monitor.take_reply(id)
+		if reply != null:
+			var r: Dictionary = reply
+			if typeof(r.get("ok")) != TYPE_BOOL:
+				return router.fail("INTERNAL_ERROR", "The game's probe sent a malformed answer. Reinstall the addon (godot-mcp addon install) and play the game again.")
+			return r
+		var st: Dictionary = monitor.session_state(sid)
+		if not st["active"]:
+			monitor.forget(id)
+			return router.fail("PRECONDITION_FAILED", "The game stopped before it answered.%s Play it again with godot_runtime_play." % last_errors_hint(0), "runtime_probe")
+		if st["breaked"]:
+			monitor.forget(id)
+			return router.fail("PRECONDITION_FAILED", break_hint(st), "game_not_breaked")
+		if Time.get_ticks_msec() >= deadline:
+			monitor.forget(id)
+			return router.fail("TIMEOUT", "The game did not answer within %d ms (it may be busy or frozen). The request may still take effect; check with godot_runtime_get_status." % timeout_ms)
+		await tree().process_frame
+	return {}
+
+
+## The last error lines of the output since [param since] (0: the newest few), for hints.
+func last_errors_hint(since: int) -> String:
+	var start: int = since if since > 0 else maxi(1, monitor.output_cursor() - 50)
+	var r: Dictionary = monitor.read_output(start, 500)
+	var lines: PackedStringArray = []
+	for e: Dictionary in r["entries"]:
+		var kind: String = str(e.get("kind", ""))
+		if kind == "error" or kind == "warning":
+			var at: String = ""
+			if str(e.get("file", "")) != "":
+				at = " (%s:%d)" % [e["file"], int(e.get("line", 0))]
+			lines.append("%s: %s%s" % [kind, e.get("text", ""), at])
+	if lines.is_empty():
+		return ""
+	if lines.size() > HINT_LINES:
+		lines = lines.slice(lines.size() - HINT_LINES)
+	return " The game reported: " + " | ".join(lines) + "."
+
+
+func status_base() -> Dictionary:
+	var sid: int = monitor.active_session()
+	var st: Dictionary = monitor.session_state(sid) if sid >= 0 else {}
+	var reported: Dictionary = st.get("probe", {})
+	return {
+		"playing": EditorInterface.is_playing_scene(),
+		"scene": EditorInterface.get_playing_scene(),
+		"session_id": sid,
+		"pid": int(st.get("pid", 0)),
+		"probe_connected": sid >= 0 and not reported.is_empty(),
+		"probe_registered": probe.registered(),
+		"runtime_enabled": probe.runtime_enabled,
+		"paused": bool(reported.get("paused", false)),
+		"time_scale": 1.0,
+		"breaked": bool(st.get("breaked", false)),
+		"break_reason": str(st.get("break_reason", "")),
+		"break_stack": st.get("break_stack", []),
+		"headless": bool(reported.get("headless", false)),
+		"output_cursor": monitor.output_cursor(),
+		"errors_cursor": monitor.errors_cursor(),
+	}

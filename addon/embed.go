@@ -9,7 +9,7 @@ import "embed"
 // "plugin.gd", "handlers/core_handlers.gd", … Only addon files are embedded
 // (no Go sources, tests or tooling).
 //
-//go:embed plugin.cfg *.gd handlers/*.gd runtime/*.gd
+//go:embed plugin.cfg *.gd handlers/*.gd runtime/*.gd lib/*.gd
 var FS embed.FS
 
 // Version is the addon's version; it mirrors `version=` in plugin.cfg (a test

@@ -54,8 +54,9 @@ func _enter_tree() -> void:
 
 
 ## Registers every handlers/<area>_handlers.gd script shipped with the addon, each
-## under its area's name (core, scene, scripts, ...). A toolset's editor side is one
-## such file exposing get_commands(); adding a file is all it takes.
+## under its area's name (core, ...). A toolset's editor side is not here: the toolset
+## ships it and the server installs it under res://addons/godot_mcp_ext/<toolset>/,
+## loaded by scan_extensions() or cmd_ext_load.
 func _register_builtin_handlers() -> void:
 	var dir: String = (get_script() as Script).resource_path.get_base_dir().path_join("handlers")
 	var files: PackedStringArray = DirAccess.get_files_at(dir)

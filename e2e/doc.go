@@ -18,4 +18,9 @@
 // when E2E_BENCH=1:
 //
 //	E2E_BENCH=1 go test -count=1 -v -run TestEditorStateLatency ./e2e/
+//
+// The tests toolset's tests need copies of the GUT and gdUnit4 frameworks,
+// which are not part of this repository: GODOT_MCP_TEST_GUT_DIR and
+// GODOT_MCP_TEST_GDUNIT4_DIR name their addons/gut and addons/gdUnit4
+// folders; a test whose variable is unset is skipped, saying so.
 package e2e

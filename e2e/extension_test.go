@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/extinstall"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	builtin "github.com/godot-mcp/godot-mcp/plugins"
 )
 
 // The hello template, from a plugin directory, in the real editor: its
@@ -158,5 +160,64 @@ func _wave(_params: Dictionary) -> Dictionary:
 	st, err := extinstall.ReadStamp(project, "hello")
 	if err != nil || st == nil || st.Version == "old" {
 		t.Fatalf("stamp = %+v %v", st, err)
+	}
+}
+
+// A built-in toolset ships its editor code the way a third party's does.
+// Enabled at start (GODOT_MCP_DEFAULT_TOOLSETS), before the editor
+// connects, its first call once the editor is there installs the code into
+// the project (res://addons/godot_mcp_ext/scene/, version-stamped), has the
+// editor load it without a plugin toggle, and runs: nothing of the scene
+// toolset is in the core addon any more.
+func TestSceneEditorCodeInstalledOnFirstCall(t *testing.T) {
+	s := newSession(t, "GODOT_MCP_DEFAULT_TOOLSETS=scene")
+	if _, err := os.Stat(filepath.Join(s.project, "addons", "godot_mcp", "handlers", "scene_handlers.gd")); !os.IsNotExist(err) {
+		t.Fatalf("the core addon still holds the scene handlers: %v", err)
+	}
+	var tree struct {
+		Nodes []struct {
+			Path string `json:"path"`
+		} `json:"nodes"`
+	}
+	s.host.mustCall(t, "godot_scene_get_tree", map[string]any{"scene": "res://main.tscn"}, &tree)
+	if len(tree.Nodes) < 2 || tree.Nodes[0].Path != "." {
+		t.Fatalf("get_tree on the first call: %+v", tree)
+	}
+	dir := filepath.Join(s.project, "addons", "godot_mcp_ext", "scene")
+	for _, f := range []string{"handlers.gd", "common.gd", "tree.gd", extinstall.StampFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	s.host.mustCall(t, "godot_scene_list_open", nil, nil)
+}
+
+// installEditorCode copies a built-in toolset's editor code into project's
+// res://addons/godot_mcp_ext/<name>/, as the server does on enable, for a
+// test that drives the editor through a bare bridge (no server, so nothing
+// installs it); the addon loads it when the editor starts.
+func installEditorCode(t testing.TB, project, name string) {
+	t.Helper()
+	ts, ok := builtin.Lookup(name)
+	if !ok || ts.EditorCode == nil {
+		t.Fatalf("toolset %s ships no editor code", name)
+	}
+	dir := filepath.Join(project, "addons", "godot_mcp_ext", name)
+	err := fs.WalkDir(ts.EditorCode, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(ts.EditorCode, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

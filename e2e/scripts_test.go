@@ -395,6 +395,7 @@ func TestScriptsUnsavedChangesProtected(t *testing.T) {
 	if err := os.WriteFile(ext, []byte(scriptEditorExt), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	installEditorCode(t, project, "scripts") // cmd_scripts_write comes with the scripts toolset
 	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: contract.Version})
 	if err != nil {
 		t.Fatal(err)

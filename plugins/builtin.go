@@ -3,17 +3,26 @@
 package plugins
 
 import (
+	"github.com/godot-mcp/godot-mcp/plugins/animation"
+	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
 	"github.com/godot-mcp/godot-mcp/plugins/runtime"
 	"github.com/godot-mcp/godot-mcp/plugins/scene"
 	"github.com/godot-mcp/godot-mcp/plugins/scripts"
+	"github.com/godot-mcp/godot-mcp/plugins/tests"
+	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // Builtins returns the built-in toolsets in listing order.
 func Builtins() []sdk.Toolset {
-	return []sdk.Toolset{scene.Toolset(), scripts.Toolset(), resources.Toolset(), project.Toolset(), runtime.Toolset()}
+	return []sdk.Toolset{scene.Toolset(), scripts.Toolset(), resources.Toolset(), project.Toolset(), runtime.Toolset(),
+		tests.Toolset(),
+		diagnostics.Toolset(),
+		animation.Toolset(),
+		tilemap.Toolset(),
+	}
 }
 
 // Names returns the built-in toolset names in listing order.

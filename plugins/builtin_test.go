@@ -150,7 +150,7 @@ func TestBuiltinNamesAndSafety(t *testing.T) {
 			t.Fatalf("%s: incomplete", ts.Name)
 		}
 	}
-	for _, n := range []string{"scene", "scripts", "resources", "project", "runtime"} {
+	for _, n := range []string{"scene", "scripts", "resources", "project", "runtime", "tilemap"} {
 		if !seen[n] {
 			t.Fatalf("missing built-in %s", n)
 		}

@@ -1,6 +1,8 @@
 package plugins_test
 
 import (
+	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,30 +15,31 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
-// Every editor command a built-in toolset's code names is one the addon
-// declares, and is the toolset's own (cmd_<toolset>_*, owned by it in the
-// addon's table) or a public core command: the built-ins obey the rule
-// third-party toolsets are held to. (The class of each send is checked at
+// Every editor command a built-in toolset's code names is one the editor
+// declares, and is the toolset's own (cmd_<toolset>_*, declared by its
+// shipped editor code, or still by the core addon for a toolset that ships
+// none) or a public core command: the built-ins obey the rule third-party
+// toolsets are held to. (The class of each send is checked at
 // run time, in sdktest and in the real host, which also catch a command
 // sent through another package's helper.) Helpers under plugins/internal,
 // shared by toolsets, may name public core commands only.
 func TestBuiltinsSendOnlyTheirOwnCommands(t *testing.T) {
-	table := fakeaddon.AddonCommands()
-	// A toolset's own commands are declared by the editor code it ships.
-	for _, ts := range plugins.Builtins() {
-		if ts.EditorCode == nil {
-			continue
-		}
-		own, err := fakeaddon.ParseCommands(ts.EditorCode, ts.Name)
-		if err != nil {
-			t.Fatalf("%s: %v", ts.Name, err)
-		}
-		for c, info := range own {
-			table[c] = info
-		}
-	}
 	cmdRE := regexp.MustCompile(`"(cmd_[a-z0-9_]+)"`)
-	for _, name := range plugins.Names() {
+	for _, ts := range plugins.Builtins() {
+		name := ts.Name
+		table := fakeaddon.AddonCommands()
+		if ts.EditorCode != nil {
+			own, err := fakeaddon.ParseCommands(ts.EditorCode, name)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for c, info := range own {
+				if prev, dup := table[c]; dup {
+					t.Errorf("%s: %s is declared by its editor code and by the core addon (%s)", name, c, prev.Owner)
+				}
+				table[c] = info
+			}
+		}
 		files, err := filepath.Glob(filepath.Join(name, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no sources (%v)", name, err)
@@ -94,5 +97,75 @@ func TestSharedHelpersSendOnlyPublicCommands(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A built-in toolset's editor code is its own, shipped the way a third
+// party's is: a handlers.gd index at the root of its EditorCode declaring
+// only cmd_<toolset>_* commands, none of them also in the core addon.
+func TestBuiltinsShipTheirEditorCode(t *testing.T) {
+	core := fakeaddon.AddonCommands()
+	for _, ts := range plugins.Builtins() {
+		if ts.EditorCode == nil {
+			continue // a Go-only toolset
+		}
+		own, err := fakeaddon.ParseCommands(ts.EditorCode, ts.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", ts.Name, err)
+		}
+		if len(own) == 0 {
+			t.Errorf("%s: its editor code declares no command", ts.Name)
+		}
+		for c := range own {
+			if !strings.HasPrefix(c, safety.CommandPrefix(ts.Name)) {
+				t.Errorf("%s: its editor code declares %s, outside its namespace", ts.Name, c)
+			}
+			if info, dup := core[c]; dup {
+				t.Errorf("%s: %s is also declared by the core addon (owner %s)", ts.Name, c, info.Owner)
+			}
+		}
+		if _, err := fs.Stat(ts.EditorCode, "handlers.gd"); err != nil {
+			t.Errorf("%s: no handlers.gd at the root of its editor code: %v", ts.Name, err)
+		}
+	}
+	for _, name := range []string{"scene", "scripts", "resources", "project", "runtime"} {
+		ts, _ := plugins.Lookup(name)
+		if ts.EditorCode == nil {
+			t.Errorf("%s ships no editor code", name)
+		}
+		for c, info := range core {
+			if info.Owner == name || strings.HasPrefix(c, safety.CommandPrefix(name)) {
+				t.Errorf("the core addon still declares %s (owner %s)", c, info.Owner)
+			}
+		}
+	}
+}
+
+// No GDScript file of the addon or of a toolset's editor code comes near
+// 1,000 lines (docs/addon.md: split by command family well before).
+func TestGDScriptFilesStaySmall(t *testing.T) {
+	const limit = 1000
+	n := 0
+	for _, root := range []string{"../addon", ".", "../examples"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			n++
+			if lines := bytes.Count(b, []byte("\n")); lines >= limit {
+				t.Errorf("%s has %d lines; split it by command family (at most %d)", p, lines, limit-1)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d .gd files found", n)
 	}
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GDScript parse check: installs the pinned tree-sitter-gdscript (npm ci, first run
 # only), proves the checker still catches a broken file (self-test), then parses
-# every .gd file under addon/ (or under the paths given as arguments).
+# every .gd file under addon/, plugins/*/editor/ and examples/*/editor/ (the toolsets'
+# editor code), or under the paths given as arguments.
 # Exit status: non-zero when any file has a syntax error.
 set -euo pipefail
 
@@ -18,5 +19,8 @@ node --test --test-reporter=dot gdparse.test.js >&2
 
 if [ "$#" -eq 0 ]; then
 	set -- "$here/../addon"
+	for d in "$here"/../plugins/*/editor "$here"/../examples/*/editor; do
+		[ -d "$d" ] && set -- "$@" "$d"
+	done
 fi
 exec node gdparse.js "$@"

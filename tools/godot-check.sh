@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Checks the addon against a real Godot 4 binary, when one exists:
-#   1. opens a throwaway project with the addon enabled in the headless editor and
+#   1. opens a throwaway project with the addon enabled, and the built-in toolsets'
+#      editor code (plugins/*/editor) installed as extensions, in the headless editor and
 #      fails on any SCRIPT ERROR / Parse Error / error mentioning the addon;
 #   2. runs the value-codec test (tools/godot/codec_test.gd) in that project;
 #   3. plants symbolic links in it (leading out of the project and staying inside) and
@@ -29,10 +30,13 @@ fi
 project="$(mktemp -d)"
 outside="$project.outside"
 trap 'rm -rf "$project" "$outside"' EXIT
-mkdir -p "$project/addons/godot_mcp/handlers" "$project/addons/godot_mcp/runtime"
-cp "$repo"/addon/plugin.cfg "$repo"/addon/*.gd "$project/addons/godot_mcp/"
-cp "$repo"/addon/handlers/*.gd "$project/addons/godot_mcp/handlers/"
-cp "$repo"/addon/runtime/*.gd "$project/addons/godot_mcp/runtime/"
+mkdir -p "$project/addons/godot_mcp"
+(cd "$repo/addon" && find . \( -name '*.gd' -o -name plugin.cfg \) -print0 | xargs -0 cp --parents -t "$project/addons/godot_mcp/")
+for ed in "$repo"/plugins/*/editor; do
+	ts="$(basename "$(dirname "$ed")")"
+	mkdir -p "$project/addons/godot_mcp_ext/$ts"
+	cp -r "$ed"/. "$project/addons/godot_mcp_ext/$ts/"
+done
 cp "$here/godot/codec_test.gd" "$here/godot/path_guard_test.gd" "$project/"
 cat > "$project/project.godot" <<'CFG'
 config_version=5

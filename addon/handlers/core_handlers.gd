@@ -2,13 +2,14 @@
 extends RefCounted
 ## Core editor commands (always available, whatever toolsets are enabled):
 ## cmd_get_editor_state, cmd_undo, cmd_redo, cmd_describe_class, cmd_value_roundtrip,
-## cmd_filesystem_sync. The read_only ones but cmd_value_roundtrip are the public core
+## cmd_filesystem_sync, and cmd_check_preconditions (which the server sends itself). The read_only ones but cmd_value_roundtrip are the public core
 ## commands every toolset may send (docs/contract.md).
 ## Every handler validates its params first and returns fail() early.
 
 const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
-const Files := preload("resources_handlers.gd")
+const Files := preload("../lib/files.gd")
+const Params := preload("../lib/params.gd")
 
 const MAX_UNDO_COUNT := 1000
 
@@ -29,6 +30,7 @@ func get_commands() -> Dictionary:
 		"cmd_describe_class": {"class": "read_only", "run": describe_class},
 		"cmd_value_roundtrip": {"class": "read_only", "run": value_roundtrip},
 		"cmd_filesystem_sync": {"class": "read_only", "run": filesystem_sync},
+		"cmd_check_preconditions": {"class": "read_only", "run": check_preconditions},
 	}
 
 
@@ -147,7 +149,7 @@ func redo(params: Dictionary) -> Dictionary:
 
 func _step(params: Dictionary, undoing: bool) -> Dictionary:
 	var verb: String = "undo" if undoing else "redo"
-	var count: Variant = _int_param(params, "count", 1)
+	var count: Variant = Params.integer(params, "count", 1)
 	if count == null or int(count) < 1 or int(count) > MAX_UNDO_COUNT:
 		return _router.fail("VALIDATION_ERROR", "count must be an integer from 1 to %d (how many actions to %s)." % [MAX_UNDO_COUNT, verb])
 	var dry_run: Variant = params.get("dry_run", false)
@@ -557,7 +559,7 @@ func value_roundtrip(params: Dictionary) -> Dictionary:
 		return _router.fail("VALIDATION_ERROR", "Unknown type '%s'. Use a Variant type name such as \"int\", \"Vector3\", \"Transform2D\" or \"Object\"." % type_v)
 	if not params.has("value"):
 		return _router.fail("VALIDATION_ERROR", "value is required.")
-	var hint: Variant = _int_param(params, "hint", PROPERTY_HINT_NONE)
+	var hint: Variant = Params.integer(params, "hint", PROPERTY_HINT_NONE)
 	if hint == null:
 		return _router.fail("VALIDATION_ERROR", "hint must be an integer (a PROPERTY_HINT_* value).")
 	var hs: Variant = params.get("hint_string", "")
@@ -570,19 +572,6 @@ func value_roundtrip(params: Dictionary) -> Dictionary:
 	return _router.ok({"type": type_string(typeof(v)), "value": ValueCodec.encode(v)})
 
 
-## An integer param (JSON numbers arrive as floats); the default when absent, null
-## when present but not an integer.
-func _int_param(params: Dictionary, key: String, default_value: int) -> Variant:
-	if not params.has(key) or params[key] == null:
-		return default_value
-	var v: Variant = params[key]
-	if typeof(v) == TYPE_INT:
-		return v
-	if typeof(v) == TYPE_FLOAT and is_finite(v as float) and (v as float) == floorf(v as float):
-		return int(v)
-	return null
-
-
 # --- cmd_filesystem_sync ------------------------------------------------------------------
 
 
@@ -591,8 +580,35 @@ func _int_param(params: Dictionary, key: String, default_value: int) -> Variant:
 ## lists the removed ones; asks it to look at them when not. Public: a toolset that writes
 ## files polls it until ready.
 func filesystem_sync(params: Dictionary) -> Dictionary:
-	var written: Variant = Files._str_array(params.get("written"))
-	var removed: Variant = Files._str_array(params.get("removed"))
+	var written: Variant = Params.strings(params.get("written"))
+	var removed: Variant = Params.strings(params.get("removed"))
 	if written == null or removed == null:
 		return _router.fail("VALIDATION_ERROR", "written and removed must be arrays of res:// paths.")
 	return _router.ok(Files.sync_files(written as PackedStringArray, removed as PackedStringArray))
+
+
+# --- cmd_check_preconditions ---------------------------------------------------------
+
+
+## {required: [names]} -> ok {} when every editor-side precondition holds, else the
+## first PRECONDITION_FAILED with `required`. Knows "active_scene"; for any other name
+## X it asks the command cmd_check_precondition_X when some handler registered it
+## (that is how other toolsets add theirs), and otherwise ignores the name.
+func check_preconditions(params: Dictionary) -> Dictionary:
+	var req: Variant = params.get("required", [])
+	if typeof(req) != TYPE_ARRAY:
+		return _router.ok({})
+	for r: Variant in req:
+		var name: String = str(r)
+		if name == "active_scene":
+			if EditorInterface.get_edited_scene_root() == null:
+				return _router.fail("PRECONDITION_FAILED", "No scene is open in the editor. Open one with godot_scene_open {path} or create one with godot_scene_create {path, root_type}.", "active_scene")
+			continue
+		var cmd: String = "cmd_check_precondition_" + name
+		if _router.has_command(cmd):
+			var cb: Variant = _router._table.get(cmd)
+			if typeof(cb) == TYPE_CALLABLE and (cb as Callable).is_valid():
+				var res: Variant = (cb as Callable).call({})
+				if typeof(res) == TYPE_DICTIONARY and not bool((res as Dictionary).get("ok", true)):
+					return res
+	return _router.ok({})

@@ -25,9 +25,10 @@ func fakeGodot(t *testing.T, version string) string {
 
 // keepDialing dials url as an editor until ctx ends (the doctor's
 // temporary bridge comes and goes).
-func keepDialing(ctx context.Context, url string, addonVersion string) {
+func keepDialing(ctx context.Context, url, projectDir, addonVersion string) {
 	hello := fakeaddon.DefaultHello()
 	hello.AddonVersion = addonVersion
+	hello.ProjectDir = projectDir
 	for ctx.Err() == nil {
 		dctx, cancel := context.WithTimeout(ctx, time.Second)
 		a, err := fakeaddon.Dial(dctx, url, fakeaddon.WithHello(hello))
@@ -81,7 +82,7 @@ func TestDoctorFromZero(t *testing.T) {
 	env = append(env, "GODOT_BIN="+fakeGodot(t, "4.4.1.stable.official.49a5bc7b6"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go keepDialing(ctx, "ws://127.0.0.1:"+port, addon.Version)
+	go keepDialing(ctx, "ws://127.0.0.1:"+port, project, addon.Version)
 	out, _, code = runBinary(t, env, "doctor", "--project", project, "--wait", "10s")
 	cancel()
 	if code != 0 {
@@ -90,7 +91,7 @@ func TestDoctorFromZero(t *testing.T) {
 	for _, want := range []string{
 		"ok    addon: version " + addon.Version + " installed, matches this server",
 		"ok    plugin: enabled in project.godot",
-		"ok    editor: connected: project /tmp/fakeaddon/project",
+		"ok    editor: connected: project " + project,
 		"ok    godot (headless runs):",
 		"all checks passed.",
 	} {
@@ -130,9 +131,9 @@ func TestDoctorAsksTheRunningServer(t *testing.T) {
 		doctorLine(out, "FAIL  editor: no editor is connected to the running server") == "" {
 		t.Fatalf("without an editor:\n%s", out)
 	}
-	dialEditor(t, server.BridgeURL(), "/tmp/game")
+	a := dialEditor(t, server.BridgeURL(), "/tmp/game")
 	out, _, _ = runBinary(t, env, "doctor", "--wait", "0")
-	if doctorLine(out, "ok    editor: connected: project /tmp/fakeaddon/project") == "" ||
+	if doctorLine(out, "ok    editor: connected: project "+a.ProjectDir()) == "" ||
 		doctorLine(out, "FAIL  editor addon: Addon version fakeaddon differs from server version") == "" {
 		t.Fatalf("with an editor:\n%s", out)
 	}

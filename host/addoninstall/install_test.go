@@ -343,3 +343,52 @@ func TestInstallEnablePreservesProjectGodot(t *testing.T) {
 		t.Error("second enable changed project.godot")
 	}
 }
+
+// Installing this addon over one from before the toolsets took their editor
+// code with them (scene, scripts and resources handlers inside the core
+// addon) removes those handler files and their .uid files: left behind, the
+// old addon's plugin.gd-style loader would register their commands as the
+// core's and the toolsets' own editor code could not claim them.
+func TestUpgradeRemovesHandlersThatMovedToTheirToolsets(t *testing.T) {
+	proj := newProject(t, minimalProject)
+	old := fstest.MapFS{}
+	if err := fs.WalkDir(addon.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(addon.FS, p)
+		old[p] = &fstest.MapFile{Data: b}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	moved := []string{"handlers/scene_handlers.gd", "handlers/scripts_handlers.gd", "handlers/resources_handlers.gd", "handlers/project_handlers.gd", "handlers/runtime_handlers.gd"}
+	for _, p := range moved {
+		old[p] = &fstest.MapFile{Data: []byte("@tool\nextends RefCounted\n")}
+	}
+	if _, err := install(Options{ProjectDir: proj}, old, "old"); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(proj, filepath.FromSlash(addon.InstallDir))
+	for _, p := range moved {
+		writeFile(t, filepath.Join(dir, p+".uid"), "uid://abc\n") // as the editor writes them
+	}
+	rep, err := Install(Options{ProjectDir: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ops(rep)
+	for _, p := range moved {
+		for _, f := range []string{p, p + ".uid"} {
+			if got["addons/godot_mcp/"+f] != OpRemove {
+				t.Errorf("%s: %q, want remove", f, got["addons/godot_mcp/"+f])
+			}
+			if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s is still there (%v)", f, err)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "handlers", "core_handlers.gd")); err != nil {
+		t.Errorf("core_handlers.gd: %v", err)
+	}
+}

@@ -48,6 +48,10 @@ var guides = []guide{
 	{"resources.md", "resources", "Resources toolset guide", "How the resource tools behave: res:// paths, .tres files, moves with references, UIDs, rescans and imports."},
 	{"project.md", "project", "Project toolset guide", "How the project tools behave: settings, the input map and the input event shape, autoloads."},
 	{"runtime.md", "runtime", "Runtime toolset guide", "How the runtime tools behave: playing, output and error cursors, inspecting and driving the running game, headless runs."},
+	{"tests.md", "tests", "Tests toolset guide", "How the tests tools behave: detecting GUT or gdUnit4, discovery, headless runs, per-test results and statuses."},
+	{"diagnostics.md", "diagnostics", "Diagnostics toolset guide", "How the diagnostics tools behave: the editor's Output panel from a cursor and its limits, the whole-project check."},
+	{"animation.md", "animation", "Animation toolset guide", "How the animation tools behave: naming players, animations and tracks, key shapes per track type, one-undo edits, seek, deletes."},
+	{"tilemap.md", "tilemap", "Tilemap toolset guide", "How the tilemap tools behave: TileMapLayer cells, painting and terrains, TileSet authoring, GridMap and MeshLibrary, legacy TileMap nodes."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

@@ -43,7 +43,7 @@ func TestCoreServesTheGuidesAsResources(t *testing.T) {
 	for _, r := range list.Resources {
 		listed[r.URI] = r
 	}
-	for _, page := range []string{"values", "scene", "scripts", "resources", "project", "runtime", "security"} {
+	for _, page := range []string{"values", "scene", "scripts", "resources", "project", "runtime", "tilemap", "security"} {
 		uri := "godot://docs/" + page
 		r, ok := listed[uri]
 		if !ok || r.Description == "" || r.MIMEType != "text/markdown" {

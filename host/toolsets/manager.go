@@ -635,15 +635,24 @@ func (m *Manager) kill(p Plugin) {
 // Close stops every plugin and waits for background describes.
 func (m *Manager) Close() {
 	m.cancel() // ends starts and describes under way
+	// Every toolset stops at once: a plugin takes up to a second or two to
+	// exit after its connection closes, and nine of them one after another
+	// would hold the server's exit for as long.
+	var wg sync.WaitGroup
 	for _, name := range m.order {
 		e := m.entries[name]
-		e.op.Lock()
-		e.mu.Lock()
-		p := m.detach(e)
-		e.mu.Unlock()
-		m.release(p)
-		e.op.Unlock()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.op.Lock()
+			defer e.op.Unlock()
+			e.mu.Lock()
+			p := m.detach(e)
+			e.mu.Unlock()
+			m.release(p)
+		}()
 	}
+	wg.Wait()
 	m.bg.Wait()
 }
 

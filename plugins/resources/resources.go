@@ -624,6 +624,7 @@ func Toolset() sdk.Toolset {
 		Version:     "0.2.0",
 		Description: "Files and resources under res://: list, search, read, create, move and delete, with references and UIDs kept intact.",
 		MinGodot:    "4.4",
+		EditorCode:  editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List project files",

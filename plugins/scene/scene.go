@@ -25,6 +25,7 @@ func Toolset() sdk.Toolset {
 		Version:     "0.2.0",
 		Description: "Scenes and nodes: read the tree, create, edit, move and delete nodes, save scenes, all undoable.",
 		MinGodot:    "4.4",
+		EditorCode:  editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title: "Get the scene tree",

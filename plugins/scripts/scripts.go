@@ -631,6 +631,7 @@ func Toolset() sdk.Toolset {
 		Version:     "0.2.0",
 		Description: "GDScript files: list, read, write, patch and validate scripts (errors from Godot's own parser), attach them to nodes.",
 		MinGodot:    "4.4",
+		EditorCode:  editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List scripts",

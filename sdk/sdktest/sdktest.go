@@ -186,18 +186,20 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 		t.Fatalf("sdktest: describe: %v", err)
 	}
 	cfg := startConfig{commands: map[string]envelope.CommandInfo{}}
+	for _, o := range opts {
+		if o.apply != nil {
+			o.apply(&cfg)
+		}
+	}
 	if ts.EditorCode != nil {
 		own, err := fakeaddon.ParseCommands(ts.EditorCode, ts.Name)
 		if err != nil {
 			t.Fatalf("sdktest: the toolset's editor code: %v", err)
 		}
 		for name, info := range own {
-			cfg.commands[name] = info
-		}
-	}
-	for _, o := range opts {
-		if o.apply != nil {
-			o.apply(&cfg)
+			if _, declared := cfg.commands[name]; !declared {
+				cfg.commands[name] = info
+			}
 		}
 	}
 	for name, info := range cfg.commands {

@@ -57,6 +57,7 @@ var Targets = []Target{
 	{Bench: "Payload8MiB", Max: 250e6, What: "8 MiB payload through the whole chain"},
 	{Bench: "AttachedFullChain", Base: "FullChain", Max: 2, What: "FullChain through a second server attached to the owner (issue 15: what attaching costs per call)"},
 	{Bench: "AttachedPayload8MiB", Base: "Payload8MiB", Max: 2.5, What: "Payload8MiB through a second server attached to the owner"},
+	{Bench: "AnimationTrack200Editor", Base: "AnimationKey1Editor", Max: 10, What: "a 200-key track written in one godot_animation_edit_tracks call vs a 1-key call, real editor (issue 16)"},
 	{Bench: "HostRSS", Metric: "rss-MB", Max: 25, What: "host resident memory (MB)"},
 	{Bench: "PluginRSS", Metric: "rss-MB", Max: 25, What: "plugin resident memory (MB)"},
 	{Bench: "PluginHop", Metric: "hop-µs", Max: 150, What: "what the plugin hop adds to a small call: toolset tool minus core tool, medians, full chain, alternating calls (issue 12)"},
@@ -64,6 +65,7 @@ var Targets = []Target{
 	{Bench: "HostPluginRSS", Metric: "rss-MB", Max: 40, What: "host and its one enabled plugin together, resident memory after 1,000 calls (MB; issue 12)"},
 	{Bench: "ToolsList/all", Metric: "list-KB", Max: 90, What: "tools/list with every built-in toolset enabled (KB = 1000 bytes; issue 15 context budget)"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
+	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},
 }
 
 // Result is one benchmark line.

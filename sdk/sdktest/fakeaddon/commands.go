@@ -25,9 +25,11 @@ var (
 	routerRE = regexp.MustCompile(`(?m)^\s*register\("(cmd_[a-z0-9_]+)", .*, "([a-z_]+)", "([a-z_]+)"\)\s*$`)
 )
 
-// AddonCommands is the real addon's command table, as its router would
-// declare it: every command of the embedded handlers/<area>_handlers.gd
-// files (owner <area>) and the router's own. A fresh copy each call.
+// AddonCommands is the real core addon's command table, as its router
+// would declare it: every command of the embedded handlers/<area>_handlers.gd
+// files (owner <area>) and the router's own. A toolset's own commands are
+// not in it: they come with its editor code (ParseCommands), declared when
+// the editor loads that (cmd_ext_load). A fresh copy each call.
 func AddonCommands() map[string]envelope.CommandInfo {
 	addonOnce.Do(func() {
 		t, err := parseAddonCommands(addon.FS)
@@ -62,45 +64,43 @@ func parseAddonCommands(fsys fs.FS) (map[string]envelope.CommandInfo, error) {
 			return nil, err
 		}
 		owner := strings.TrimSuffix(path.Base(f), "_handlers.gd")
-		if err := addEntries(table, f, string(src), owner); err != nil {
-			return nil, err
+		found := entryRE.FindAllStringSubmatch(string(src), -1)
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s declares no command in the form \"cmd_x\": {\"class\": ..., \"run\": ...}", f)
+		}
+		for _, m := range found {
+			if _, dup := table[m[1]]; dup {
+				return nil, fmt.Errorf("%s: %s is declared twice", f, m[1])
+			}
+			table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
 		}
 	}
 	return table, nil
 }
 
 // ParseCommands is the command table a toolset's editor code declares, as
-// the real addon registers it when it loads the folder: every entry
-// "cmd_x": {"class": ..., "dry_run"?: ..., "run": ...} of every .gd file
-// in fsys (handlers.gd and the files it preloads), owned by owner. An
-// entry declared twice is an error.
+// the real addon would register it from <toolset>/handlers.gd and the files
+// it preloads: every entry "cmd_x": {"class": ..., "run": ...} in a .gd file
+// of fsys, owned by owner. A command declared twice is an error.
 func ParseCommands(fsys fs.FS, owner string) (map[string]envelope.CommandInfo, error) {
 	table := map[string]envelope.CommandInfo{}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path.Ext(p) != ".gd" {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
 			return err
 		}
 		src, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		return addEntries(table, p, string(src), owner)
+		for _, m := range entryRE.FindAllStringSubmatch(string(src), -1) {
+			if _, dup := table[m[1]]; dup {
+				return fmt.Errorf("%s: %s is declared twice", p, m[1])
+			}
+			table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
+		}
+		return nil
 	})
 	return table, err
-}
-
-func addEntries(table map[string]envelope.CommandInfo, file, src, owner string) error {
-	found := entryRE.FindAllStringSubmatch(src, -1)
-	if len(found) == 0 && strings.HasSuffix(file, "_handlers.gd") {
-		return fmt.Errorf("%s declares no command in the form \"cmd_x\": {\"class\": ..., \"run\": ...}", file)
-	}
-	for _, m := range found {
-		if _, dup := table[m[1]]; dup {
-			return fmt.Errorf("%s: %s is declared twice", file, m[1])
-		}
-		table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
-	}
-	return nil
 }
 
 // Commands is the command table the addon declared (the hello's, plus

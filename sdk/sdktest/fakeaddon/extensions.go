@@ -15,9 +15,9 @@ import (
 
 // The real addon's cmd_ext_load / cmd_ext_unload (addon/command_router.gd),
 // faked over the hello's project_dir: a load reads the folder's
-// .godot_mcp_stamp.json and reports its version, and registers the
-// commands its .gd files declare (ParseCommands, owner the prefix); an
-// unload drops them; both push the table.
+// .godot_mcp_stamp.json, reports its version and declares the commands its
+// .gd files declare (ParseCommands; only cmd_<toolset>_* ones, as the real
+// router keeps); an unload drops them; both push the table.
 const (
 	cmdExtLoad   = "cmd_ext_load"
 	cmdExtUnload = "cmd_ext_unload"
@@ -44,24 +44,29 @@ func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *envelop
 	if b, err := os.ReadFile(filepath.Join(dir, ".godot_mcp_stamp.json")); err == nil {
 		_ = json.Unmarshal(b, &stamp)
 	}
-	cmds, err := ParseCommands(os.DirFS(dir), p.Prefix)
+	declared, err := ParseCommands(os.DirFS(dir), p.Prefix)
 	if err != nil {
-		return nil, envelope.Precondition("toolset_editor_code", fmt.Sprintf("res://addons/godot_mcp_ext/%s: %v.", p.Prefix, err))
+		return nil, envelope.Precondition("toolset_editor_code", fmt.Sprintf("res://addons/godot_mcp_ext/%s/: %v.", p.Prefix, err))
 	}
 	names := []string{}
 	a.mu.Lock()
-	a.extensions[p.Prefix] = stamp.Version
-	next := a.withoutOwner(p.Prefix)
-	for k, v := range cmds {
+	a.dropExtLocked(p.Prefix)
+	next := make(map[string]envelope.CommandInfo, len(a.commands)+len(declared))
+	for k, v := range a.commands {
+		next[k] = v
+	}
+	for k, v := range declared {
 		if _, taken := next[k]; taken || !strings.HasPrefix(k, "cmd_"+p.Prefix+"_") {
-			continue // the real router refuses these
+			continue
 		}
 		next[k] = v
 		names = append(names, k)
 	}
-	a.commands = next
-	a.mu.Unlock()
 	sort.Strings(names)
+	a.commands = next
+	a.extCommands[p.Prefix] = names
+	a.extensions[p.Prefix] = stamp.Version
+	a.mu.Unlock()
 	if err := a.pushTable(ctx); err != nil {
 		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
 	}
@@ -75,8 +80,8 @@ func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envel
 	}
 	a.mu.Lock()
 	_, was := a.extensions[p.Prefix]
+	a.dropExtLocked(p.Prefix)
 	delete(a.extensions, p.Prefix)
-	a.commands = a.withoutOwner(p.Prefix)
 	a.mu.Unlock()
 	if err := a.pushTable(ctx); err != nil {
 		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
@@ -84,16 +89,22 @@ func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envel
 	return map[string]any{"prefix": p.Prefix, "unloaded": was}, nil
 }
 
-// withoutOwner is a copy of the command table without owner's commands
-// (a.mu held).
-func (a *Addon) withoutOwner(owner string) map[string]envelope.CommandInfo {
-	out := make(map[string]envelope.CommandInfo, len(a.commands))
-	for k, v := range a.commands {
-		if v.Owner != owner || owner == "core" {
-			out[k] = v
-		}
+// dropExtLocked forgets the commands extension prefix declared. Caller
+// holds a.mu.
+func (a *Addon) dropExtLocked(prefix string) {
+	names := a.extCommands[prefix]
+	if len(names) == 0 {
+		return
 	}
-	return out
+	next := make(map[string]envelope.CommandInfo, len(a.commands))
+	for k, v := range a.commands {
+		next[k] = v
+	}
+	for _, k := range names {
+		delete(next, k)
+	}
+	a.commands = next
+	delete(a.extCommands, prefix)
 }
 
 // Extensions is the extension folders the fake editor has loaded and

@@ -42,15 +42,16 @@ const HelloID = "hello"
 // readLimit matches the bridge: twice the largest frame either side accepts.
 const readLimit = 2 * envelope.MaxFrameBytes
 
-// DefaultProjectDir is the project_dir of DefaultHello. Dial replaces it
-// with a fresh Godot project of its own (a directory with a project.godot,
-// /tmp/fakeaddon/project-*, removed on Close), so that a toolset's editor
-// code can be installed into it and loaded (cmd_ext_load) as in a real
-// editor, without two fake editors sharing a folder.
+// DefaultProjectDir is DefaultHello's project_dir. It is a placeholder:
+// Dial sends instead a fresh project directory of its own (with a
+// project.godot, removed by Close), so that a toolset's editor code can be
+// installed into it and loaded (cmd_ext_load) as in a real project.
+// ProjectDir reports it.
 const DefaultProjectDir = "/tmp/fakeaddon/project"
 
 // DefaultHello is the cmd_editor_hello sent unless WithHello replaces it;
-// its command table is the real addon's (AddonCommands).
+// its command table is the real core addon's (AddonCommands), its
+// project_dir DefaultProjectDir.
 func DefaultHello() envelope.EditorHello {
 	return envelope.EditorHello{
 		ProjectDir:   DefaultProjectDir,
@@ -196,8 +197,9 @@ type Addon struct {
 	helloAnswer envelope.Response
 	commands    map[string]envelope.CommandInfo // the table the editor declared
 	extensions  map[string]string               // loaded extension folders -> stamp version
+	extCommands map[string][]string             // loaded extension folder -> the commands it declared
 	projectDir  string
-	ownDir      string // the project Dial made for DefaultProjectDir, removed on close
+	tempProject string // the project directory Dial made (DefaultProjectDir), removed by Close
 }
 
 // Dial connects to the bridge at url, sends cmd_editor_hello and waits for
@@ -212,13 +214,13 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	if cfg.tokenSet {
 		cfg.hello.Token = cfg.token
 	}
-	ownDir := ""
+	var tempProject string
 	if cfg.hello.ProjectDir == DefaultProjectDir {
 		dir, err := newProject()
 		if err != nil {
-			return nil, fmt.Errorf("fakeaddon: a project for the default hello: %w", err)
+			return nil, err
 		}
-		cfg.hello.ProjectDir, ownDir = dir, dir
+		tempProject, cfg.hello.ProjectDir = dir, dir
 	}
 	if len(cfg.extra) > 0 {
 		table := make(map[string]envelope.CommandInfo, len(cfg.hello.Commands)+len(cfg.extra))
@@ -238,7 +240,7 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	})
 	if err != nil {
 		tr.CloseIdleConnections()
-		removeProject(ownDir)
+		removeProject(tempProject)
 		de := &DialError{URL: url, Err: err}
 		if resp != nil {
 			de.StatusCode = resp.StatusCode
@@ -248,20 +250,21 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	conn.SetReadLimit(readLimit)
 	actx, cancel := context.WithCancel(context.Background())
 	a := &Addon{
-		url:        url,
-		conn:       conn,
-		transport:  tr,
-		ctx:        actx,
-		cancel:     cancel,
-		done:       make(chan struct{}),
-		changed:    make(chan struct{}),
-		handlers:   map[string]HandlerFunc{envelope.CmdPing: pong},
-		projectDir: cfg.hello.ProjectDir,
-		ownDir:     ownDir,
-		silenced:   map[string]bool{},
-		requests:   map[string]chan envelope.Response{},
-		cursors:    map[string]int{},
-		commands:   cfg.hello.Commands,
+		url:         url,
+		conn:        conn,
+		transport:   tr,
+		ctx:         actx,
+		cancel:      cancel,
+		done:        make(chan struct{}),
+		changed:     make(chan struct{}),
+		handlers:    map[string]HandlerFunc{envelope.CmdPing: pong},
+		projectDir:  cfg.hello.ProjectDir,
+		silenced:    map[string]bool{},
+		requests:    map[string]chan envelope.Response{},
+		cursors:     map[string]int{},
+		commands:    cfg.hello.Commands,
+		extCommands: map[string][]string{},
+		tempProject: tempProject,
 	}
 	a.extensions = map[string]string{}
 	for k, v := range cfg.hello.Extensions {
@@ -599,25 +602,22 @@ func (a *Addon) cleanup() {
 	a.cancel()
 	a.wg.Wait()
 	a.transport.CloseIdleConnections()
-	removeProject(a.ownDir)
+	removeProject(a.tempProject)
 }
 
-// ProjectDir is the project directory the hello reported.
+// ProjectDir is the project directory the hello named (for DefaultHello,
+// the one Dial made).
 func (a *Addon) ProjectDir() string { return a.projectDir }
 
-// newProject makes an empty Godot project under DefaultProjectDir's parent.
+// newProject makes an empty Godot project directory for a fake editor.
 func newProject() (string, error) {
-	parent := filepath.Dir(DefaultProjectDir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", err
-	}
-	dir, err := os.MkdirTemp(parent, filepath.Base(DefaultProjectDir)+"-")
+	dir, err := os.MkdirTemp("", "fakeaddon-project-")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("fakeaddon: project directory: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644); err != nil {
 		_ = os.RemoveAll(dir)
-		return "", err
+		return "", fmt.Errorf("fakeaddon: project directory: %w", err)
 	}
 	return dir, nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,4 +122,79 @@ func Example() {
 	// INTERNAL_ERROR
 	// TIMEOUT
 	// /game 3
+}
+
+// With DefaultHello the fake editor has a project of its own, as a real one
+// would: cmd_ext_load of a folder installed there declares the commands its
+// .gd files declare (its own namespace only) and reports the stamped
+// version; cmd_ext_unload drops them; Close removes the project.
+func TestExtensionLoadDeclaresItsCommands(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	b := newBridge(t)
+	a, err := fakeaddon.Dial(ctx, b.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	proj := a.ProjectDir()
+	if proj == fakeaddon.DefaultProjectDir {
+		t.Fatal("the default project dir is a placeholder")
+	}
+	if _, err := os.Stat(filepath.Join(proj, "project.godot")); err != nil {
+		t.Fatal(err)
+	}
+	if _, dir, _ := b.Extensions(); dir != proj {
+		t.Fatalf("the hello named %q, want %q", dir, proj)
+	}
+	dir := filepath.Join(proj, "addons", "godot_mcp_ext", "tiles")
+	write := func(name, content string) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("handlers.gd", "func get_commands() -> Dictionary:\n\treturn {\n\t\t\"cmd_tiles_fill\": {\"class\": \"mutating\", \"dry_run\": true, \"run\": _fill.fill},\n\t\t\"cmd_scene_sneak\": {\"class\": \"read_only\", \"run\": x},\n\t}\n")
+	write("read.gd", "\t\t\"cmd_tiles_read\": {\"class\": \"read_only\", \"run\": read},\n")
+	write(".godot_mcp_stamp.json", `{"toolset":"tiles","version":"v7","files":{}}`)
+
+	r := b.Send(ctx, "cmd_ext_load", map[string]string{"prefix": "tiles"}, time.Second)
+	if !r.OK || !strings.Contains(string(r.Result), `"version":"v7"`) || !strings.Contains(string(r.Result), `"commands":["cmd_tiles_fill","cmd_tiles_read"]`) {
+		t.Fatalf("cmd_ext_load: %+v %s", r, r.Result)
+	}
+	want := envelope.CommandInfo{Class: "mutating", DryRun: true, Owner: "tiles"}
+	if got := a.Commands()["cmd_tiles_fill"]; got != want {
+		t.Fatalf("cmd_tiles_fill = %+v", got)
+	}
+	if _, ok := a.Commands()["cmd_scene_sneak"]; ok {
+		t.Fatal("a command outside the folder's namespace was declared")
+	}
+	waitFor(t, func() bool { info, ok, _ := b.Command("cmd_tiles_read"); return ok && info.Owner == "tiles" })
+	if exts, _, _ := b.Extensions(); exts["tiles"] != "v7" {
+		t.Fatalf("extensions %v", exts)
+	}
+	if r := b.Send(ctx, "cmd_ext_unload", map[string]string{"prefix": "tiles"}, time.Second); !r.OK {
+		t.Fatalf("cmd_ext_unload: %+v", r)
+	}
+	if _, ok := a.Commands()["cmd_tiles_fill"]; ok {
+		t.Fatal("cmd_tiles_fill is still declared after the unload")
+	}
+	waitFor(t, func() bool { _, ok, _ := b.Command("cmd_tiles_fill"); return !ok })
+	a.Close()
+	if _, err := os.Stat(proj); !os.IsNotExist(err) {
+		t.Fatalf("Close left the project: %v", err)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package runtime
+package godotproc
 
 import (
 	"os/exec"

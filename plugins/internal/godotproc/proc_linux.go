@@ -1,4 +1,4 @@
-package runtime
+package godotproc
 
 import (
 	"os/exec"

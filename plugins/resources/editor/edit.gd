@@ -1,0 +1,211 @@
+@tool
+extends "common.gd"
+## Writing resources: cmd_resources_create, cmd_resources_set_properties.
+
+
+## {path, type, properties, overwrite, dry_run} -> {path, type, uid, created, properties,
+## persisted, undoable, undo_history, ready, written, removed}
+func create(params: Dictionary) -> Dictionary:
+	var path: Variant = params.get("path")
+	var bad: Dictionary = Files.check_path(path)
+	if not bad.is_empty():
+		return bad
+	var p: String = path
+	var type_name: Variant = params.get("type")
+	var props: Variant = params.get("properties", {})
+	var overwrite: Variant = Params.boolean(params, "overwrite", false)
+	var dry_run: Variant = Params.boolean(params, "dry_run", false)
+	if typeof(type_name) != TYPE_STRING or (type_name as String) == "" or typeof(props) != TYPE_DICTIONARY or overwrite == null or dry_run == null:
+		return _router.fail("VALIDATION_ERROR", "Expected {path, type: class name, properties: {name: value}, overwrite: bool, dry_run: bool}.")
+	var made: Dictionary = _instantiate_resource(type_name as String)
+	if not made.get("ok", false):
+		return made["failure"]
+	var res: Resource = made["resource"]
+	var ext: String = p.get_extension().to_lower()
+	if not ResourceSaver.get_recognized_extensions(res).has(ext):
+		return _router.fail("VALIDATION_ERROR", "A %s cannot be saved as .%s; use .tres or .res." % [type_name, ext])
+	if Files.is_dir(p):
+		return _router.fail("VALIDATION_ERROR", "'%s' is a folder." % p)
+	var existed: bool = FileAccess.file_exists(p)
+	if existed and not overwrite:
+		return _router.fail("VALIDATION_ERROR", "'%s' exists already; pass overwrite: true to replace it, or pick another path (godot_resources_set_properties changes an existing resource)." % p)
+	if existed and p in Files.open_scene_paths():
+		return _router.fail("PRECONDITION_FAILED", "'%s' is open in the editor as a scene; close it before replacing the file." % p)
+	var set_result: Dictionary = _decode_all(res, props as Dictionary)
+	if not set_result.get("ok", false):
+		return set_result["failure"]
+	var values: Dictionary = set_result["values"]
+	for k: Variant in values.keys():
+		res.set(str(k), values[k])
+	var shown: Dictionary = {}
+	for k: Variant in values.keys():
+		shown[k] = Codec.encode(res.get(str(k)))
+	var out: Dictionary = {"path": p, "type": type_name, "created": not existed, "properties": shown, "ready": true, "written": [p], "removed": []}
+	if dry_run:
+		out["persisted"] = false
+		out["undoable"] = false
+		return _router.ok(out)
+	var before: Variant = Files.file_bytes(p)
+	DirAccess.make_dir_recursive_absolute(ProjectSettings.globalize_path(p.get_base_dir()))
+	var err: Error = ResourceSaver.save(res, p)
+	if err != OK:
+		return _router.fail("INTERNAL_ERROR", "Saving %s failed: %s. Check the folder is writable." % [p, error_string(err)])
+	var after: PackedByteArray = FileAccess.get_file_as_bytes(p)
+	var do_ops: Array = [{"op": "write", "path": p, "data": after}]
+	var undo_ops: Array = [{"op": "delete", "path": p}] if before == null else [{"op": "write", "path": p, "data": before}]
+	var undoable: bool = Files.ops_bytes(do_ops) + Files.ops_bytes(undo_ops) <= Files.UNDO_LIMIT_BYTES
+	Files.notify_changed(PackedStringArray([p]), PackedStringArray())
+	if undoable:
+		Files.record("godot-mcp: create %s" % p, do_ops, undo_ops)
+	var st: Dictionary = Files.sync_files(PackedStringArray([p]), PackedStringArray())
+	out["uid"] = Files.uid_text(p)
+	out["persisted"] = true
+	out["undoable"] = undoable
+	out["undo_history"] = "global"
+	out["ready"] = st["ready"]
+	return _router.ok(out)
+
+
+## {ok, resource} or {ok: false, failure} for an engine or script resource class.
+func _instantiate_resource(type_name: String) -> Dictionary:
+	if ClassDB.class_exists(type_name):
+		if not ClassDB.is_parent_class(type_name, "Resource"):
+			return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", "'%s' is not a Resource class (it is a %s); resource files hold Resource types such as StyleBoxFlat, Gradient or a script class extending Resource." % [type_name, ClassDB.get_parent_class(type_name)])}
+		if not ClassDB.can_instantiate(type_name):
+			return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", "'%s' is abstract; pick a concrete subclass (godot_describe_class lists its family)." % type_name)}
+		return {"ok": true, "resource": ClassDB.instantiate(type_name) as Resource}
+	var scr: Script = Codec.global_script(type_name)
+	if scr == null:
+		var hint: String = "Unknown resource class '%s'." % type_name
+		var near: PackedStringArray = _similar_resource_classes(type_name)
+		if not near.is_empty():
+			hint += " Did you mean %s?" % ", ".join(near)
+		return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", hint)}
+	var native: String = str(scr.get_instance_base_type())
+	if native == "" or not ClassDB.is_parent_class(native, "Resource"):
+		return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", "Script class '%s' extends %s, not Resource (or it does not compile; check it with godot_scripts_validate)." % [type_name, native if native != "" else "nothing"])}
+	# The editor's own way: the engine base with the script set (a placeholder instance for
+	# a non-@tool script, which keeps the exported values and saves them).
+	var res: Resource = ClassDB.instantiate(native) as Resource
+	res.set_script(scr)
+	return {"ok": true, "resource": res}
+
+
+static func _similar_resource_classes(wanted: String) -> PackedStringArray:
+	var lower: String = wanted.to_lower()
+	var names: Array = Array(ClassDB.get_inheriters_from_class("Resource"))
+	for entry: Dictionary in ProjectSettings.get_global_class_list():
+		names.append(str(entry.get("class", "")))
+	var scored: Array = []
+	for n: Variant in names:
+		var s: float = str(n).to_lower().similarity(lower)
+		if s >= 0.5:
+			scored.append([s, str(n)])
+	scored.sort_custom(func(a: Array, b: Array) -> bool: return a[0] > b[0])
+	var out: PackedStringArray = []
+	for s: Array in scored.slice(0, 3):
+		out.append(str(s[1]))
+	return out
+
+
+## Decodes every property value for [param obj] through the value codec, all or nothing:
+## {ok, values} or {ok: false, failure} naming every bad property.
+func _decode_all(obj: Object, props: Dictionary) -> Dictionary:
+	var values: Dictionary = {}
+	var problems: PackedStringArray = []
+	for k: Variant in props.keys():
+		var name: String = str(k)
+		var info: Dictionary = Codec.property_info(obj, name)
+		var usage: int = int(info.get("usage", 0))
+		if info.is_empty() or (usage & PROPERTY_USAGE_STORAGE) == 0:
+			var near: PackedStringArray = []
+			for pi: Dictionary in obj.get_property_list():
+				var pn: String = str(pi["name"])
+				if (int(pi.get("usage", 0)) & PROPERTY_USAGE_STORAGE) != 0 and pn.similarity(name) > 0.5:
+					near.append(pn)
+			var msg: String = "%s has no stored property '%s'" % [obj.get_class(), name]
+			if not near.is_empty():
+				msg += " (did you mean %s?)" % ", ".join(near)
+			problems.append(msg)
+			continue
+		var d: Dictionary = Codec.decode_property(obj, name, props[k])
+		if not d.get("ok", false):
+			problems.append("%s: %s" % [name, d.get("hint", "does not fit")])
+			continue
+		values[name] = d["value"]
+	if not problems.is_empty():
+		return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", "Nothing was changed. " + "; ".join(problems) + ". Value shapes: the resource godot://docs/values; property names: godot_describe_class.")}
+	return {"ok": true, "values": values}
+
+
+# --- cmd_resources_set_properties -------------------------------------------------------------
+
+
+## {path, properties, dry_run} -> {path, type, changes: [{property, old, new}], persisted,
+## undoable, undo_history, ready, written, removed}
+func set_properties(params: Dictionary) -> Dictionary:
+	var path: Variant = params.get("path")
+	var bad: Dictionary = Files.check_path(path)
+	if not bad.is_empty():
+		return bad
+	var p: String = path
+	var props: Variant = params.get("properties")
+	var dry_run: Variant = Params.boolean(params, "dry_run", false)
+	if typeof(props) != TYPE_DICTIONARY or (props as Dictionary).is_empty() or dry_run == null:
+		return _router.fail("VALIDATION_ERROR", "properties must be a non-empty object {name: value}.")
+	if not FileAccess.file_exists(p):
+		return Files.not_found(p)
+	if FileAccess.file_exists(p + ".import"):
+		return _router.fail("VALIDATION_ERROR", "'%s' is an imported asset; its data comes from the source file and its .import settings, not from properties. Change the source and reimport." % p)
+	var res: Resource = ResourceLoader.load(p)
+	if res == null:
+		return _router.fail("VALIDATION_ERROR", "'%s' is not a resource Godot can load." % p)
+	if res is Script or res is PackedScene:
+		return _router.fail("VALIDATION_ERROR", "'%s' is a %s; use the scripts or scene tools for it." % [p, res.get_class()])
+	var decoded: Dictionary = _decode_all(res, props as Dictionary)
+	if not decoded.get("ok", false):
+		return decoded["failure"]
+	var values: Dictionary = decoded["values"]
+	var old_values: Dictionary = {}
+	var changes: Array = []
+	for k: Variant in values.keys():
+		old_values[k] = res.get(str(k))
+	var out: Dictionary = {"path": p, "type": res.get_class(), "ready": true, "written": [p], "removed": []}
+	if dry_run:
+		for k: Variant in values.keys():
+			changes.append({"property": k, "old": Codec.encode(old_values[k]), "new": Codec.encode(values[k])})
+		out["changes"] = changes
+		out["persisted"] = false
+		out["undoable"] = false
+		return _router.ok(out)
+	var ur: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
+	ur.create_action("godot-mcp: set properties of %s" % p, UndoRedo.MERGE_DISABLE, null)
+	ur.add_do_method(self, "_apply_properties", res, p, values)
+	ur.add_undo_method(self, "_apply_properties", res, p, old_values)
+	ur.commit_action(true)
+	if _last_save_error != OK:
+		return _router.fail("INTERNAL_ERROR", "The properties were set in the editor but saving %s failed (%s); godot_undo (history \"global\") reverts them." % [p, error_string(_last_save_error)])
+	for k: Variant in values.keys():
+		changes.append({"property": k, "old": Codec.encode(old_values[k]), "new": Codec.encode(res.get(str(k)))})
+	var st: Dictionary = Files.sync_files(PackedStringArray([p]), PackedStringArray())
+	out["changes"] = changes
+	out["persisted"] = true
+	out["undoable"] = true
+	out["undo_history"] = "global"
+	out["ready"] = st["ready"]
+	return _router.ok(out)
+
+
+var _last_save_error: Error = OK
+
+
+## Sets [param values] on [param res], saves it to [param path] and tells the editor.
+func _apply_properties(res: Resource, path: String, values: Dictionary) -> void:
+	for k: Variant in values.keys():
+		res.set(str(k), values[k])
+	_last_save_error = ResourceSaver.save(res, path)
+	res.emit_changed()
+	if not Files.efs().is_scanning():
+		Files.efs().update_file(path)
+	else:
+		Files.update_after_scan(path)

@@ -1,0 +1,23 @@
+package scene
+
+import (
+	"embed"
+	"io/fs"
+)
+
+// The scene toolset's editor code: editor/handlers.gd (the index the addon loads) and
+// the command families it preloads. It is shipped the way a third-party toolset
+// ships its own (sdk.Toolset.EditorCode): installed into the project as
+// res://addons/godot_mcp_ext/scene/ when the toolset is enabled.
+//
+//go:embed editor
+var editorFiles embed.FS
+
+// editorCode is the toolset's editor code, rooted at handlers.gd.
+func editorCode() fs.FS {
+	sub, err := fs.Sub(editorFiles, "editor")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}

@@ -30,7 +30,7 @@ test: lint test-go gdparse proto-check
 # go test -json); the line is kept in bin/.test-go-summary for `make test`.
 test-go:
 	@mkdir -p bin && $(GO) build -o bin/testsummary ./tools/testsummary
-	@set -o pipefail; $(GO) test -race -count=1 -timeout 20m -json $(PKGS) | bin/testsummary -out bin/.test-go-summary
+	@set -o pipefail; $(GO) test -race -count=1 -timeout 45m -json $(PKGS) | bin/testsummary -out bin/.test-go-summary
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -4,6 +4,7 @@ package plugins
 
 import (
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
+	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
@@ -22,6 +23,7 @@ func Builtins() []sdk.Toolset {
 		diagnostics.Toolset(),
 		animation.Toolset(),
 		tilemap.Toolset(),
+		debugger.Toolset(),
 	}
 }
 

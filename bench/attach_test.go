@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // attachedChain starts an owner with the echo toolset on a fixed bridge

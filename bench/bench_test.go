@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 

@@ -3,7 +3,7 @@ package bench
 import (
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // BenchmarkToolsList reports what tools/list costs an agent's context: the

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // toolsDir is tools/conformance in this checkout.

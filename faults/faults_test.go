@@ -26,7 +26,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 

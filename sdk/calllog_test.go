@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // callIDBackend records the call id each log record carried.
@@ -21,7 +20,7 @@ type callIDBackend struct {
 
 func (b *callIDBackend) Log(ctx context.Context, level slog.Level, message string, attrs []slog.Attr) error {
 	b.mu.Lock()
-	b.ids = append(b.ids, sdkhook.CallID(ctx)+" "+message)
+	b.ids = append(b.ids, plugmodel.CallID(ctx)+" "+message)
 	b.mu.Unlock()
 	return nil
 }
@@ -39,7 +38,7 @@ func TestLogRecordsCarryTheCallID(t *testing.T) {
 	}
 	b := &callIDBackend{}
 	for _, id := range []string{"c7", ""} {
-		if res := r.Call(context.Background(), sdkhook.Request{Tool: "talk", Arguments: json.RawMessage(`{}`), CallID: id}, b); res.Err != nil {
+		if res := r.call(context.Background(), plugmodel.CallRequest{Tool: "talk", Arguments: json.RawMessage(`{}`), CallID: id}, b); res.Err != nil {
 			t.Fatal(res.Err)
 		}
 	}
@@ -51,9 +50,6 @@ func TestLogRecordsCarryTheCallID(t *testing.T) {
 		if b.ids[i] != want[i] {
 			t.Errorf("record %d = %q, want %q", i, b.ids[i], want[i])
 		}
-	}
-	if got := requestFromProto(&pluginproto.CallRequest{Tool: "talk", CallId: "c9"}); got.CallID != "c9" {
-		t.Errorf("requestFromProto lost the call id: %+v", got)
 	}
 }
 
@@ -94,14 +90,14 @@ func TestSendsCarryTheCallID(t *testing.T) {
 	}
 	b := &sendIDBackend{}
 	ctx := context.Background()
-	if res := r.Call(ctx, sdkhook.Request{Tool: "peek", Arguments: json.RawMessage(`{}`), CallID: "c1"}, b); res.Err != nil {
+	if res := r.call(ctx, plugmodel.CallRequest{Tool: "peek", Arguments: json.RawMessage(`{}`), CallID: "c1"}, b); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	_, _ = kept.Send(ctx, "cmd_ids_late", nil, 0)
-	if res := r.ReadResource(ctx, sdkhook.ResourceRequest{URI: "ids://r", CallID: "r2"}, b); res.Err != nil {
+	if res := r.readResource(ctx, plugmodel.ResourceRequest{URI: "ids://r", CallID: "r2"}, b); res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if res := r.GetPrompt(ctx, "p", "r3", nil, b); res.Err != nil {
+	if res := r.getPrompt(ctx, "p", "r3", nil, b); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	want := []string{"c1 cmd_ids_peek", "c1 cmd_ids_late", "r2 cmd_ids_read", "r3 cmd_ids_prompt"}
@@ -112,8 +108,5 @@ func TestSendsCarryTheCallID(t *testing.T) {
 		if b.sent[i] != want[i] {
 			t.Errorf("send %d = %q, want %q", i, b.sent[i], want[i])
 		}
-	}
-	if got := resourceRequestFromProto(&pluginproto.ReadResourceRequest{Uri: "ids://r", CallId: "r9"}); got.CallID != "r9" {
-		t.Errorf("resourceRequestFromProto lost the call id: %+v", got)
 	}
 }

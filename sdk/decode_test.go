@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
 
 type decodeName string
@@ -167,13 +167,13 @@ func TestToolInputFromTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := call(t, r, &fakeBackend{}, sdkhook.Request{Tool: "plain", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil {
+	if res := call(t, r, &fakeBackend{}, plugmodel.CallRequest{Tool: "plain", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if gotPlain != (plain{Text: "hi", Count: 4}) {
 		t.Fatalf("plain input: %+v", gotPlain)
 	}
-	if res := call(t, r, &fakeBackend{}, sdkhook.Request{Tool: "timed", Arguments: json.RawMessage(`{"at":"2026-12-01T08:00:00Z"}`)}); res.Err != nil {
+	if res := call(t, r, &fakeBackend{}, plugmodel.CallRequest{Tool: "timed", Arguments: json.RawMessage(`{"at":"2026-12-01T08:00:00Z"}`)}); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if gotTimed.At.Hour() != 8 {

@@ -8,13 +8,15 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync/atomic"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
 
 func init() {
-	sdkhook.NewDispatcher = func(ts any) (sdkhook.Dispatcher, error) {
+	sdkhook.NewToolset = func(ts any) (plugmodel.Toolset, error) {
 		t, ok := ts.(Toolset)
 		if !ok {
 			if p, isPtr := ts.(*Toolset); isPtr && p != nil {
@@ -28,15 +30,21 @@ func init() {
 	}
 }
 
-// registry is a validated Toolset and its dispatcher.
+// registry is a validated Toolset and its dispatcher: the toolset as the
+// host sees it (plugmodel.Toolset), served over gRPC by Serve or used
+// in-process (sdktest, the host's in-process toolsets).
 type registry struct {
 	ts    Toolset
 	tools map[string]*toolDef
 	names []string
 	// editorFiles and editorVersion are ts.EditorCode, read once.
-	editorFiles   []sdkhook.EditorFile
+	editorFiles   []plugmodel.EditorFile
 	editorVersion string
+	// backend is the host's services, set by Setup.
+	backend atomic.Pointer[plugmodel.Host]
 }
+
+var _ plugmodel.Toolset = (*registry)(nil)
 
 // newRegistry checks a Toolset once, before it serves.
 func newRegistry(ts Toolset) (*registry, error) {
@@ -85,13 +93,34 @@ func validGodotVersion(v string) bool {
 	return true
 }
 
-// Describe implements sdkhook.Dispatcher.
-func (r *registry) Describe() sdkhook.Description {
-	d := sdkhook.Description{Name: r.ts.Name, Version: r.ts.Version, Description: r.ts.Description, MinGodot: r.ts.MinGodot,
-		EditorFiles: r.editorFiles, EditorVersion: r.editorVersion}
+// Setup implements plugmodel.Toolset: host serves every later call.
+func (r *registry) Setup(_ context.Context, cfg plugmodel.HostConfig) error {
+	if cfg.Host == nil {
+		return fmt.Errorf("toolset %q: Setup without host services", r.ts.Name)
+	}
+	r.backend.Store(&cfg.Host)
+	return nil
+}
+
+// host is the host's services (noHost before Setup).
+func (r *registry) host() plugmodel.Host {
+	if h := r.backend.Load(); h != nil {
+		return *h
+	}
+	return noHost{}
+}
+
+// Describe implements plugmodel.Toolset.
+func (r *registry) Describe(context.Context) (plugmodel.ToolsetInfo, error) {
+	return r.describe(), nil
+}
+
+func (r *registry) describe() plugmodel.ToolsetInfo {
+	d := plugmodel.ToolsetInfo{Name: r.ts.Name, Version: r.ts.Version, Description: r.ts.Description, MinGodot: r.ts.MinGodot,
+		SDKVersion: sdkVersion(), EditorFiles: r.editorFiles, EditorVersion: r.editorVersion}
 	for _, name := range r.names {
 		t := r.tools[name]
-		d.Tools = append(d.Tools, sdkhook.ToolInfo{
+		d.Tools = append(d.Tools, plugmodel.ToolInfo{
 			Name: t.name, Title: t.opts.Title, Description: t.opts.Description,
 			InputSchema: t.inSchemaJSON, OutputSchema: t.outSchemaJSON,
 			Safety: string(t.opts.Safety), DryRun: t.dryRun(), Confirm: t.confirm(),
@@ -99,24 +128,25 @@ func (r *registry) Describe() sdkhook.Description {
 		})
 	}
 	for _, res := range r.ts.Resources {
-		d.Resources = append(d.Resources, sdkhook.ResourceInfo{URI: res.URI, Name: res.Name, Title: res.Title, Description: res.Description, MimeType: res.MIMEType})
+		d.Resources = append(d.Resources, plugmodel.ResourceInfo{URI: res.URI, Name: res.Name, Title: res.Title, Description: res.Description, MimeType: res.MIMEType})
 	}
 	for _, res := range r.ts.ResourceTemplates {
-		d.ResourceTemplates = append(d.ResourceTemplates, sdkhook.ResourceInfo{URI: res.URITemplate, Name: res.Name, Title: res.Title, Description: res.Description, MimeType: res.MIMEType})
+		d.ResourceTemplates = append(d.ResourceTemplates, plugmodel.ResourceInfo{URI: res.URITemplate, Name: res.Name, Title: res.Title, Description: res.Description, MimeType: res.MIMEType})
 	}
 	for _, p := range r.ts.Prompts {
-		info := sdkhook.PromptInfo{Name: p.Name, Title: p.Title, Description: p.Description}
-		for _, a := range p.Arguments {
-			info.Arguments = append(info.Arguments, sdkhook.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
-		}
-		d.Prompts = append(d.Prompts, info)
+		d.Prompts = append(d.Prompts, plugmodel.PromptInfo{Name: p.Name, Title: p.Title, Description: p.Description,
+			Arguments: append([]plugmodel.PromptArgument(nil), p.Arguments...)})
 	}
 	return d
 }
 
-// Call implements sdkhook.Dispatcher. It never panics and never returns a
-// bare Go error: every failure is an *Error in the Result.
-func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhook.Backend) (res sdkhook.Result) {
+// Call implements plugmodel.Toolset. It never panics and never fails with a
+// Go error: every failure is an *Error in the result.
+func (r *registry) Call(ctx context.Context, req plugmodel.CallRequest) (plugmodel.CallResult, error) {
+	return r.call(ctx, req, r.host()), nil
+}
+
+func (r *registry) call(ctx context.Context, req plugmodel.CallRequest, backend plugmodel.Host) (res plugmodel.CallResult) {
 	t := r.tools[req.Tool]
 	if t == nil {
 		known := append([]string(nil), r.names...)
@@ -145,7 +175,7 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 	call := &Call{Tool: t.name, DryRun: req.DryRun, Confirm: req.Confirm, Host: host}
 	defer func() {
 		if p := recover(); p != nil {
-			host.logger.Error("tool panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			host.Logger().Error("tool panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res = failure(Internal(fmt.Sprintf("tool %q of toolset %q panicked: %v; this is a bug in the toolset (the stack is in the server log)", t.name, r.ts.Name, p)))
 		}
 	}()
@@ -153,26 +183,22 @@ func (r *registry) Call(ctx context.Context, req sdkhook.Request, backend sdkhoo
 	if err != nil {
 		e := AsError(err)
 		if e.Code == CodeInternalError {
-			host.logger.Warn("tool failed", "error", err)
+			host.Logger().Warn("tool failed", "error", err)
 		}
 		return failure(e)
 	}
 	res.Structured = out
-	res.Content = contentToHook(call.takeContent())
+	res.Content = call.takeContent()
 	return res
 }
 
-func contentToHook(items []Content) []sdkhook.Content {
-	var out []sdkhook.Content
-	for _, c := range items {
-		out = append(out, sdkhook.Content{Type: c.typ, Text: c.text, Data: c.data, MimeType: c.mime, URI: c.uri})
-	}
-	return out
+// ReadResource implements plugmodel.Toolset. It never panics nor fails with
+// a Go error: every failure is an *Error in the result.
+func (r *registry) ReadResource(ctx context.Context, req plugmodel.ResourceRequest) (plugmodel.ResourceResult, error) {
+	return r.readResource(ctx, req, r.host()), nil
 }
 
-// ReadResource implements sdkhook.Dispatcher. It never panics: every
-// failure is an *Error in the result.
-func (r *registry) ReadResource(ctx context.Context, req sdkhook.ResourceRequest, backend sdkhook.Backend) (res sdkhook.ResourceResult) {
+func (r *registry) readResource(ctx context.Context, req plugmodel.ResourceRequest, backend plugmodel.Host) (res plugmodel.ResourceResult) {
 	var read func(context.Context, *ResourceRequest) ([]ResourceContents, error)
 	label := req.URI
 	if req.Template != "" {
@@ -189,24 +215,24 @@ func (r *registry) ReadResource(ctx context.Context, req sdkhook.ResourceRequest
 		}
 	}
 	if read == nil {
-		return sdkhook.ResourceResult{Err: NotFound(fmt.Sprintf("toolset %q has no resource %q; list them with resources/list and resources/templates/list", r.ts.Name, req.URI))}
+		return plugmodel.ResourceResult{Err: NotFound(fmt.Sprintf("toolset %q has no resource %q; list them with resources/list and resources/templates/list", r.ts.Name, req.URI))}
 	}
 	host := newCallHostForCall(backend, "", req.CallID, r.ts.Name, "resource "+label)
 	defer func() {
 		if p := recover(); p != nil {
-			host.logger.Error("resource read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res = sdkhook.ResourceResult{Err: Internal(fmt.Sprintf("reading %s panicked in toolset %q: %v; this is a bug in the toolset (the stack is in the server log)", req.URI, r.ts.Name, p))}
+			host.Logger().Error("resource read panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res = plugmodel.ResourceResult{Err: Internal(fmt.Sprintf("reading %s panicked in toolset %q: %v; this is a bug in the toolset (the stack is in the server log)", req.URI, r.ts.Name, p))}
 		}
 	}()
 	contents, err := read(ctx, &ResourceRequest{URI: req.URI, Params: req.Params, Host: host})
 	if err != nil {
-		return sdkhook.ResourceResult{Err: AsError(err)}
+		return plugmodel.ResourceResult{Err: AsError(err)}
 	}
 	if len(contents) == 0 {
-		return sdkhook.ResourceResult{Err: Internal(fmt.Sprintf("reading %s returned no contents; this is a bug in toolset %q", req.URI, r.ts.Name))}
+		return plugmodel.ResourceResult{Err: Internal(fmt.Sprintf("reading %s returned no contents; this is a bug in toolset %q", req.URI, r.ts.Name))}
 	}
 	for _, c := range contents {
-		hc := sdkhook.ResourceContents{URI: c.URI, MimeType: c.MIMEType, Text: c.Text, Blob: c.Blob, Binary: c.Blob != nil}
+		hc := plugmodel.ResourceContents{URI: c.URI, MimeType: c.MIMEType, Text: c.Text, Blob: c.Blob, Binary: c.Blob != nil}
 		if hc.URI == "" {
 			hc.URI = req.URI
 		}
@@ -215,9 +241,13 @@ func (r *registry) ReadResource(ctx context.Context, req sdkhook.ResourceRequest
 	return res
 }
 
-// GetPrompt implements sdkhook.Dispatcher. It never panics: every failure is
-// an *Error in the result.
-func (r *registry) GetPrompt(ctx context.Context, name, callID string, args map[string]string, backend sdkhook.Backend) (res sdkhook.PromptResult) {
+// GetPrompt implements plugmodel.Toolset. It never panics nor fails with a
+// Go error: every failure is an *Error in the result.
+func (r *registry) GetPrompt(ctx context.Context, req plugmodel.PromptRequest) (plugmodel.PromptResult, error) {
+	return r.getPrompt(ctx, req.Name, req.CallID, req.Arguments, r.host()), nil
+}
+
+func (r *registry) getPrompt(ctx context.Context, name, callID string, args map[string]string, backend plugmodel.Host) (res plugmodel.PromptResult) {
 	var prompt *Prompt
 	for i := range r.ts.Prompts {
 		if r.ts.Prompts[i].Name == name {
@@ -225,54 +255,46 @@ func (r *registry) GetPrompt(ctx context.Context, name, callID string, args map[
 		}
 	}
 	if prompt == nil {
-		return sdkhook.PromptResult{Err: NotFound(fmt.Sprintf("toolset %q has no prompt %q; list them with prompts/list", r.ts.Name, name))}
+		return plugmodel.PromptResult{Err: NotFound(fmt.Sprintf("toolset %q has no prompt %q; list them with prompts/list", r.ts.Name, name))}
 	}
 	for _, a := range prompt.Arguments {
 		if _, ok := args[a.Name]; a.Required && !ok {
-			return sdkhook.PromptResult{Err: Validation(fmt.Sprintf("prompt %q needs the argument %q", name, a.Name))}
+			return plugmodel.PromptResult{Err: Validation(fmt.Sprintf("prompt %q needs the argument %q", name, a.Name))}
 		}
 	}
 	host := newCallHostForCall(backend, "", callID, r.ts.Name, "prompt "+name)
 	defer func() {
 		if p := recover(); p != nil {
-			host.logger.Error("prompt panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res = sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q of toolset %q panicked: %v; this is a bug in the toolset (the stack is in the server log)", name, r.ts.Name, p))}
+			host.Logger().Error("prompt panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res = plugmodel.PromptResult{Err: Internal(fmt.Sprintf("prompt %q of toolset %q panicked: %v; this is a bug in the toolset (the stack is in the server log)", name, r.ts.Name, p))}
 		}
 	}()
 	out, err := prompt.Get(ctx, &PromptRequest{Name: name, Arguments: args, Host: host})
 	if err != nil {
-		return sdkhook.PromptResult{Err: AsError(err)}
+		return plugmodel.PromptResult{Err: AsError(err)}
 	}
 	if out == nil || len(out.Messages) == 0 {
-		return sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned no messages; this is a bug in toolset %q", name, r.ts.Name))}
+		return plugmodel.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned no messages; this is a bug in toolset %q", name, r.ts.Name))}
 	}
 	res.Description = out.Description
 	for _, m := range out.Messages {
 		if m.Role != RoleUser && m.Role != RoleAssistant {
-			return sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned a message with role %q (want user or assistant); this is a bug in toolset %q", name, m.Role, r.ts.Name))}
+			return plugmodel.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned a message with role %q (want user or assistant); this is a bug in toolset %q", name, m.Role, r.ts.Name))}
 		}
-		if m.Content.typ == "" {
-			return sdkhook.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned a message without content; this is a bug in toolset %q", name, r.ts.Name))}
+		if m.Content.c.Type == "" {
+			return plugmodel.PromptResult{Err: Internal(fmt.Sprintf("prompt %q returned a message without content; this is a bug in toolset %q", name, r.ts.Name))}
 		}
-		res.Messages = append(res.Messages, sdkhook.PromptMessage{Role: m.Role, Content: contentToHook([]Content{m.Content})[0]})
+		res.Messages = append(res.Messages, plugmodel.PromptMessage{Role: m.Role, Content: m.Content.c})
 	}
 	return res
 }
 
-func failure(e *Error) sdkhook.Result { return sdkhook.Result{Err: e} }
-
-// errorFromResult is the *Error of a Result, or nil.
-func errorFromResult(r sdkhook.Result) *Error {
-	if r.Err == nil {
-		return nil
-	}
-	return AsError(r.Err)
-}
+func failure(e *Error) plugmodel.CallResult { return plugmodel.CallResult{Err: e} }
 
 // liftFlags moves dry_run and confirm found in the arguments into the
 // request's flags, as the host does before it calls a toolset (so a test
 // that passes them as arguments sees what an agent would).
-func liftFlags(req sdkhook.Request) sdkhook.Request {
+func liftFlags(req plugmodel.CallRequest) plugmodel.CallRequest {
 	if !bytes.Contains(req.Arguments, []byte(`"dry_run"`)) && !bytes.Contains(req.Arguments, []byte(`"confirm"`)) {
 		return req
 	}

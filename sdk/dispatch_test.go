@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // fakeBackend records what tools send to the host.
@@ -129,7 +129,7 @@ func testToolset(t *testing.T) *registry {
 // call calls a tool as the host does: the arguments are validated first
 // (the host's one validation pass, with the engine the SDK generated the
 // schema with), and only valid, default-filled arguments reach the toolset.
-func call(t *testing.T, r *registry, b sdkhook.Backend, req sdkhook.Request) sdkhook.Result {
+func call(t *testing.T, r *registry, b plugmodel.Host, req plugmodel.CallRequest) plugmodel.CallResult {
 	t.Helper()
 	if tool := r.tools[req.Tool]; tool != nil {
 		req = liftFlags(req) // the host owns dry_run and confirm
@@ -139,7 +139,7 @@ func call(t *testing.T, r *registry, b sdkhook.Backend, req sdkhook.Request) sdk
 		}
 		req.Arguments = args
 	}
-	return r.Call(context.Background(), req, b)
+	return r.call(context.Background(), req, b)
 }
 
 func TestValidationErrors(t *testing.T) {
@@ -166,8 +166,8 @@ func TestValidationErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &fakeBackend{}
-			res := call(t, r, b, sdkhook.Request{Tool: "move", Arguments: json.RawMessage(tc.args)})
-			e := errorFromResult(res)
+			res := call(t, r, b, plugmodel.CallRequest{Tool: "move", Arguments: json.RawMessage(tc.args)})
+			e := res.Err
 			if e == nil || e.Code != CodeValidationError {
 				t.Fatalf("result = %+v, want VALIDATION_ERROR", res)
 			}
@@ -199,7 +199,7 @@ func TestValidArgumentsReachTheTool(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &fakeBackend{}
-			res := call(t, r, b, sdkhook.Request{Tool: "move", Arguments: json.RawMessage(tc.args)})
+			res := call(t, r, b, plugmodel.CallRequest{Tool: "move", Arguments: json.RawMessage(tc.args)})
 			if res.Err != nil {
 				t.Fatalf("unexpected error %v", res.Err)
 			}
@@ -234,8 +234,8 @@ func TestToolFailures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.kind, func(t *testing.T) {
-			res := call(t, r, b, sdkhook.Request{Tool: "boom", Arguments: json.RawMessage(`{"Kind":"` + tc.kind + `"}`)})
-			e := errorFromResult(res)
+			res := call(t, r, b, plugmodel.CallRequest{Tool: "boom", Arguments: json.RawMessage(`{"Kind":"` + tc.kind + `"}`)})
+			e := res.Err
 			if e == nil {
 				t.Fatalf("no error, result %s", res.Structured)
 			}
@@ -248,7 +248,7 @@ func TestToolFailures(t *testing.T) {
 		})
 	}
 	// The toolset still serves after a panic.
-	if res := call(t, r, b, sdkhook.Request{Tool: "boom", Arguments: json.RawMessage(`{"Kind":"fine"}`)}); res.Err != nil {
+	if res := call(t, r, b, plugmodel.CallRequest{Tool: "boom", Arguments: json.RawMessage(`{"Kind":"fine"}`)}); res.Err != nil {
 		t.Fatalf("after a panic: %v", res.Err)
 	}
 	if !strings.Contains(strings.Join(b.logs, "\n"), "tool panicked") {
@@ -260,24 +260,24 @@ func TestSafetyRefusals(t *testing.T) {
 	r := testToolset(t)
 	cases := []struct {
 		name         string
-		req          sdkhook.Request
+		req          plugmodel.CallRequest
 		wantCode     ErrorCode
 		wantRequired string
 		wantOut      string
 	}{
-		{"dry run of a read-only tool", sdkhook.Request{Tool: "look", DryRun: true}, CodeValidationError, "", ""},
-		{"destructive without confirm", sdkhook.Request{Tool: "wipe"}, CodePreconditionFailed, RequireConfirm, ""},
-		{"destructive dry run", sdkhook.Request{Tool: "wipe", DryRun: true}, "", "", `{"moved":"","mode":"","dry_run":true}`},
-		{"destructive confirmed", sdkhook.Request{Tool: "wipe", Confirm: true}, "", "", `{"moved":"","mode":"","dry_run":false}`},
-		{"mutating dry run", sdkhook.Request{Tool: "move", DryRun: true, Arguments: json.RawMessage(`{"node":"/a","to":{"x":0,"y":0}}`)}, "", "", `{"moved":"/a","mode":"local","dry_run":true}`},
-		{"unknown tool", sdkhook.Request{Tool: "nope"}, CodeResourceNotFound, "", ""},
-		{"nil result", sdkhook.Request{Tool: "nilout"}, CodeInternalError, "", ""},
+		{"dry run of a read-only tool", plugmodel.CallRequest{Tool: "look", DryRun: true}, CodeValidationError, "", ""},
+		{"destructive without confirm", plugmodel.CallRequest{Tool: "wipe"}, CodePreconditionFailed, RequireConfirm, ""},
+		{"destructive dry run", plugmodel.CallRequest{Tool: "wipe", DryRun: true}, "", "", `{"moved":"","mode":"","dry_run":true}`},
+		{"destructive confirmed", plugmodel.CallRequest{Tool: "wipe", Confirm: true}, "", "", `{"moved":"","mode":"","dry_run":false}`},
+		{"mutating dry run", plugmodel.CallRequest{Tool: "move", DryRun: true, Arguments: json.RawMessage(`{"node":"/a","to":{"x":0,"y":0}}`)}, "", "", `{"moved":"/a","mode":"local","dry_run":true}`},
+		{"unknown tool", plugmodel.CallRequest{Tool: "nope"}, CodeResourceNotFound, "", ""},
+		{"nil result", plugmodel.CallRequest{Tool: "nilout"}, CodeInternalError, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &fakeBackend{}
 			res := call(t, r, b, tc.req)
-			e := errorFromResult(res)
+			e := res.Err
 			switch {
 			case tc.wantCode == "" && e != nil:
 				t.Fatalf("unexpected error %v", e)
@@ -296,7 +296,7 @@ func TestSafetyRefusals(t *testing.T) {
 func TestContentProgressAndLogs(t *testing.T) {
 	r := testToolset(t)
 	b := &fakeBackend{}
-	res := call(t, r, b, sdkhook.Request{Tool: "look", ProgressToken: "tok"})
+	res := call(t, r, b, plugmodel.CallRequest{Tool: "look", ProgressToken: "tok"})
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -314,14 +314,14 @@ func TestContentProgressAndLogs(t *testing.T) {
 	}
 	// Without a progress token, Progress is a no-op.
 	b2 := &fakeBackend{}
-	call(t, r, b2, sdkhook.Request{Tool: "look"})
+	call(t, r, b2, plugmodel.CallRequest{Tool: "look"})
 	if len(b2.progress) != 0 {
 		t.Errorf("progress without a token: %q", b2.progress)
 	}
 }
 
 func TestDescribe(t *testing.T) {
-	d := testToolset(t).Describe()
+	d := testToolset(t).describe()
 	if d.Name != "test" || d.Version != "1.0.0" || d.MinGodot != "4.3" || len(d.Tools) != 5 {
 		t.Fatalf("describe = %+v", d)
 	}
@@ -444,8 +444,8 @@ func TestSendHelperDecodes(t *testing.T) {
 func TestHugeIntegralNumbersAreRefusedCheaply(t *testing.T) {
 	r := testToolset(t)
 	start := time.Now()
-	res := r.Call(context.Background(), sdkhook.Request{Tool: "move", Arguments: json.RawMessage(`{"node":"/a","to":{"x":1,"y":2},"steps":1e999999999}`)}, &fakeBackend{})
-	if e := errorFromResult(res); e == nil || e.Code != CodeValidationError {
+	res := r.call(context.Background(), plugmodel.CallRequest{Tool: "move", Arguments: json.RawMessage(`{"node":"/a","to":{"x":1,"y":2},"steps":1e999999999}`)}, &fakeBackend{})
+	if e := res.Err; e == nil || e.Code != CodeValidationError {
 		t.Fatalf("result %+v", res)
 	}
 	if d := time.Since(start); d > time.Second {
@@ -469,7 +469,7 @@ func TestDestructiveWhen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := r.Describe().Tools[0]
+	d := r.describe().Tools[0]
 	if len(d.DestructiveWhen) != 2 || !d.RunsCode {
 		t.Fatalf("described as %+v", d)
 	}
@@ -484,8 +484,8 @@ func TestDestructiveWhen(t *testing.T) {
 		{`{"count":1}`, false, false},
 		{`{}`, false, false},
 	} {
-		res := call(t, r, &fakeBackend{}, sdkhook.Request{Tool: "save", Arguments: json.RawMessage(tc.args), Confirm: tc.confirm})
-		e := errorFromResult(res)
+		res := call(t, r, &fakeBackend{}, plugmodel.CallRequest{Tool: "save", Arguments: json.RawMessage(tc.args), Confirm: tc.confirm})
+		e := res.Err
 		if refused := e != nil && e.Required == RequireConfirm; refused != tc.refused {
 			t.Errorf("%s confirm=%v: %v", tc.args, tc.confirm, e)
 		}
@@ -522,8 +522,8 @@ func TestSendNilParamsSendsEmptyObject(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := &fakeBackend{}
-			res := call(t, r, b, sdkhook.Request{Tool: "ping", Arguments: json.RawMessage(`{}`)})
-			if e := errorFromResult(res); e != nil {
+			res := call(t, r, b, plugmodel.CallRequest{Tool: "ping", Arguments: json.RawMessage(`{}`)})
+			if e := res.Err; e != nil {
 				t.Fatal(e)
 			}
 			if len(b.params) != 1 || string(b.params[0]) != "{}" {
@@ -552,12 +552,12 @@ func TestMayDestroyTakesConfirm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, req := range []sdkhook.Request{
+	for _, req := range []plugmodel.CallRequest{
 		{Tool: "batch", Arguments: json.RawMessage(`{"steps":[],"confirm":true,"dry_run":true}`)},
 		{Tool: "batch", Arguments: json.RawMessage(`{"steps":[]}`), Confirm: true, DryRun: true},
 	} {
 		got = nil
-		if e := errorFromResult(call(t, r, &fakeBackend{}, req)); e != nil {
+		if e := call(t, r, &fakeBackend{}, req).Err; e != nil {
 			t.Fatalf("%s: %v", req.Arguments, e)
 		}
 		if len(got) != 2 || !got[0] || !got[1] {

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // Limits on a toolset's editor code, so a Describe stays small.
@@ -23,11 +23,11 @@ var editorFileExts = map[string]bool{".gd": true, ".tscn": true, ".tres": true, 
 
 // readEditorCode reads Toolset.EditorCode: every regular file, sorted by
 // path, and a version derived from their paths and contents.
-func readEditorCode(ts Toolset) ([]sdkhook.EditorFile, string, error) {
+func readEditorCode(ts Toolset) ([]plugmodel.EditorFile, string, error) {
 	if ts.EditorCode == nil {
 		return nil, "", nil
 	}
-	var files []sdkhook.EditorFile
+	var files []plugmodel.EditorFile
 	total := 0
 	err := fs.WalkDir(ts.EditorCode, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -47,7 +47,7 @@ func readEditorCode(ts Toolset) ([]sdkhook.EditorFile, string, error) {
 			return err
 		}
 		total += len(b)
-		files = append(files, sdkhook.EditorFile{Path: p, Content: b})
+		files = append(files, plugmodel.EditorFile{Path: p, Content: b})
 		return nil
 	})
 	if err != nil {
@@ -69,7 +69,7 @@ func readEditorCode(ts Toolset) ([]sdkhook.EditorFile, string, error) {
 
 // editorCodeVersion is the version stamp of a set of editor files: the
 // first 16 hex digits of a SHA-256 over their paths and contents.
-func editorCodeVersion(files []sdkhook.EditorFile) string {
+func editorCodeVersion(files []plugmodel.EditorFile) string {
 	h := sha256.New()
 	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00%d\x00", f.Path, len(f.Content))

@@ -23,24 +23,24 @@ func TestEditorCodeTravelsInDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := describeToProto(r.Describe())
+	d := r.describe()
 	var paths []string
-	for _, f := range d.GetEditorFiles() {
-		paths = append(paths, f.GetPath())
+	for _, f := range d.EditorFiles {
+		paths = append(paths, f.Path)
 	}
 	if got := strings.Join(paths, ","); got != "handlers.gd,lib/helper.gd,lib/icons/a.svg" {
 		t.Fatalf("editor files = %s", got)
 	}
-	if string(d.GetEditorFiles()[0].GetContent()) != "@tool\nextends RefCounted\n" || len(d.GetEditorVersion()) != 16 {
-		t.Fatalf("content/version wrong: %q %q", d.GetEditorFiles()[0].GetContent(), d.GetEditorVersion())
+	if string(d.EditorFiles[0].Content) != "@tool\nextends RefCounted\n" || len(d.EditorVersion) != 16 {
+		t.Fatalf("content/version wrong: %q %q", d.EditorFiles[0].Content, d.EditorVersion)
 	}
-	v1 := d.GetEditorVersion()
+	v1 := d.EditorVersion
 	code["handlers.gd"] = &fstest.MapFile{Data: []byte("@tool\nextends RefCounted\n# v2\n")}
 	r2, err := newRegistry(editorToolset(code))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v2 := r2.Describe().EditorVersion; v2 == v1 {
+	if v2 := r2.describe().EditorVersion; v2 == v1 {
 		t.Fatalf("a changed file kept the version %s", v1)
 	}
 	plain := editorToolset(nil)
@@ -49,7 +49,7 @@ func TestEditorCodeTravelsInDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := describeToProto(r3.Describe()); len(d.GetEditorFiles()) != 0 || d.GetEditorVersion() != "" {
+	if d := r3.describe(); len(d.EditorFiles) != 0 || d.EditorVersion != "" {
 		t.Fatalf("a toolset without editor code describes files: %v", d)
 	}
 }

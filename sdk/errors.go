@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
 
-// ErrorCode is the stable, enumerated failure code an agent matches on. The
-// values are those of the host's envelope (the spec's ErrorCode enum).
-type ErrorCode string
+// ErrorCode is the stable, enumerated failure code an agent matches on: the
+// host's envelope code (the spec's ErrorCode enum), so that an error crosses
+// from a toolset to the host and the agent unchanged. Valid reports whether
+// a code is one of the enum.
+type ErrorCode = envelope.ErrorCode
 
 // The complete ErrorCode enum, in spec order.
 const (
@@ -26,16 +30,6 @@ const (
 var Codes = []ErrorCode{
 	CodePreconditionFailed, CodeResourceNotFound, CodeValidationError, CodeBridgeDisconnected,
 	CodeTimeout, CodeInternalError, CodeApprovalDenied, CodePeerReplaced,
-}
-
-// Valid reports whether c is one of the enumerated codes.
-func (c ErrorCode) Valid() bool {
-	for _, k := range Codes {
-		if c == k {
-			return true
-		}
-	}
-	return false
 }
 
 // Names of preconditions, for ToolOptions.Preconditions and Error.Required.
@@ -65,20 +59,10 @@ func PreconditionNames() []string { return append([]string(nil), preconditionNam
 // Error is a structured failure an agent can act on: a stable Code, a Hint
 // that says what to do next, and for PRECONDITION_FAILED the machine-checkable
 // name of what is Required. Return it (or wrap it) from a tool function;
-// Host.Send returns it when the editor answers ok:false.
-type Error struct {
-	Code     ErrorCode
-	Hint     string
-	Required string
-}
-
-// Error implements error.
-func (e *Error) Error() string {
-	if e.Required != "" {
-		return fmt.Sprintf("%s (required: %s): %s", e.Code, e.Required, e.Hint)
-	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Hint)
-}
+// Host.Send returns it when the editor answers ok:false. It is the host's
+// envelope error (fields Code, Hint, Required; its Error method reads
+// "CODE (required: x): hint"), so the host passes it on as is.
+type Error = envelope.Error
 
 // Errorf builds an *Error with a formatted hint.
 func Errorf(code ErrorCode, format string, args ...any) *Error {

@@ -8,9 +8,10 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"sync"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // Host is a tool call's handle on the godot-mcp host.
@@ -47,19 +48,21 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 // of its call: the host sends a command only while that call runs, and only
 // when the call's class allows it.
 type callHost struct {
-	backend sdkhook.Backend
+	backend plugmodel.Host
 	token   string
 	callID  string
-	logger  *slog.Logger
+	toolset string
+	tool    string
+
+	logOnce sync.Once
+	logger  *slog.Logger // made on first use: most calls never log
 }
 
 // newCallHostForCall is the Host of the call (tool call, resource read or
 // prompt) the host knows as callID: its commands and log records carry the
 // id.
-func newCallHostForCall(backend sdkhook.Backend, token, callID, toolset, tool string) *callHost {
-	h := &callHost{backend: backend, token: token, callID: callID}
-	h.logger = slog.New(&logHandler{backend: backend, callID: callID}).With("toolset", toolset, "tool", tool)
-	return h
+func newCallHostForCall(backend plugmodel.Host, token, callID, toolset, tool string) *callHost {
+	return &callHost{backend: backend, token: token, callID: callID, toolset: toolset, tool: tool}
 }
 
 func (h *callHost) Send(ctx context.Context, command string, params any, timeout time.Duration) (json.RawMessage, error) {
@@ -108,15 +111,20 @@ func (h *callHost) Progress(ctx context.Context, progress, total float64, messag
 		return
 	}
 	if err := h.backend.Progress(ctx, h.token, progress, total, message); err != nil {
-		h.logger.Debug("progress notification failed", "error", err)
+		h.Logger().Debug("progress notification failed", "error", err)
 	}
 }
 
-func (h *callHost) Logger() *slog.Logger { return h.logger }
+func (h *callHost) Logger() *slog.Logger {
+	h.logOnce.Do(func() {
+		h.logger = slog.New(&logHandler{backend: h.backend, callID: h.callID}).With("toolset", h.toolset, "tool", h.tool)
+	})
+	return h.logger
+}
 
 // logHandler sends records to the host through Backend.Log.
 type logHandler struct {
-	backend sdkhook.Backend
+	backend plugmodel.Host
 	callID  string
 	attrs   []slog.Attr
 	group   string
@@ -134,7 +142,7 @@ func (l *logHandler) Handle(ctx context.Context, r slog.Record) error {
 	// call's context is already done.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	return l.backend.Log(sdkhook.WithCallID(ctx, l.callID), r.Level, r.Message, attrs)
+	return l.backend.Log(plugmodel.WithCallID(ctx, l.callID), r.Level, r.Message, attrs)
 }
 
 func (l *logHandler) qualify(a slog.Attr) slog.Attr {

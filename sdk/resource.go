@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // Resource is an MCP resource with a fixed URI that a toolset serves while it
@@ -70,11 +72,9 @@ type Prompt struct {
 	Get func(ctx context.Context, req *PromptRequest) (*PromptResult, error)
 }
 
-// PromptArgument is one argument of a Prompt.
-type PromptArgument struct {
-	Name, Description string
-	Required          bool
-}
+// PromptArgument is one argument of a Prompt: Name, Description and
+// whether it is Required (checked before Get runs).
+type PromptArgument = plugmodel.PromptArgument
 
 // PromptRequest is one prompts/get.
 type PromptRequest struct {
@@ -109,29 +109,28 @@ type PromptMessage struct {
 // AudioContent or EmbeddedResource. It is used by prompt messages and by
 // Call.AddContent.
 type Content struct {
-	typ, text, mime, uri string
-	data                 []byte
+	c plugmodel.Content // the host's content item, as it crosses to the host
 }
 
 // TextContent is a text content item.
-func TextContent(text string) Content { return Content{typ: "text", text: text} }
+func TextContent(text string) Content { return Content{plugmodel.Content{Type: "text", Text: text}} }
 
 // ImageContent is an image content item; mimeType is e.g. "image/png".
 func ImageContent(data []byte, mimeType string) Content {
-	return Content{typ: "image", data: data, mime: mimeType}
+	return Content{plugmodel.Content{Type: "image", Data: data, MimeType: mimeType}}
 }
 
 // AudioContent is an audio content item; mimeType is e.g. "audio/wav".
 func AudioContent(data []byte, mimeType string) Content {
-	return Content{typ: "audio", data: data, mime: mimeType}
+	return Content{plugmodel.Content{Type: "audio", Data: data, MimeType: mimeType}}
 }
 
 // EmbeddedResource is a content item carrying a resource's contents inline.
 func EmbeddedResource(r ResourceContents) Content {
 	if len(r.Blob) > 0 {
-		return Content{typ: "resource", uri: r.URI, mime: r.MIMEType, data: r.Blob}
+		return Content{plugmodel.Content{Type: "resource", URI: r.URI, MimeType: r.MIMEType, Data: r.Blob}}
 	}
-	return Content{typ: "resource", uri: r.URI, mime: r.MIMEType, text: r.Text}
+	return Content{plugmodel.Content{Type: "resource", URI: r.URI, MimeType: r.MIMEType, Text: r.Text}}
 }
 
 // checkResources validates a toolset's resources, templates and prompts once,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 func noopTool() Tool {
@@ -61,7 +61,7 @@ func resourceToolset(t *testing.T) *registry {
 }
 
 func TestDescribeListsResourcesAndPrompts(t *testing.T) {
-	d := resourceToolset(t).Describe()
+	d := resourceToolset(t).describe()
 	if len(d.Resources) != 4 || d.Resources[0].URI != "godot://docs/readme" || d.Resources[0].MimeType != "text/plain" {
 		t.Errorf("resources = %+v", d.Resources)
 	}
@@ -71,9 +71,8 @@ func TestDescribeListsResourcesAndPrompts(t *testing.T) {
 	if len(d.Prompts) != 2 || d.Prompts[0].Name != "greet" || len(d.Prompts[0].Arguments) != 2 || !d.Prompts[0].Arguments[0].Required {
 		t.Errorf("prompts = %+v", d.Prompts)
 	}
-	p := describeToProto(d)
-	if len(p.GetResources()) != 4 || p.GetResourceTemplates()[0].GetUriTemplate() != "godot://docs/page/{id}" || p.GetPrompts()[0].GetArguments()[1].GetName() != "mood" {
-		t.Errorf("proto description = %v", p)
+	if d.Prompts[0].Arguments[1].Name != "mood" {
+		t.Errorf("prompt arguments = %+v", d.Prompts[0].Arguments)
 	}
 }
 
@@ -83,21 +82,21 @@ func TestReadResource(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name     string
-		req      sdkhook.ResourceRequest
+		req      plugmodel.ResourceRequest
 		wantCode ErrorCode
-		want     sdkhook.ResourceContents
+		want     plugmodel.ResourceContents
 	}{
-		{"text", sdkhook.ResourceRequest{URI: "godot://docs/readme"}, "", sdkhook.ResourceContents{URI: "godot://docs/readme", MimeType: "text/plain", Text: "hello"}},
-		{"binary, uri defaulted", sdkhook.ResourceRequest{URI: "godot://docs/logo"}, "", sdkhook.ResourceContents{URI: "godot://docs/logo", MimeType: "image/png", Blob: []byte{0x89, 'P', 'N', 'G'}, Binary: true}},
-		{"template", sdkhook.ResourceRequest{URI: "godot://docs/page/7", Template: "godot://docs/page/{id}", Params: map[string]string{"id": "7"}}, "", sdkhook.ResourceContents{URI: "godot://docs/page/7", Text: "page 7"}},
-		{"unknown", sdkhook.ResourceRequest{URI: "godot://docs/nope"}, CodeResourceNotFound, sdkhook.ResourceContents{}},
-		{"unknown template", sdkhook.ResourceRequest{URI: "x://y", Template: "x://{y}"}, CodeResourceNotFound, sdkhook.ResourceContents{}},
-		{"tool error", sdkhook.ResourceRequest{URI: "godot://docs/missing"}, CodeResourceNotFound, sdkhook.ResourceContents{}},
-		{"panic", sdkhook.ResourceRequest{URI: "godot://docs/broken"}, CodeInternalError, sdkhook.ResourceContents{}},
+		{"text", plugmodel.ResourceRequest{URI: "godot://docs/readme"}, "", plugmodel.ResourceContents{URI: "godot://docs/readme", MimeType: "text/plain", Text: "hello"}},
+		{"binary, uri defaulted", plugmodel.ResourceRequest{URI: "godot://docs/logo"}, "", plugmodel.ResourceContents{URI: "godot://docs/logo", MimeType: "image/png", Blob: []byte{0x89, 'P', 'N', 'G'}, Binary: true}},
+		{"template", plugmodel.ResourceRequest{URI: "godot://docs/page/7", Template: "godot://docs/page/{id}", Params: map[string]string{"id": "7"}}, "", plugmodel.ResourceContents{URI: "godot://docs/page/7", Text: "page 7"}},
+		{"unknown", plugmodel.ResourceRequest{URI: "godot://docs/nope"}, CodeResourceNotFound, plugmodel.ResourceContents{}},
+		{"unknown template", plugmodel.ResourceRequest{URI: "x://y", Template: "x://{y}"}, CodeResourceNotFound, plugmodel.ResourceContents{}},
+		{"tool error", plugmodel.ResourceRequest{URI: "godot://docs/missing"}, CodeResourceNotFound, plugmodel.ResourceContents{}},
+		{"panic", plugmodel.ResourceRequest{URI: "godot://docs/broken"}, CodeInternalError, plugmodel.ResourceContents{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := r.ReadResource(ctx, tt.req, b)
+			res := r.readResource(ctx, tt.req, b)
 			if tt.wantCode != "" {
 				if res.Err == nil || AsError(res.Err).Code != tt.wantCode {
 					t.Fatalf("err = %v, want %s", res.Err, tt.wantCode)
@@ -111,10 +110,6 @@ func TestReadResource(t *testing.T) {
 			if got.URI != tt.want.URI || got.MimeType != tt.want.MimeType || got.Text != tt.want.Text || string(got.Blob) != string(tt.want.Blob) || got.Binary != tt.want.Binary {
 				t.Errorf("contents = %+v, want %+v", got, tt.want)
 			}
-			p := resourceResultToProto(res)
-			if tt.want.Binary != (p.GetContents()[0].GetBlob() != nil) {
-				t.Errorf("proto contents = %v", p)
-			}
 		})
 	}
 }
@@ -122,7 +117,7 @@ func TestReadResource(t *testing.T) {
 func TestGetPrompt(t *testing.T) {
 	r := resourceToolset(t)
 	ctx := context.Background()
-	res := r.GetPrompt(ctx, "greet", "", map[string]string{"who": "Ada"}, &fakeBackend{})
+	res := r.getPrompt(ctx, "greet", "", map[string]string{"who": "Ada"}, &fakeBackend{})
 	if res.Err != nil || res.Description != "a greeting" || len(res.Messages) != 2 {
 		t.Fatalf("result = %+v", res)
 	}
@@ -131,10 +126,6 @@ func TestGetPrompt(t *testing.T) {
 	}
 	if m := res.Messages[1]; m.Role != RoleAssistant || m.Content.Type != "resource" || m.Content.URI != "godot://docs/readme" || m.Content.Text != "hi" {
 		t.Errorf("message 1 = %+v", m)
-	}
-	p := promptResultToProto(res)
-	if p.GetMessages()[1].GetContent().GetUri() != "godot://docs/readme" {
-		t.Errorf("proto = %v", p)
 	}
 	for _, tt := range []struct {
 		name string
@@ -145,12 +136,9 @@ func TestGetPrompt(t *testing.T) {
 		{"nope", nil, CodeResourceNotFound},
 		{"bad_role", nil, CodeInternalError},
 	} {
-		if res := r.GetPrompt(ctx, tt.name, "", tt.args, &fakeBackend{}); res.Err == nil || AsError(res.Err).Code != tt.want {
+		if res := r.getPrompt(ctx, tt.name, "", tt.args, &fakeBackend{}); res.Err == nil || AsError(res.Err).Code != tt.want {
 			t.Errorf("GetPrompt(%s) err = %v, want %s", tt.name, res.Err, tt.want)
 		}
-	}
-	if e := promptResultToProto(r.GetPrompt(ctx, "nope", "", nil, &fakeBackend{})).GetError(); e.GetCode() != string(CodeResourceNotFound) {
-		t.Errorf("proto error = %v", e)
 	}
 }
 
@@ -161,8 +149,8 @@ func TestContentConstructors(t *testing.T) {
 	call.AddContent(AudioContent([]byte{2}, "audio/wav"),
 		EmbeddedResource(ResourceContents{URI: "a://b", MIMEType: "application/json", Text: "{}"}),
 		EmbeddedResource(ResourceContents{URI: "a://c", MIMEType: "image/png", Blob: []byte{3}}))
-	got := contentToHook(call.takeContent())
-	want := []sdkhook.Content{
+	got := call.takeContent()
+	want := []plugmodel.Content{
 		{Type: "text", Text: "t"},
 		{Type: "image", Data: []byte{1}, MimeType: "image/png"},
 		{Type: "audio", Data: []byte{2}, MimeType: "audio/wav"},
@@ -177,10 +165,6 @@ func TestContentConstructors(t *testing.T) {
 		if g.Type != w.Type || g.Text != w.Text || string(g.Data) != string(w.Data) || g.MimeType != w.MimeType || g.URI != w.URI {
 			t.Errorf("item %d = %+v, want %+v", i, g, w)
 		}
-	}
-	pc := contentToProto(got[3])
-	if pc.GetUri() != "a://b" || pc.GetType() != "resource" {
-		t.Errorf("proto = %v", pc)
 	}
 }
 

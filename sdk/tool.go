@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
@@ -309,7 +310,7 @@ type Call struct {
 	Host Host
 
 	mu      sync.Mutex
-	content []Content
+	content []plugmodel.Content
 }
 
 // AddText adds a text content item to the result, after the structured
@@ -325,10 +326,12 @@ func (c *Call) AddImage(data []byte, mimeType string) { c.AddContent(ImageConten
 func (c *Call) AddContent(items ...Content) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.content = append(c.content, items...)
+	for _, it := range items {
+		c.content = append(c.content, it.c)
+	}
 }
 
-func (c *Call) takeContent() []Content {
+func (c *Call) takeContent() []plugmodel.Content {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := c.content

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // FuzzValidateArguments feeds arbitrary bytes to a tool: the dispatcher must
@@ -25,7 +25,7 @@ func FuzzValidateArguments(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := testToolset(t)
-		res := r.Call(context.Background(), sdkhook.Request{Tool: "move", Arguments: data}, &fakeBackend{})
+		res := r.call(context.Background(), plugmodel.CallRequest{Tool: "move", Arguments: data}, &fakeBackend{})
 		if res.Err == nil && !json.Valid(res.Structured) {
 			t.Fatalf("accepted %q but produced %q", data, res.Structured)
 		}

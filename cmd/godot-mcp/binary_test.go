@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // No toolset can take a name that is not its own: a third-party toolset

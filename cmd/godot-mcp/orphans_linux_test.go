@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // gone waits up to 10 s for pid to end; a process still there is killed so

@@ -10,7 +10,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/cmd/godot-mcp/internal/paritytoolset"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"

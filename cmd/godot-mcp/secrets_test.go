@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // The server's secrets never reach other code: a third-party plugin (listed

@@ -10,18 +10,16 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // This file serves toolsets' MCP resources, resource templates and prompts.
 // Unlike tools they carry no safety class: reading a resource or rendering
 // a prompt must not change anything.
 
-// ResourceContents is the content of one resource: Text, or Blob when Binary.
-type ResourceContents struct {
-	URI, MimeType, Text string
-	Blob                []byte
-	Binary              bool
-}
+// ResourceContents is the content of one resource: Text, or Blob when
+// Binary (the plugin model's).
+type ResourceContents = plugmodel.ResourceContents
 
 // ResourceReader reads uri. params are a template's variables (nil for a
 // fixed resource).
@@ -36,28 +34,19 @@ type Resource struct {
 	Read                                    ResourceReader
 }
 
-// PromptArgument is one argument of a prompt.
-type PromptArgument struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Required    bool   `json:"required,omitempty"`
-}
+// PromptArgument is one argument of a prompt (the plugin model's).
+type PromptArgument = plugmodel.PromptArgument
 
 // PromptMessage is one message of a rendered prompt: Role "user" or
-// "assistant" and one content item.
-type PromptMessage struct {
-	Role    string
-	Content Content
-}
+// "assistant" and one content item (the plugin model's).
+type PromptMessage = plugmodel.PromptMessage
 
-// PromptResult is a rendered prompt.
-type PromptResult struct {
-	Description string
-	Messages    []PromptMessage
-}
+// PromptResult is a rendered prompt (Description, Messages), or Err (the
+// plugin model's).
+type PromptResult = plugmodel.PromptResult
 
-// PromptGetter renders a prompt.
-type PromptGetter func(ctx context.Context, args map[string]string) (PromptResult, *envelope.Error)
+// PromptGetter renders a prompt; a failure is the result's Err.
+type PromptGetter func(ctx context.Context, args map[string]string) PromptResult
 
 // Prompt is a prompt as the host serves it.
 type Prompt struct {
@@ -313,9 +302,9 @@ func promptHandler(p Prompt) server.PromptHandlerFunc {
 		for k, v := range req.Params.Arguments {
 			args[k] = v
 		}
-		res, err := p.Get(ctx, args)
-		if err != nil {
-			return nil, contentError{err}
+		res := p.Get(ctx, args)
+		if res.Err != nil {
+			return nil, contentError{res.Err}
 		}
 		out := &mcp.GetPromptResult{Description: res.Description}
 		for _, m := range res.Messages {

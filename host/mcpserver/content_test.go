@@ -69,11 +69,11 @@ func (f *contentToolsets) Enable(_ context.Context, name, _ string) (EnableOutco
 		},
 		Prompts: []Prompt{{Name: "godot_docs_review", Description: "Review a page.", Toolset: name,
 			Arguments: []PromptArgument{{Name: "page", Description: "which", Required: true}},
-			Get: func(_ context.Context, args map[string]string) (PromptResult, *envelope.Error) {
+			Get: func(_ context.Context, args map[string]string) PromptResult {
 				return PromptResult{Description: "review", Messages: []PromptMessage{
 					{Role: "user", Content: Content{Type: "text", Text: "Review " + args["page"]}},
 					{Role: "assistant", Content: Content{Type: "image", Data: []byte{1}, MimeType: "image/png"}},
-				}}, nil
+				}}
 			}}},
 	}, nil
 }

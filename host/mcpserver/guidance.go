@@ -155,13 +155,13 @@ func corePrompts() []Prompt {
 				{Name: "path", Description: "res:// path of the new .tscn (default res://main.tscn)"},
 				{Name: "idea", Description: "what the scene should hold, e.g. \"a player that moves with the arrow keys\""},
 			},
-			Get: func(_ context.Context, args map[string]string) (PromptResult, *envelope.Error) {
+			Get: func(_ context.Context, args map[string]string) PromptResult {
 				path := strings.TrimSpace(args["path"])
 				if path == "" {
 					path = "res://main.tscn"
 				}
 				if !strings.HasPrefix(path, "res://") || !strings.HasSuffix(path, ".tscn") {
-					return PromptResult{}, envelope.Errorf(envelope.ValidationError, "path must be a res:// path ending in .tscn, got %q.", path)
+					return PromptResult{Err: envelope.Errorf(envelope.ValidationError, "path must be a res:// path ending in .tscn, got %q.", path)}
 				}
 				idea := strings.TrimSpace(args["idea"])
 				if idea == "" {
@@ -170,7 +170,7 @@ func corePrompts() []Prompt {
 				return PromptResult{
 					Description: "Start a 2D scene at " + path,
 					Messages:    []PromptMessage{{Role: "user", Content: Content{Type: "text", Text: fmt.Sprintf(start2DScene, path, idea)}}},
-				}, nil
+				}
 			},
 		},
 		{
@@ -180,7 +180,7 @@ func corePrompts() []Prompt {
 				{Name: "scene", Description: "res:// path of the scene to run (default: the project's main scene)"},
 				{Name: "symptom", Description: "what goes wrong, if known"},
 			},
-			Get: func(_ context.Context, args map[string]string) (PromptResult, *envelope.Error) {
+			Get: func(_ context.Context, args map[string]string) PromptResult {
 				scene := strings.TrimSpace(args["scene"])
 				play := "godot_runtime_play with {}"
 				if scene != "" {
@@ -194,7 +194,7 @@ func corePrompts() []Prompt {
 				return PromptResult{
 					Description: "Debug a crash from the game's output",
 					Messages:    []PromptMessage{{Role: "user", Content: Content{Type: "text", Text: fmt.Sprintf(debugCrash, symptom, play)}}},
-				}, nil
+				}
 			},
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // Surface is the whole client-facing contract: what `godot-mcp contract`
@@ -35,13 +36,9 @@ type SurfaceResource struct {
 	MimeType    string `json:"mime_type"`
 }
 
-// SurfacePrompt is one core prompt.
-type SurfacePrompt struct {
-	Name        string           `json:"name"`
-	Title       string           `json:"title"`
-	Description string           `json:"description"`
-	Arguments   []PromptArgument `json:"arguments"`
-}
+// SurfacePrompt is one core prompt: the plugin model's prompt description
+// (name, title, description, arguments).
+type SurfacePrompt = plugmodel.PromptInfo
 
 // SurfaceToolset is one toolset's part of the surface.
 type SurfaceToolset struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
@@ -37,31 +38,21 @@ type ToolDef struct {
 	Preview bool `json:"-"`
 }
 
-// Call is one invocation handed to an Executor after the host's checks.
-type Call struct {
-	Tool          string
-	Arguments     json.RawMessage // the whole arguments object, dry_run/confirm included
-	DryRun        bool
-	Confirm       bool
-	ProgressToken string // host-scoped token for Progress, "" when the client asked for none
-	CallID        string // host-scoped id for LogCall
-}
+// Call is one invocation handed to an Executor after the host's checks:
+// the plugin model's call request, with Tool the served name, Arguments
+// the whole arguments object (dry_run/confirm included), ProgressToken the
+// host-scoped token for Progress ("" when the client asked for none) and
+// CallID the host-scoped id for LogCall.
+type Call = plugmodel.CallRequest
 
-// Content is an extra MCP content item.
-type Content struct {
-	Type     string // "text", "image", "audio" or "resource" (an embedded resource)
-	Text     string
-	MimeType string
-	Data     []byte
-	URI      string // the embedded resource's, for "resource"
-}
+// Content is an extra MCP content item: Type "text", "image", "audio" or
+// "resource" (an embedded resource: URI, MimeType, Text or Data). It is the
+// plugin model's, so that a toolset's content reaches the client as is.
+type Content = plugmodel.Content
 
-// Result is what an Executor returns: structured JSON, or an error.
-type Result struct {
-	Structured json.RawMessage
-	Content    []Content
-	Err        *envelope.Error
-}
+// Result is what an Executor returns: structured JSON (and Content), or Err.
+// It is the plugin model's call result.
+type Result = plugmodel.CallResult
 
 // Executor runs a tool after the host's safety checks.
 type Executor func(ctx context.Context, call Call) Result

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // BenchmarkPluginCall measures one proxied tool call: host → plugin (gRPC)
@@ -12,7 +14,7 @@ func BenchmarkPluginCall(b *testing.B) {
 	b.Setenv("TESTPLUGIN_QUIET", "1") // no log record per call
 	p, _ := launch(b, &fakeServices{})
 	ctx := context.Background()
-	req := CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hello"}`)}
+	req := plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hello"}`)}
 	if res := p.Call(ctx, req); res.Err != nil {
 		b.Fatal(res.Err)
 	}
@@ -30,7 +32,7 @@ func BenchmarkPluginCall(b *testing.B) {
 func BenchmarkPluginCallNoSend(b *testing.B) {
 	p, _ := launch(b, &fakeServices{})
 	ctx := context.Background()
-	req := CallRequest{Tool: "big", Arguments: json.RawMessage(`{"bytes":5}`)}
+	req := plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(`{"bytes":5}`)}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

@@ -1,7 +1,10 @@
 // Package pluginhost is the host side of the toolset plugin protocol: it
-// starts a toolset executable as a hashicorp/go-plugin subprocess, serves it
-// the host's services (the editor bridge, progress, the log) over the
-// GRPCBroker, describes it and calls its tools.
+// starts a toolset executable as a hashicorp/go-plugin subprocess (Launch),
+// serves it the host's services (the editor bridge, progress, the log) over
+// the GRPCBroker, describes it and calls its tools. It reaches the plugin
+// through the one model interface, plugmodel.Toolset (internal/pluginrpc's
+// gRPC client), and serves a toolset that runs in this process (the SDK's
+// registry) the same way (Open): same checks, same safety gate.
 //
 // What it guarantees, whatever the plugin does:
 //   - nothing from the plugin reaches the host's stdout (the MCP channel): the
@@ -27,7 +30,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,7 +38,6 @@ import (
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -44,6 +45,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
+	"github.com/godot-mcp/godot-mcp/internal/pluginrpc"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // HostServices is what the host lends a plugin: the editor bridge and
@@ -82,99 +85,25 @@ type Spec struct {
 	BuiltIn bool
 }
 
-// ToolInfo is one tool's declared metadata.
-type ToolInfo struct {
-	Name, Title, Description  string
-	InputSchema, OutputSchema json.RawMessage
-	// Safety is "read_only", "mutating", "destructive" or "runtime".
-	Safety string
-	// DryRun: the tool takes dry_run. Confirm: it refuses without confirm.
-	DryRun, Confirm bool
-	Preconditions   []string
-	// DestructiveWhen: conditions on the arguments that make one call
-	// destructive (see safety.Condition). RunsCode: the tool can make code run.
-	DestructiveWhen []string
-	RunsCode        bool
-}
+// ToolsetInfo and EditorFile are the model's (internal/plugmodel), named
+// here for the packages that install editor code (host/extinstall).
+type (
+	ToolsetInfo = plugmodel.ToolsetInfo
+	EditorFile  = plugmodel.EditorFile
+)
 
-// ResourceInfo is one declared resource; for a resource template, URI is
-// the RFC 6570 template.
-type ResourceInfo struct {
-	URI, Name, Title, Description, MimeType string
-}
-
-// PromptArgument is one argument of a prompt.
-type PromptArgument struct {
-	Name, Description string
-	Required          bool
-}
-
-// PromptInfo is one declared prompt.
-type PromptInfo struct {
-	Name, Title, Description string
-	Arguments                []PromptArgument
-}
-
-// ToolsetInfo is what a plugin says about itself.
-type ToolsetInfo struct {
-	Name, Version, Description, MinGodot string
-	Tools                                []ToolInfo
-	// Resources, ResourceTemplates and Prompts are optional.
-	Resources, ResourceTemplates []ResourceInfo
-	Prompts                      []PromptInfo
-	// SDKVersion is the godot-mcp module version the plugin was built
-	// with, when known.
-	SDKVersion string
-	// EditorFiles is the toolset's editor code (installed into
-	// res://addons/godot_mcp_ext/<Name>/ on enable) and EditorVersion its
-	// stamp; both empty when the toolset ships none.
-	EditorFiles   []EditorFile
-	EditorVersion string
-}
-
-// EditorFile is one file of a toolset's editor code: a clean, relative,
-// slash-separated path and its bytes.
-type EditorFile struct {
-	Path    string
-	Content []byte
-}
-
-// CallRequest is one tool call.
-type CallRequest struct {
-	Tool          string
-	Arguments     json.RawMessage
-	DryRun        bool
-	Confirm       bool
-	ProgressToken string
-	// CallID is the host's id of the call; the plugin tags the call's log
-	// records with it (see CallLogger).
-	CallID string
-}
-
-// Content is one content item: "text", "image", "audio", or "resource" (an
-// embedded resource: URI, MimeType, and Text or, when binary, Data).
-type Content struct {
-	Type, Text, MimeType string
-	Data                 []byte
-	URI                  string
-}
-
-// CallResult is a call's outcome: Structured (a JSON object) and Content, or Err.
-type CallResult struct {
-	Structured json.RawMessage
-	Content    []Content
-	Err        *envelope.Error
-}
-
-// Plugin is one running toolset plugin.
+// Plugin is one running toolset: a plugin process (Launch) or a toolset in
+// this process (Open). Either way the host reaches it through the one
+// model interface, plugmodel.Toolset, and holds it to the same checks and
+// the same safety gate.
 type Plugin struct {
 	spec    Spec
 	logger  *slog.Logger
-	client  *plugin.Client
+	client  *plugin.Client             // nil for an in-process toolset
 	proc    atomic.Pointer[procRunner] // set once go-plugin runs it
-	toolset pluginproto.ToolsetClient
-	calls   *pluginproto.Mux[pluginproto.CallStreamRequest, pluginproto.CallStreamResponse]
-	info    ToolsetInfo
+	conn    plugmodel.Toolset
+	closer  func() // ends conn's streams (nil: nothing to end)
+	info    plugmodel.ToolsetInfo
 	classes map[string]safety.Class // tool name -> its declared class
 	gate    *safety.Gate            // binds the plugin's editor commands to its live calls
 
@@ -204,7 +133,7 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 	p = &Plugin{spec: spec, logger: plog, gate: safety.NewGate(spec.Name, plog)}
 	p.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginproto.Handshake,
-		Plugins:          plugin.PluginSet{pluginproto.PluginName: &toolsetPlugin{}},
+		Plugins:          plugin.PluginSet{pluginproto.PluginName: &pluginrpc.Plugin{}},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		RunnerFunc: func(_ hclog.Logger, cmd *exec.Cmd, _ string) (runner.Runner, error) {
 			r, err := newProcRunner(spec, cmd.Env)
@@ -253,55 +182,70 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 	if err != nil {
 		return p, fmt.Errorf("dispense: %w", err)
 	}
-	conn := raw.(*toolsetConn)
-	p.toolset = conn.client
-	p.calls = &pluginproto.Mux[pluginproto.CallStreamRequest, pluginproto.CallStreamResponse]{
-		Open: conn.client.CallStream,
-		Cancel: func(seq uint64) *pluginproto.CallStreamRequest {
-			return &pluginproto.CallStreamRequest{Seq: seq, Cancel: true}
-		},
-		Seq: (*pluginproto.CallStreamResponse).GetSeq,
+	conn, ok := raw.(*pluginrpc.Client)
+	if !ok {
+		return p, fmt.Errorf("dispense: unexpected %T", raw)
 	}
-
-	// The host services, served once over the broker for the plugin's life.
-	hostID := conn.broker.NextId()
-	go conn.broker.AcceptAndServe(hostID, func(opts []grpc.ServerOption) *grpc.Server {
-		s := grpc.NewServer(append(opts, pluginproto.ServerOptions()...)...)
-		pluginproto.RegisterHostServer(s, &hostServer{svc: svc, logger: plog, gate: p.gate})
-		return s
-	})
+	p.conn, p.closer = conn, conn.Close
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	if _, err := p.toolset.Setup(ctx, &pluginproto.SetupRequest{
-		HostBrokerId: hostID, HostVersion: contract.Version, ContractVersion: contract.ContractVersion,
-	}); err != nil {
-		return p, fmt.Errorf("setup: %w", err)
+	if err := p.open(ctx, svc); err != nil {
+		return p, err
 	}
-	desc, err := p.toolset.Describe(ctx, &pluginproto.DescribeRequest{})
+	plog.Debug("toolset plugin started", "pid", p.Pid(), "version", p.info.Version, "tools", len(p.info.Tools))
+	return p, nil
+}
+
+// Open serves ts, a toolset that runs in this process (such as the SDK's
+// registry), as Launch serves a plugin process: the same Setup, the same
+// checks of its description and answers, the same gate on the editor
+// commands it sends. spec.Name is the name ts must describe itself with;
+// Path and Args are unused.
+func Open(ctx context.Context, spec Spec, ts plugmodel.Toolset, svc HostServices, logger *slog.Logger) (*Plugin, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if svc == nil {
+		return nil, errors.New("pluginhost: nil HostServices")
+	}
+	plog := logger.With("toolset", spec.Name)
+	p := &Plugin{spec: spec, logger: plog, gate: safety.NewGate(spec.Name, plog), conn: ts}
+	if err := p.open(ctx, svc); err != nil {
+		return nil, fmt.Errorf("toolset %q (in-process): %w", spec.Name, err)
+	}
+	return p, nil
+}
+
+// open sets up p.conn with the host services, reads and checks its
+// description.
+func (p *Plugin) open(ctx context.Context, svc HostServices) error {
+	host := &gatedHost{svc: svc, logger: p.logger, gate: p.gate}
+	if err := p.conn.Setup(ctx, plugmodel.HostConfig{Host: host, HostVersion: contract.Version, ContractVersion: contract.ContractVersion}); err != nil {
+		return fmt.Errorf("setup: %w", err)
+	}
+	info, err := p.conn.Describe(ctx)
 	if err != nil {
-		return p, fmt.Errorf("describe: %w", err)
+		return fmt.Errorf("describe: %w", err)
 	}
-	info, err := infoFromProto(desc)
-	if err != nil {
-		return p, fmt.Errorf("invalid description: %w", err)
+	if err := checkInfo(info); err != nil {
+		return fmt.Errorf("invalid description: %w", err)
 	}
-	if info.Name != spec.Name {
-		return p, fmt.Errorf("the plugin calls itself %q, not %q: a third-party toolset's executable must be named after its toolset", info.Name, spec.Name)
+	if info.Name != p.spec.Name {
+		return fmt.Errorf("the plugin calls itself %q, not %q: a third-party toolset's executable must be named after its toolset", info.Name, p.spec.Name)
 	}
 	p.info = info
 	p.classes = make(map[string]safety.Class, len(info.Tools))
 	for _, t := range info.Tools {
 		p.classes[t.Name] = safety.Class(t.Safety)
 	}
-	plog.Debug("toolset plugin started", "pid", p.Pid(), "version", info.Version, "tools", len(info.Tools))
-	return p, nil
+	return nil
 }
 
 // Spec returns the spec the plugin was launched from.
 func (p *Plugin) Spec() Spec { return p.spec }
 
 // Info returns the plugin's description, as read at Launch.
-func (p *Plugin) Info() ToolsetInfo { return p.info }
+func (p *Plugin) Info() plugmodel.ToolsetInfo { return p.info }
 
 // Pid is the plugin's process id (0 if it never started).
 func (p *Plugin) Pid() int {
@@ -313,14 +257,17 @@ func (p *Plugin) Pid() int {
 
 // Exited reports whether the plugin can serve no more calls: its process
 // exited, or its connection broke (then the process is being killed).
-func (p *Plugin) Exited() bool { return p.broken.Load() || p.client.Exited() }
+func (p *Plugin) Exited() bool { return p.broken.Load() || (p.client != nil && p.client.Exited()) }
 
 // Kill ends the plugin at once (SIGKILL), and the children it left in its
 // process group, and waits for it to be reaped.
 func (p *Plugin) Kill() {
 	p.broken.Store(true)
-	if p.calls != nil {
-		p.calls.Close()
+	if p.closer != nil {
+		p.closer()
+	}
+	if p.client == nil {
+		return
 	}
 	if r := p.proc.Load(); r != nil {
 		_ = r.Kill(context.Background())
@@ -334,11 +281,15 @@ func (p *Plugin) Kill() {
 // Stop asks the plugin to exit and waits for it; when ctx ends first the
 // plugin is killed and ctx's error returned. Either way no process is left.
 func (p *Plugin) Stop(ctx context.Context) error {
+	if p.client == nil {
+		p.Kill()
+		return nil
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if p.calls != nil {
-			p.calls.Close()
+		if p.closer != nil {
+			p.closer()
 		}
 		p.stopOnce.Do(p.client.Kill) // graceful: go-plugin's controller shutdown
 	}()
@@ -356,108 +307,73 @@ func (p *Plugin) Stop(ctx context.Context) error {
 	}
 }
 
-// Call runs one tool. It never fails with a Go error: every failure is a
-// CallResult.Err with a hint for the agent.
-func (p *Plugin) Call(ctx context.Context, req CallRequest) CallResult {
-	name := p.info.Name
+// notRunning answers a call to a plugin that exited.
+func (p *Plugin) notRunning() *envelope.Error {
+	return envelope.Errorf(envelope.InternalError,
+		"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)
+}
+
+// Call runs one tool (req.Tool is the toolset's own name). It never fails
+// with a Go error: every failure is a CallResult.Err with a hint for the
+// agent.
+func (p *Plugin) Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 	if p.Exited() {
-		return CallResult{Err: envelope.Errorf(envelope.InternalError,
-			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", name)}
+		return plugmodel.CallResult{Err: p.notRunning()}
 	}
-	args := req.Arguments
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
+	if len(req.Arguments) == 0 {
+		req.Arguments = json.RawMessage("{}")
 	}
 	// The editor commands the call sends carry its id; the gate holds them
 	// to the tool's class while it runs, and refuses them once it returned.
 	callID, end := p.gate.Begin(req.CallID, safety.SendCall{Tool: req.Tool, Class: p.classes[req.Tool], DryRun: req.DryRun, Confirm: req.Confirm})
-	res := p.call(ctx, req, &pluginproto.CallRequest{
-		Tool: req.Tool, ArgumentsJson: args, DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken, CallId: callID,
-	})
+	req.CallID = callID
+	res, err := p.conn.Call(ctx, req)
+	if err != nil {
+		res = plugmodel.CallResult{Err: p.callFailure(ctx, req.Tool, err)}
+	} else {
+		res = checkResult(p.info.Name, res)
+	}
 	if refusal := end(); refusal != nil {
-		return CallResult{Err: refusal} // the toolset may not answer ok after a refused command
+		return plugmodel.CallResult{Err: refusal} // the toolset may not answer ok after a refused command
 	}
 	return res
 }
 
-func (p *Plugin) call(ctx context.Context, req CallRequest, call *pluginproto.CallRequest) CallResult {
-	name := p.info.Name
-	// A message on the plugin's CallStream; a unary Call for plugins built
-	// before it.
-	answer, sent, err := p.calls.Do(ctx, func(seq uint64, deadlineMs int64) *pluginproto.CallStreamRequest {
-		return &pluginproto.CallStreamRequest{Seq: seq, Call: call, DeadlineMs: deadlineMs}
-	})
-	resp := answer.GetResponse()
-	if !sent {
-		resp, err = p.toolset.Call(ctx, call)
-	}
-	if err != nil {
-		return CallResult{Err: p.callFailure(ctx, req.Tool, err)}
-	}
-	return resultFromProto(name, resp)
-}
-
-// ResourceContents is the content of one resource: Text, or Blob when Binary.
-type ResourceContents struct {
-	URI, MimeType, Text string
-	Blob                []byte
-	Binary              bool
-}
-
-// ResourceResult is a read's outcome: Contents, or Err.
-type ResourceResult struct {
-	Contents []ResourceContents
-	Err      *envelope.Error
-}
-
-// PromptMessage is one message of a rendered prompt.
-type PromptMessage struct {
-	Role    string
-	Content Content
-}
-
-// PromptResult is a rendered prompt, or Err.
-type PromptResult struct {
-	Description string
-	Messages    []PromptMessage
-	Err         *envelope.Error
-}
-
-// ReadResource reads uri; template and params are set when uri matched one
-// of the plugin's resource templates. Like Call it never fails with a Go
-// error.
-func (p *Plugin) ReadResource(ctx context.Context, uri, template string, params map[string]string) ResourceResult {
+// ReadResource reads req.URI; req.Template and req.Params are set when the
+// URI matched one of the toolset's resource templates. Like Call it never
+// fails with a Go error.
+func (p *Plugin) ReadResource(ctx context.Context, req plugmodel.ResourceRequest) plugmodel.ResourceResult {
 	if p.Exited() {
-		return ResourceResult{Err: envelope.Errorf(envelope.InternalError,
-			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)}
+		return plugmodel.ResourceResult{Err: p.notRunning()}
 	}
-	callID, end := p.gate.Begin("", safety.SendCall{Tool: "resource " + uri, Class: safety.ReadOnly})
-	resp, err := p.toolset.ReadResource(ctx, &pluginproto.ReadResourceRequest{Uri: uri, UriTemplate: template, Params: params, CallId: callID})
+	callID, end := p.gate.Begin("", safety.SendCall{Tool: "resource " + req.URI, Class: safety.ReadOnly})
+	req.CallID = callID
+	res, err := p.conn.ReadResource(ctx, req)
 	if refusal := end(); refusal != nil {
-		return ResourceResult{Err: refusal}
+		return plugmodel.ResourceResult{Err: refusal}
 	}
 	if err != nil {
-		return ResourceResult{Err: p.callFailure(ctx, "resources/read "+uri, err)}
+		return plugmodel.ResourceResult{Err: p.callFailure(ctx, "resources/read "+req.URI, err)}
 	}
-	return resourceResultFromProto(p.info.Name, resp)
+	return checkResourceResult(p.info.Name, res)
 }
 
-// GetPrompt renders the plugin's prompt name (its own, unqualified name).
-// Like Call it never fails with a Go error.
-func (p *Plugin) GetPrompt(ctx context.Context, name string, args map[string]string) PromptResult {
+// GetPrompt renders the toolset's prompt req.Name (its own, unqualified
+// name). Like Call it never fails with a Go error.
+func (p *Plugin) GetPrompt(ctx context.Context, req plugmodel.PromptRequest) plugmodel.PromptResult {
 	if p.Exited() {
-		return PromptResult{Err: envelope.Errorf(envelope.InternalError,
-			"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)}
+		return plugmodel.PromptResult{Err: p.notRunning()}
 	}
-	callID, end := p.gate.Begin("", safety.SendCall{Tool: "prompt " + name, Class: safety.ReadOnly})
-	resp, err := p.toolset.GetPrompt(ctx, &pluginproto.GetPromptRequest{Name: name, Arguments: args, CallId: callID})
+	callID, end := p.gate.Begin("", safety.SendCall{Tool: "prompt " + req.Name, Class: safety.ReadOnly})
+	req.CallID = callID
+	res, err := p.conn.GetPrompt(ctx, req)
 	if refusal := end(); refusal != nil {
-		return PromptResult{Err: refusal}
+		return plugmodel.PromptResult{Err: refusal}
 	}
 	if err != nil {
-		return PromptResult{Err: p.callFailure(ctx, "prompts/get "+name, err)}
+		return plugmodel.PromptResult{Err: p.callFailure(ctx, "prompts/get "+req.Name, err)}
 	}
-	return promptResultFromProto(p.info.Name, resp)
+	return checkPromptResult(p.info.Name, res)
 }
 
 // callFailure explains a Call that got no answer from the plugin.
@@ -473,6 +389,10 @@ func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *envel
 	case ctx.Err() == context.Canceled || code == codes.Canceled:
 		return envelope.Errorf(envelope.InternalError,
 			"The call to '%s' was cancelled before toolset '%s' answered.", tool, name)
+	}
+	if p.client == nil { // in-process: nothing crashed, the toolset failed
+		p.logger.Error("in-process toolset failed during a call", "tool", tool, "error", err)
+		return envelope.Errorf(envelope.InternalError, "Toolset '%s' failed during '%s': %v. Retry; if it persists, check the server log (stderr).", name, tool, err)
 	}
 	// The connection failed: the plugin crashed or is about to be gone.
 	// Wait briefly for the process to be reaped so Exited is true when we
@@ -502,10 +422,6 @@ func startFailure(err error, timeout time.Duration) error {
 	}
 	return fmt.Errorf("start: %w", err)
 }
-
-// toolNameRE is the name rule the SDK enforces, checked again here for
-// plugins built without it.
-var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 // tailBuffer keeps the last max bytes written, for start-up error messages.
 type tailBuffer struct {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // testPlugin is the path of testdata/testplugin, built once by TestMain.
@@ -149,7 +150,7 @@ func TestLaunchDescribes(t *testing.T) {
 	if info.Name != "testplugin" || info.Version != "1.2.3" || info.MinGodot != "4.2" || info.Description == "" {
 		t.Fatalf("info = %+v", info)
 	}
-	tools := map[string]ToolInfo{}
+	tools := map[string]plugmodel.ToolInfo{}
 	for _, tl := range info.Tools {
 		tools[tl.Name] = tl
 	}
@@ -179,7 +180,7 @@ func TestCallRoundTrip(t *testing.T) {
 	p, logs := launch(t, svc)
 	ctx := context.Background()
 
-	res := p.Call(ctx, CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), ProgressToken: "tok-1"})
+	res := p.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), ProgressToken: "tok-1"})
 	if res.Err != nil {
 		t.Fatalf("echo: %v", res.Err)
 	}
@@ -198,23 +199,23 @@ func TestCallRoundTrip(t *testing.T) {
 
 	cases := []struct {
 		name         string
-		req          CallRequest
+		req          plugmodel.CallRequest
 		answer       *envelope.Error
 		wantCode     envelope.ErrorCode
 		wantRequired string
 		wantHint     string
 	}{
-		{"editor failure", CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
+		{"editor failure", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
 			envelope.Precondition(envelope.RequireActiveScene, "Open a scene."), envelope.PreconditionFailed, "active_scene", "Open a scene."},
-		{"no editor", CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
+		{"no editor", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
 			&envelope.Error{Code: envelope.BridgeDisconnected, Hint: "No editor.", Required: envelope.RequireBridgeConnected}, envelope.BridgeDisconnected, "bridge_connected", "No editor."},
 		// The host validates arguments before it calls (mcpserver); a
 		// plugin handed arguments that do not fit still refuses them.
-		{"arguments that do not fit", CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`)},
+		{"arguments that do not fit", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`)},
 			nil, envelope.ValidationError, "", `arguments do not fit tool "echo"`},
-		{"panic in a tool", CallRequest{Tool: "panic"}, nil, envelope.InternalError, "", "panicked: tool bug"},
-		{"destructive without confirm", CallRequest{Tool: "wipe"}, nil, envelope.PreconditionFailed, "confirm", "confirm: true"},
-		{"unknown tool", CallRequest{Tool: "nope"}, nil, envelope.ResourceNotFound, "", `has no tool "nope"`},
+		{"panic in a tool", plugmodel.CallRequest{Tool: "panic"}, nil, envelope.InternalError, "", "panicked: tool bug"},
+		{"destructive without confirm", plugmodel.CallRequest{Tool: "wipe"}, nil, envelope.PreconditionFailed, "confirm", "confirm: true"},
+		{"unknown tool", plugmodel.CallRequest{Tool: "nope"}, nil, envelope.ResourceNotFound, "", `has no tool "nope"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,10 +237,10 @@ func TestCallRoundTrip(t *testing.T) {
 		})
 	}
 	// The plugin survived the panic.
-	if res := p.Call(ctx, CallRequest{Tool: "wipe", DryRun: true}); res.Err != nil || string(res.Structured) != `{"text":"dry_run=true confirm=false"}` {
+	if res := p.Call(ctx, plugmodel.CallRequest{Tool: "wipe", DryRun: true}); res.Err != nil || string(res.Structured) != `{"text":"dry_run=true confirm=false"}` {
 		t.Fatalf("after a panic: %+v", res)
 	}
-	res = p.Call(ctx, CallRequest{Tool: "image"})
+	res = p.Call(ctx, plugmodel.CallRequest{Tool: "image"})
 	if res.Err != nil || len(res.Content) != 2 || res.Content[0].Type != "image" || res.Content[0].MimeType != "image/png" ||
 		string(res.Content[0].Data) != "\x89PNG\r\n" || res.Content[1].Text != "a caption" {
 		t.Fatalf("image: %+v", res)
@@ -251,7 +252,7 @@ func TestResourcesAndPromptsRoundTrip(t *testing.T) {
 	p, _ := launch(t, svc)
 	ctx := context.Background()
 	info := p.Info()
-	if len(info.Resources) != 1 || info.Resources[0] != (ResourceInfo{URI: "test://editor/echo", Name: "editor_echo", Description: "Round trip through the editor.", MimeType: "application/json"}) {
+	if len(info.Resources) != 1 || info.Resources[0] != (plugmodel.ResourceInfo{URI: "test://editor/echo", Name: "editor_echo", Description: "Round trip through the editor.", MimeType: "application/json"}) {
 		t.Errorf("resources = %+v", info.Resources)
 	}
 	if len(info.ResourceTemplates) != 1 || info.ResourceTemplates[0].URI != "test://blob/{n}" {
@@ -261,16 +262,16 @@ func TestResourcesAndPromptsRoundTrip(t *testing.T) {
 		t.Errorf("prompts = %+v", info.Prompts)
 	}
 
-	res := p.ReadResource(ctx, "test://editor/echo", "", nil)
+	res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil})
 	if res.Err != nil || len(res.Contents) != 1 || res.Contents[0].URI != "test://editor/echo" || res.Contents[0].Binary ||
 		res.Contents[0].Text != `{"echoed":{"uri":"test://editor/echo"}}` {
 		t.Fatalf("read = %+v", res)
 	}
-	res = p.ReadResource(ctx, "test://blob/7", "test://blob/{n}", map[string]string{"n": "7"})
+	res = p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://blob/7", Template: "test://blob/{n}", Params: map[string]string{"n": "7"}})
 	if res.Err != nil || len(res.Contents) != 1 || !res.Contents[0].Binary || string(res.Contents[0].Blob) != "blob 7" {
 		t.Fatalf("read template = %+v", res)
 	}
-	if res := p.ReadResource(ctx, "test://nope", "", nil); res.Err == nil || res.Err.Code != envelope.ResourceNotFound {
+	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://nope", Template: "", Params: nil}); res.Err == nil || res.Err.Code != envelope.ResourceNotFound {
 		t.Errorf("unknown resource: %+v", res)
 	}
 	svc.mu.Lock()
@@ -278,16 +279,16 @@ func TestResourcesAndPromptsRoundTrip(t *testing.T) {
 		return envelope.Failure("3", &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "No editor.", Required: envelope.RequireBridgeConnected})
 	}
 	svc.mu.Unlock()
-	if res := p.ReadResource(ctx, "test://editor/echo", "", nil); res.Err == nil || res.Err.Code != envelope.BridgeDisconnected || res.Err.Hint != "No editor." {
+	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil}); res.Err == nil || res.Err.Code != envelope.BridgeDisconnected || res.Err.Hint != "No editor." {
 		t.Errorf("editor failure: %+v", res)
 	}
 
-	pr := p.GetPrompt(ctx, "review", map[string]string{"path": "res://a.gd"})
+	pr := p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: map[string]string{"path": "res://a.gd"}})
 	if pr.Err != nil || pr.Description != "review res://a.gd" || len(pr.Messages) != 2 ||
 		pr.Messages[0].Content.Text != "Review res://a.gd" || pr.Messages[1].Content.Type != "audio" || string(pr.Messages[1].Content.Data) != "RIFF" {
 		t.Fatalf("prompt = %+v", pr)
 	}
-	if pr := p.GetPrompt(ctx, "review", nil); pr.Err == nil || pr.Err.Code != envelope.ValidationError {
+	if pr := p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: nil}); pr.Err == nil || pr.Err.Code != envelope.ValidationError {
 		t.Errorf("missing argument: %+v", pr)
 	}
 }
@@ -303,7 +304,7 @@ func TestLargePayloadsBothWays(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	text := strings.Repeat("z", size)
-	res := p.Call(ctx, CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"` + text + `"}`)})
+	res := p.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"` + text + `"}`)})
 	if res.Err != nil {
 		t.Fatalf("8 MiB echo: %v", res.Err)
 	}
@@ -319,7 +320,7 @@ func TestLargePayloadsBothWays(t *testing.T) {
 	if err := json.Unmarshal(res.Structured, &out); err != nil || len(out.Echo.Blob) != size || out.Echo.Got != size+11 {
 		t.Fatalf("8 MiB answer: %d bytes, got=%d, %v", len(out.Echo.Blob), out.Echo.Got, err)
 	}
-	res = p.Call(ctx, CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 32<<20))})
+	res = p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 32<<20))})
 	if res.Err != nil || len(res.Structured) != 32<<20+11 {
 		t.Fatalf("32 MiB result: %v, %d bytes", res.Err, len(res.Structured))
 	}
@@ -337,16 +338,16 @@ func TestKillMidCall(t *testing.T) {
 			}}
 			p, logs := launch(t, svc)
 			type outcome struct {
-				res     CallResult
+				res     plugmodel.CallResult
 				elapsed time.Duration
 			}
 			done := make(chan outcome, 1)
 			go func() {
-				var req CallRequest
+				var req plugmodel.CallRequest
 				if how == "kill -9" {
-					req = CallRequest{Tool: "block"}
+					req = plugmodel.CallRequest{Tool: "block"}
 				} else {
-					req = CallRequest{Tool: "exit", Arguments: json.RawMessage(`{}`)}
+					req = plugmodel.CallRequest{Tool: "exit", Arguments: json.RawMessage(`{}`)}
 					started <- struct{}{}
 				}
 				begin := time.Now()
@@ -377,7 +378,7 @@ func TestKillMidCall(t *testing.T) {
 			if !p.Exited() {
 				t.Error("Exited() is false after the crash")
 			}
-			again := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
+			again := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
 			if again.Err == nil || again.Err.Code != envelope.InternalError || !strings.Contains(again.Err.Hint, "not running") {
 				t.Errorf("a call to the dead plugin: %+v", again)
 			}
@@ -394,7 +395,7 @@ func TestDeadlineAndCancel(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	res := p.Call(ctx, CallRequest{Tool: "block"})
+	res := p.Call(ctx, plugmodel.CallRequest{Tool: "block"})
 	// Either side may notice the deadline first: the host (no answer in
 	// time) or the plugin (its tool returned ctx.Err()). Both are TIMEOUT.
 	if res.Err == nil || res.Err.Code != envelope.Timeout {
@@ -406,7 +407,7 @@ func TestDeadlineAndCancel(t *testing.T) {
 		waitFor(t, 5*time.Second, "the second block call", func() bool { return len(svc.sent()) >= 2 })
 		cancel2()
 	}()
-	res = p.Call(ctx2, CallRequest{Tool: "block"})
+	res = p.Call(ctx2, plugmodel.CallRequest{Tool: "block"})
 	if res.Err == nil || res.Err.Code != envelope.InternalError || !strings.Contains(res.Err.Hint, "cancelled") {
 		t.Fatalf("cancel: %+v", res)
 	}
@@ -414,7 +415,7 @@ func TestDeadlineAndCancel(t *testing.T) {
 	if p.Exited() {
 		t.Fatal("Exited() after a timeout")
 	}
-	if res := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"still here"}`)}); res.Err != nil {
+	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"still here"}`)}); res.Err != nil {
 		t.Fatalf("after timeout: %v", res.Err)
 	}
 }
@@ -572,7 +573,7 @@ func (c *callLogServices) logged() []string {
 func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
 	svc := &callLogServices{}
 	p, logs := launch(t, svc)
-	if res := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), CallID: "c1"}); res.Err != nil {
+	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), CallID: "c1"}); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	waitFor(t, 5*time.Second, "the call's log record", func() bool { return len(svc.logged()) == 1 })
@@ -583,7 +584,7 @@ func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
 		t.Errorf("the record is missing from the host log:\n%s", logs.String())
 	}
 	// A call without an id logs to the host only.
-	if res := p.Call(context.Background(), CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil {
+	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	waitFor(t, 5*time.Second, "the second host log record", func() bool { return strings.Count(logs.String(), "msg=echoed") == 2 })
@@ -597,7 +598,7 @@ func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
 func TestGateRefusesAndFailsTheCall(t *testing.T) {
 	svc := &fakeServices{}
 	p, logs := launch(t, svc)
-	res := p.Call(context.Background(), CallRequest{Tool: "sneak", CallID: "c1"})
+	res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "sneak", CallID: "c1"})
 	if res.Err == nil || res.Err.Code != envelope.PreconditionFailed || res.Err.Required != "command_class" {
 		t.Fatalf("sneak = %+v %s", res.Err, res.Structured)
 	}
@@ -619,7 +620,7 @@ func TestGateRefusesAndFailsTheCall(t *testing.T) {
 func TestGateRefusesASendAfterTheCall(t *testing.T) {
 	svc := &fakeServices{}
 	p, logs := launch(t, svc)
-	if res := p.Call(context.Background(), CallRequest{Tool: "late", CallID: "c1"}); res.Err != nil {
+	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "late", CallID: "c1"}); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	waitFor(t, 5*time.Second, "the late send's answer", func() bool { return strings.Contains(logs.String(), "LATE-SEND:") })

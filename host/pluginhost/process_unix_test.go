@@ -17,7 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"golang.org/x/sys/unix"
 )
 
@@ -95,8 +96,8 @@ func TestPluginOutputNeverReachesStdout(t *testing.T) {
 	}()
 
 	p, logs := launch(t, &fakeServices{})
-	print := p.Call(context.Background(), CallRequest{Tool: "print"})
-	stdin := p.Call(context.Background(), CallRequest{Tool: "stdin"})
+	print := p.Call(context.Background(), plugmodel.CallRequest{Tool: "print"})
+	stdin := p.Call(context.Background(), plugmodel.CallRequest{Tool: "stdin"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = p.Stop(ctx)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/internal/hosttest"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
 // Executables that are not plugins fail Launch within its timeout, with a

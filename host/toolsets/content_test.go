@@ -8,6 +8,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // richPlugin is a fakePlugin that also serves resources and prompts.
@@ -16,29 +17,30 @@ type richPlugin struct {
 	reads []string
 }
 
-func (p *richPlugin) ReadResource(_ context.Context, uri, template string, params map[string]string) pluginhost.ResourceResult {
-	p.reads = append(p.reads, uri+" "+template+" "+params["n"])
+func (p *richPlugin) ReadResource(_ context.Context, req plugmodel.ResourceRequest) plugmodel.ResourceResult {
+	uri := req.URI
+	p.reads = append(p.reads, uri+" "+req.Template+" "+req.Params["n"])
 	if uri == "fix://gone" {
-		return pluginhost.ResourceResult{Err: envelope.Errorf(envelope.ResourceNotFound, "gone")}
+		return plugmodel.ResourceResult{Err: envelope.Errorf(envelope.ResourceNotFound, "gone")}
 	}
-	return pluginhost.ResourceResult{Contents: []pluginhost.ResourceContents{{URI: uri, Text: "t", MimeType: "text/plain"}}}
+	return plugmodel.ResourceResult{Contents: []plugmodel.ResourceContents{{URI: uri, Text: "t", MimeType: "text/plain"}}}
 }
 
-func (p *richPlugin) GetPrompt(_ context.Context, name string, args map[string]string) pluginhost.PromptResult {
-	return pluginhost.PromptResult{Description: name, Messages: []pluginhost.PromptMessage{
-		{Role: "user", Content: pluginhost.Content{Type: "resource", URI: "fix://r", Text: args["a"]}}}}
+func (p *richPlugin) GetPrompt(_ context.Context, req plugmodel.PromptRequest) plugmodel.PromptResult {
+	return plugmodel.PromptResult{Description: req.Name, Messages: []plugmodel.PromptMessage{
+		{Role: "user", Content: plugmodel.Content{Type: "resource", URI: "fix://r", Text: req.Arguments["a"]}}}}
 }
 
-func richInfo(name string) pluginhost.ToolsetInfo {
+func richInfo(name string) plugmodel.ToolsetInfo {
 	obj := json.RawMessage(`{"type":"object"}`)
-	return pluginhost.ToolsetInfo{Name: name,
-		Tools: []pluginhost.ToolInfo{
+	return plugmodel.ToolsetInfo{Name: name,
+		Tools: []plugmodel.ToolInfo{
 			{Name: "test_simple_text", Safety: "read_only", InputSchema: obj, OutputSchema: obj},
 			{Name: "godot_get_server_info", Safety: "read_only", InputSchema: obj, OutputSchema: obj},
 		},
-		Resources:         []pluginhost.ResourceInfo{{URI: "fix://static", Name: "static"}, {URI: "fix://gone", Name: "gone"}},
-		ResourceTemplates: []pluginhost.ResourceInfo{{URI: "fix://t/{n}", Name: "t"}},
-		Prompts:           []pluginhost.PromptInfo{{Name: "greet", Arguments: []pluginhost.PromptArgument{{Name: "a", Required: true}}}},
+		Resources:         []plugmodel.ResourceInfo{{URI: "fix://static", Name: "static"}, {URI: "fix://gone", Name: "gone"}},
+		ResourceTemplates: []plugmodel.ResourceInfo{{URI: "fix://t/{n}", Name: "t"}},
+		Prompts:           []plugmodel.PromptInfo{{Name: "greet", Arguments: []plugmodel.PromptArgument{{Name: "a", Required: true}}}},
 	}
 }
 
@@ -46,8 +48,8 @@ func TestResourcesPromptsAndUnqualifiedNames(t *testing.T) {
 	var last *richPlugin
 	launch := func(_ context.Context, spec pluginhost.Spec) (Plugin, error) {
 		last = &richPlugin{fakePlugin: fakePlugin{info: richInfo(spec.Name)}}
-		last.call = func(context.Context, pluginhost.CallRequest) pluginhost.CallResult {
-			return pluginhost.CallResult{Structured: json.RawMessage(`{}`)}
+		last.call = func(context.Context, plugmodel.CallRequest) plugmodel.CallResult {
+			return plugmodel.CallResult{Structured: json.RawMessage(`{}`)}
 		}
 		return last, nil
 	}
@@ -102,8 +104,8 @@ func TestResourcesPromptsAndUnqualifiedNames(t *testing.T) {
 			if !slices.Equal(last.reads, []string{"fix://static  ", "fix://t/5 fix://t/{n} 5", "fix://gone  "}) {
 				t.Errorf("plugin reads = %q", last.reads)
 			}
-			pr, perr := out.Prompts[0].Get(ctx, map[string]string{"a": "x"})
-			if perr != nil || pr.Description != "greet" || len(pr.Messages) != 1 || pr.Messages[0].Content.URI != "fix://r" || pr.Messages[0].Content.Text != "x" {
+			pr := out.Prompts[0].Get(ctx, map[string]string{"a": "x"})
+			if perr := pr.Err; perr != nil || pr.Description != "greet" || len(pr.Messages) != 1 || pr.Messages[0].Content.URI != "fix://r" || pr.Messages[0].Content.Text != "x" {
 				t.Errorf("prompt = %+v %v", pr, perr)
 			}
 
@@ -124,7 +126,7 @@ func TestResourcesPromptsAndUnqualifiedNames(t *testing.T) {
 	}
 }
 
-func TestPluginWithoutContentSupport(t *testing.T) {
+func TestPluginWithoutResourcesServesNone(t *testing.T) {
 	l := &fakeLauncher{}
 	m := newManager(l, 0)
 	t.Cleanup(m.Close)
@@ -134,9 +136,5 @@ func TestPluginWithoutContentSupport(t *testing.T) {
 	}
 	if len(out.Resources) != 0 || len(out.Prompts) != 0 {
 		t.Errorf("a plugin without resources serves %+v %+v", out.Resources, out.Prompts)
-	}
-	e := m.entries["scene"]
-	if rerr := m.contentCall(context.Background(), e, "resources/read x://y", func(context.Context, contentPlugin) {}); rerr == nil || rerr.Code != envelope.InternalError {
-		t.Errorf("content call on a plain plugin: %v", rerr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 type fakeEditorCode struct {
@@ -18,7 +19,7 @@ type fakeEditorCode struct {
 	note    string
 }
 
-func (f *fakeEditorCode) Ensure(_ context.Context, info pluginhost.ToolsetInfo) *envelope.Error {
+func (f *fakeEditorCode) Ensure(_ context.Context, info plugmodel.ToolsetInfo) *envelope.Error {
 	f.ensured = append(f.ensured, info.Name+"@"+info.EditorVersion)
 	if f.refuse != nil {
 		e := *f.refuse
@@ -27,7 +28,7 @@ func (f *fakeEditorCode) Ensure(_ context.Context, info pluginhost.ToolsetInfo) 
 	return nil
 }
 
-func (f *fakeEditorCode) Remove(_ context.Context, info pluginhost.ToolsetInfo) string {
+func (f *fakeEditorCode) Remove(_ context.Context, info plugmodel.ToolsetInfo) string {
 	f.removed = append(f.removed, info.Name)
 	return f.note
 }
@@ -38,9 +39,9 @@ func (f *fakeEditorCode) Remove(_ context.Context, info pluginhost.ToolsetInfo) 
 func TestEditorCodeHook(t *testing.T) {
 	l := &fakeLauncher{}
 	calls := 0
-	l.call = func(_ *fakePlugin, _ context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+	l.call = func(_ *fakePlugin, _ context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		calls++
-		return pluginhost.CallResult{Structured: json.RawMessage(`{}`)}
+		return plugmodel.CallResult{Structured: json.RawMessage(`{}`)}
 	}
 	ec := &fakeEditorCode{}
 	m := New(Options{
@@ -48,7 +49,7 @@ func TestEditorCodeHook(t *testing.T) {
 		Launch: func(ctx context.Context, spec pluginhost.Spec) (Plugin, error) {
 			p, err := l.launch(ctx, spec)
 			if err == nil && spec.Name == "hello" {
-				p.(*fakePlugin).info.EditorFiles = []pluginhost.EditorFile{{Path: "handlers.gd", Content: []byte("@tool")}}
+				p.(*fakePlugin).info.EditorFiles = []plugmodel.EditorFile{{Path: "handlers.gd", Content: []byte("@tool")}}
 				p.(*fakePlugin).info.EditorVersion = "v1"
 			}
 			return p, err

@@ -21,22 +21,24 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
-// Plugin is a running toolset plugin (implemented by *pluginhost.Plugin).
+// Plugin is a running toolset, as the manager programs against it: the
+// plugin model's operations (describe, call, read a resource, get a
+// prompt; see plugmodel.Toolset) in the host's never-failing form, plus its
+// life. *pluginhost.Plugin implements it for a plugin process and for a
+// toolset in this process alike.
 type Plugin interface {
-	Info() pluginhost.ToolsetInfo
-	Call(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult
+	Info() plugmodel.ToolsetInfo
+	Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult
+	ReadResource(ctx context.Context, req plugmodel.ResourceRequest) plugmodel.ResourceResult
+	GetPrompt(ctx context.Context, req plugmodel.PromptRequest) plugmodel.PromptResult
 	Exited() bool
 	Stop(ctx context.Context) error
 }
 
-// contentPlugin is a Plugin that also serves resources and prompts
-// (*pluginhost.Plugin does; test fakes need not).
-type contentPlugin interface {
-	ReadResource(ctx context.Context, uri, template string, params map[string]string) pluginhost.ResourceResult
-	GetPrompt(ctx context.Context, name string, args map[string]string) pluginhost.PromptResult
-}
+var _ Plugin = (*pluginhost.Plugin)(nil)
 
 // Launcher starts a plugin.
 type Launcher func(ctx context.Context, spec pluginhost.Spec) (Plugin, error)
@@ -96,9 +98,9 @@ type Options struct {
 type EditorCode interface {
 	// Ensure installs and loads info's editor code if the editor does not
 	// run its current version; an error refuses the enable or the call.
-	Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *envelope.Error
+	Ensure(ctx context.Context, info plugmodel.ToolsetInfo) *envelope.Error
 	// Remove unloads and deletes it; note says what was kept and why.
-	Remove(ctx context.Context, info pluginhost.ToolsetInfo) (note string)
+	Remove(ctx context.Context, info plugmodel.ToolsetInfo) (note string)
 }
 
 // fileStamp identifies a version of a toolset's executable.
@@ -126,7 +128,7 @@ type entry struct {
 	op sync.Mutex
 
 	mu        sync.Mutex
-	info      *pluginhost.ToolsetInfo
+	info      *plugmodel.ToolsetInfo
 	infoStamp fileStamp // the executable info was read from
 	enabled   bool
 	plugin    Plugin
@@ -206,7 +208,7 @@ func New(opts Options) *Manager {
 // godot_<builtin>_…_x, a name of the built-in's), or a tool whose served
 // name is a core tool's. Other toolsets' names are refused when served
 // (mcpserver.AddTools, AddPrompts), so the first one enabled keeps them.
-func (m *Manager) nameConflict(e *entry, info *pluginhost.ToolsetInfo) string {
+func (m *Manager) nameConflict(e *entry, info *plugmodel.ToolsetInfo) string {
 	if !e.spec.BuiltIn {
 		for _, b := range m.builtins {
 			if strings.HasPrefix(e.spec.Name, b+"_") {
@@ -291,7 +293,7 @@ func (m *Manager) describe(e *entry, stamp fileStamp, done chan struct{}) {
 	ctx, cancel := m.startCtx(context.Background(), m.describeTimeout)
 	p, err := m.launch(ctx, e.spec)
 	cancel()
-	var info pluginhost.ToolsetInfo
+	var info plugmodel.ToolsetInfo
 	if err == nil {
 		info = p.Info()
 		defer m.release(p) // after the description is recorded: List need not wait for the stop
@@ -546,7 +548,7 @@ func (m *Manager) removed(e *entry) mcpserver.DisableOutcome {
 		for _, t := range e.info.Tools {
 			out.RemovedTools = append(out.RemovedTools, m.servedName(e, t.Name))
 		}
-		for _, r := range append(append([]pluginhost.ResourceInfo(nil), e.info.Resources...), e.info.ResourceTemplates...) {
+		for _, r := range append(append([]plugmodel.ResourceInfo(nil), e.info.Resources...), e.info.ResourceTemplates...) {
 			out.RemovedResources = append(out.RemovedResources, r.URI)
 		}
 		for _, p := range e.info.Prompts {
@@ -778,7 +780,7 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		ctx, cancel := context.WithTimeout(ctx, m.callTimeout)
 		defer cancel()
 		ctx, stopped := m.watchStopped(ctx, p)
-		res := p.Call(ctx, pluginhost.CallRequest{
+		res := p.Call(ctx, plugmodel.CallRequest{
 			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken, CallID: call.CallID,
 		})
 		timedOut := ctx.Err() == context.DeadlineExceeded
@@ -816,7 +818,7 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 			m.kill(gone)
 			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q did not answer %s within %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run; if it hangs again, report it to the toolset's author.", e.spec.Name, call.Tool, m.callTimeout, back)
 		}
-		return mcpserver.Result{Structured: res.Structured, Content: convertContent(res.Content), Err: res.Err}
+		return res
 	}
 }
 
@@ -870,17 +872,6 @@ func (m *Manager) watchStopped(ctx context.Context, p Plugin) (context.Context, 
 	}
 }
 
-func convertContent(in []pluginhost.Content) []mcpserver.Content {
-	if len(in) == 0 {
-		return nil
-	}
-	out := make([]mcpserver.Content, len(in))
-	for i, c := range in {
-		out[i] = mcpserver.Content{Type: c.Type, Text: c.Text, MimeType: c.MimeType, Data: c.Data, URI: c.URI}
-	}
-	return out
-}
-
 // BuiltinSpecs returns the specs of the built-in toolsets, served by the
 // godot-mcp executable self (normally os.Executable()) re-executed as
 // `godot-mcp toolset serve NAME`.
@@ -894,7 +885,7 @@ func BuiltinSpecs(self string, names []string) []pluginhost.Spec {
 
 // SurfaceFromInfo describes a toolset for the contract surface, with the
 // same schemas the host serves.
-func SurfaceFromInfo(info pluginhost.ToolsetInfo) mcpserver.SurfaceToolset {
+func SurfaceFromInfo(info plugmodel.ToolsetInfo) mcpserver.SurfaceToolset {
 	e := &entry{spec: pluginhost.Spec{Name: info.Name}, info: &info}
 	var m Manager
 	st := mcpserver.SurfaceToolset{Name: info.Name, Description: info.Description, MinGodot: info.MinGodot}
@@ -906,7 +897,7 @@ func SurfaceFromInfo(info pluginhost.ToolsetInfo) mcpserver.SurfaceToolset {
 
 // ensureEditorCode has the editor run info's editor code (nil when the
 // toolset ships none or no installer is configured).
-func (m *Manager) ensureEditorCode(ctx context.Context, info pluginhost.ToolsetInfo) *envelope.Error {
+func (m *Manager) ensureEditorCode(ctx context.Context, info plugmodel.ToolsetInfo) *envelope.Error {
 	if m.editorCode == nil || len(info.EditorFiles) == 0 {
 		return nil
 	}

@@ -15,19 +15,28 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 type fakePlugin struct {
-	info    pluginhost.ToolsetInfo
+	info    plugmodel.ToolsetInfo
 	exited  atomic.Bool
 	stopped atomic.Bool
-	call    func(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult
+	call    func(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult
 }
 
-func (p *fakePlugin) Info() pluginhost.ToolsetInfo { return p.info }
-func (p *fakePlugin) Exited() bool                 { return p.exited.Load() || p.stopped.Load() }
-func (p *fakePlugin) Stop(context.Context) error   { p.stopped.Store(true); return nil }
-func (p *fakePlugin) Call(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+func (p *fakePlugin) Info() plugmodel.ToolsetInfo { return p.info }
+func (p *fakePlugin) Exited() bool                { return p.exited.Load() || p.stopped.Load() }
+func (p *fakePlugin) Stop(context.Context) error  { p.stopped.Store(true); return nil }
+
+func (p *fakePlugin) ReadResource(context.Context, plugmodel.ResourceRequest) plugmodel.ResourceResult {
+	return plugmodel.ResourceResult{Err: envelope.Errorf(envelope.ResourceNotFound, "the fake serves no resources")}
+}
+
+func (p *fakePlugin) GetPrompt(context.Context, plugmodel.PromptRequest) plugmodel.PromptResult {
+	return plugmodel.PromptResult{Err: envelope.Errorf(envelope.ResourceNotFound, "the fake serves no prompts")}
+}
+func (p *fakePlugin) Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 	return p.call(ctx, req)
 }
 
@@ -37,7 +46,7 @@ type fakeLauncher struct {
 	byName   map[string]int
 	fail     error
 	minGodot string
-	call     func(p *fakePlugin, ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult
+	call     func(p *fakePlugin, ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult
 	last     *fakePlugin
 }
 
@@ -52,14 +61,14 @@ func (l *fakeLauncher) launch(_ context.Context, spec pluginhost.Spec) (Plugin, 
 	if l.fail != nil {
 		return nil, l.fail
 	}
-	p := &fakePlugin{info: pluginhost.ToolsetInfo{Name: spec.Name, Version: "1", Description: "d", MinGodot: l.minGodot,
-		Tools: []pluginhost.ToolInfo{{Name: "do", Safety: "read_only", InputSchema: json.RawMessage(`{"type":"object"}`),
+	p := &fakePlugin{info: plugmodel.ToolsetInfo{Name: spec.Name, Version: "1", Description: "d", MinGodot: l.minGodot,
+		Tools: []plugmodel.ToolInfo{{Name: "do", Safety: "read_only", InputSchema: json.RawMessage(`{"type":"object"}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object","additionalProperties":false}},"additionalProperties":false}`)}}}}
-	p.call = func(ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+	p.call = func(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		if l.call != nil {
 			return l.call(p, ctx, req)
 		}
-		return pluginhost.CallResult{Structured: json.RawMessage(`{"tool":"` + req.Tool + `"}`)}
+		return plugmodel.CallResult{Structured: json.RawMessage(`{"tool":"` + req.Tool + `"}`)}
 	}
 	l.last = p
 	return p, nil
@@ -164,12 +173,12 @@ func TestLaunchFailure(t *testing.T) {
 
 func TestCrashRestartsWithBackoff(t *testing.T) {
 	l := &fakeLauncher{}
-	l.call = func(p *fakePlugin, ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+	l.call = func(p *fakePlugin, ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		if l.byName["scene"] == 1 {
 			p.exited.Store(true) // dies mid-call
-			return pluginhost.CallResult{Err: envelope.Errorf(envelope.InternalError, "transport closed")}
+			return plugmodel.CallResult{Err: envelope.Errorf(envelope.InternalError, "transport closed")}
 		}
-		return pluginhost.CallResult{Structured: json.RawMessage(`{}`)}
+		return plugmodel.CallResult{Structured: json.RawMessage(`{}`)}
 	}
 	m := newManager(l, 0)
 	out, _ := m.Enable(context.Background(), "scene", "")
@@ -202,12 +211,12 @@ func TestCrashRestartsWithBackoff(t *testing.T) {
 
 func TestHungPluginIsKilled(t *testing.T) {
 	l := &fakeLauncher{}
-	l.call = func(p *fakePlugin, ctx context.Context, req pluginhost.CallRequest) pluginhost.CallResult {
+	l.call = func(p *fakePlugin, ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		if l.count() == 1 {
 			<-ctx.Done() // hangs until the host gives up
-			return pluginhost.CallResult{Err: envelope.Errorf(envelope.Timeout, "deadline")}
+			return plugmodel.CallResult{Err: envelope.Errorf(envelope.Timeout, "deadline")}
 		}
-		return pluginhost.CallResult{Structured: json.RawMessage(`{}`)}
+		return plugmodel.CallResult{Structured: json.RawMessage(`{}`)}
 	}
 	m := newManager(l, 100*time.Millisecond)
 	out, _ := m.Enable(context.Background(), "scene", "")

@@ -14,8 +14,7 @@ import (
 // unary RPC each: on a loopback link between processes a message on an open
 // stream costs about half a unary call. The stream is opened on first use
 // and again after it breaks; answers are matched to calls by seq, in any
-// order. A peer without the stream (Unimplemented) gets no more attempts:
-// Do reports sent=false and the caller uses its unary RPC.
+// order.
 type Mux[Req, Resp any] struct {
 	// Open opens the stream (e.g. HostClient.SendStream).
 	Open func(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Req, Resp], error)
@@ -27,27 +26,27 @@ type Mux[Req, Resp any] struct {
 	mu      sync.Mutex // guards the fields below and stream.Send
 	stream  grpc.BidiStreamingClient[Req, Resp]
 	end     context.CancelFunc // ends stream
-	unary   bool               // the peer has no such stream
 	closed  bool
 	seq     uint64
 	pending map[uint64]chan muxAnswer[Resp]
 }
 
 type muxAnswer[Resp any] struct {
-	resp  *Resp
-	err   error
-	unary bool // the peer turned the stream down before handling the call
+	resp *Resp
+	err  error
 }
+
+// errMuxClosed answers calls made after Close.
+var errMuxClosed = status.Error(codes.Unavailable, "the stream is closed")
 
 // Do sends the message build makes (given the call's seq and the time left
 // to ctx's deadline in ms, 0 for none) and waits for its answer or for ctx.
-// sent is false when the message did not reach the peer and the call must go
-// as a unary RPC; err is then nil.
-func (m *Mux[Req, Resp]) Do(ctx context.Context, build func(seq uint64, deadlineMs int64) *Req) (resp *Resp, sent bool, err error) {
+// err is the stream's failure (a gRPC status) or ctx's error.
+func (m *Mux[Req, Resp]) Do(ctx context.Context, build func(seq uint64, deadlineMs int64) *Req) (*Resp, error) {
 	m.mu.Lock()
-	if m.unary || m.closed {
+	if m.closed {
 		m.mu.Unlock()
-		return nil, false, nil
+		return nil, errMuxClosed
 	}
 	if m.stream == nil {
 		sctx, end := context.WithCancel(context.Background())
@@ -55,7 +54,7 @@ func (m *Mux[Req, Resp]) Do(ctx context.Context, build func(seq uint64, deadline
 		if err != nil {
 			end()
 			m.mu.Unlock()
-			return nil, false, nil
+			return nil, err
 		}
 		m.stream, m.end, m.pending = st, end, map[uint64]chan muxAnswer[Resp]{}
 		go m.receive(st)
@@ -69,16 +68,12 @@ func (m *Mux[Req, Resp]) Do(ctx context.Context, build func(seq uint64, deadline
 		deadlineMs = max(time.Until(d).Milliseconds(), 1)
 	}
 	st := m.stream
-	// A failed Send means the stream ended; why (Unimplemented, or a broken
-	// link) reaches ch from receive.
+	// A failed Send means the stream ended; why reaches ch from receive.
 	_ = st.Send(build(seq, deadlineMs))
 	m.mu.Unlock()
 	select {
 	case a := <-ch:
-		if a.unary {
-			return nil, false, nil
-		}
-		return a.resp, true, a.err
+		return a.resp, a.err
 	case <-ctx.Done():
 		m.mu.Lock()
 		if m.stream == st {
@@ -86,7 +81,7 @@ func (m *Mux[Req, Resp]) Do(ctx context.Context, build func(seq uint64, deadline
 		}
 		delete(m.pending, seq)
 		m.mu.Unlock()
-		return nil, true, ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 
@@ -108,27 +103,22 @@ func (m *Mux[Req, Resp]) receive(st grpc.BidiStreamingClient[Req, Resp]) {
 	}
 }
 
-// broken fails the calls waiting on st (or hands them back for unary calls
-// when the peer has no such stream) and lets the next call open a new one.
+// broken fails the calls waiting on st and lets the next call open a new one.
 func (m *Mux[Req, Resp]) broken(st grpc.BidiStreamingClient[Req, Resp], err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.stream != st {
 		return
 	}
-	unimplemented := status.Code(err) == codes.Unimplemented
-	if unimplemented {
-		m.unary = true
-	}
 	for seq, ch := range m.pending {
-		ch <- muxAnswer[Resp]{err: err, unary: unimplemented}
+		ch <- muxAnswer[Resp]{err: err}
 		delete(m.pending, seq)
 	}
 	m.end()
 	m.stream, m.end = nil, nil
 }
 
-// Close ends the stream; calls waiting on it fail, later ones go unary.
+// Close ends the stream; calls waiting on it fail, and later ones.
 func (m *Mux[Req, Resp]) Close() {
 	m.mu.Lock()
 	defer m.mu.Unlock()

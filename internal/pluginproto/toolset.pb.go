@@ -40,8 +40,8 @@ type CallStreamRequest struct {
 	// The call; unset when cancel is set.
 	Call   *CallRequest `protobuf:"bytes,2,opt,name=call,proto3" json:"call,omitempty"`
 	Cancel bool         `protobuf:"varint,3,opt,name=cancel,proto3" json:"cancel,omitempty"`
-	// The time left to the host's call, as a unary Call's deadline would carry
-	// it; 0 means no deadline.
+	// The time left to the host's call (the call's deadline); 0 means no
+	// deadline.
 	DeadlineMs    int64 `protobuf:"varint,4,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1621,8 +1621,7 @@ type SendStreamRequest struct {
 	// The command; unset when cancel is set.
 	Send   *SendRequest `protobuf:"bytes,2,opt,name=send,proto3" json:"send,omitempty"`
 	Cancel bool         `protobuf:"varint,3,opt,name=cancel,proto3" json:"cancel,omitempty"`
-	// The time left to the plugin's call, as a unary Send's deadline would
-	// carry it; 0 means no deadline.
+	// The time left to the plugin's call (its deadline); 0 means no deadline.
 	DeadlineMs    int64 `protobuf:"varint,4,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2332,17 +2331,15 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\aLogAttr\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\"\r\n" +
-	"\vLogResponse2\x97\x04\n" +
+	"\vLogResponse2\xcc\x03\n" +
 	"\aToolset\x12L\n" +
 	"\x05Setup\x12 .godotmcp.plugin.v1.SetupRequest\x1a!.godotmcp.plugin.v1.SetupResponse\x12U\n" +
-	"\bDescribe\x12#.godotmcp.plugin.v1.DescribeRequest\x1a$.godotmcp.plugin.v1.DescribeResponse\x12I\n" +
-	"\x04Call\x12\x1f.godotmcp.plugin.v1.CallRequest\x1a .godotmcp.plugin.v1.CallResponse\x12a\n" +
+	"\bDescribe\x12#.godotmcp.plugin.v1.DescribeRequest\x1a$.godotmcp.plugin.v1.DescribeResponse\x12a\n" +
 	"\fReadResource\x12'.godotmcp.plugin.v1.ReadResourceRequest\x1a(.godotmcp.plugin.v1.ReadResourceResponse\x12X\n" +
 	"\tGetPrompt\x12$.godotmcp.plugin.v1.GetPromptRequest\x1a%.godotmcp.plugin.v1.GetPromptResponse\x12_\n" +
 	"\n" +
-	"CallStream\x12%.godotmcp.plugin.v1.CallStreamRequest\x1a&.godotmcp.plugin.v1.CallStreamResponse(\x010\x012\xd1\x02\n" +
-	"\x04Host\x12I\n" +
-	"\x04Send\x12\x1f.godotmcp.plugin.v1.SendRequest\x1a .godotmcp.plugin.v1.SendResponse\x12U\n" +
+	"CallStream\x12%.godotmcp.plugin.v1.CallStreamRequest\x1a&.godotmcp.plugin.v1.CallStreamResponse(\x010\x012\x86\x02\n" +
+	"\x04Host\x12U\n" +
 	"\bProgress\x12#.godotmcp.plugin.v1.ProgressRequest\x1a$.godotmcp.plugin.v1.ProgressResponse\x12F\n" +
 	"\x03Log\x12\x1e.godotmcp.plugin.v1.LogRequest\x1a\x1f.godotmcp.plugin.v1.LogResponse\x12_\n" +
 	"\n" +
@@ -2419,26 +2416,22 @@ var file_godotmcp_plugin_v1_toolset_proto_depIdxs = []int32{
 	29, // 19: godotmcp.plugin.v1.LogRequest.attrs:type_name -> godotmcp.plugin.v1.LogAttr
 	2,  // 20: godotmcp.plugin.v1.Toolset.Setup:input_type -> godotmcp.plugin.v1.SetupRequest
 	4,  // 21: godotmcp.plugin.v1.Toolset.Describe:input_type -> godotmcp.plugin.v1.DescribeRequest
-	18, // 22: godotmcp.plugin.v1.Toolset.Call:input_type -> godotmcp.plugin.v1.CallRequest
-	11, // 23: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
-	14, // 24: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
-	0,  // 25: godotmcp.plugin.v1.Toolset.CallStream:input_type -> godotmcp.plugin.v1.CallStreamRequest
-	24, // 26: godotmcp.plugin.v1.Host.Send:input_type -> godotmcp.plugin.v1.SendRequest
-	26, // 27: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
-	28, // 28: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
-	22, // 29: godotmcp.plugin.v1.Host.SendStream:input_type -> godotmcp.plugin.v1.SendStreamRequest
-	3,  // 30: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
-	5,  // 31: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
-	19, // 32: godotmcp.plugin.v1.Toolset.Call:output_type -> godotmcp.plugin.v1.CallResponse
-	12, // 33: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
-	15, // 34: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
-	1,  // 35: godotmcp.plugin.v1.Toolset.CallStream:output_type -> godotmcp.plugin.v1.CallStreamResponse
-	25, // 36: godotmcp.plugin.v1.Host.Send:output_type -> godotmcp.plugin.v1.SendResponse
-	27, // 37: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
-	30, // 38: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
-	23, // 39: godotmcp.plugin.v1.Host.SendStream:output_type -> godotmcp.plugin.v1.SendStreamResponse
-	30, // [30:40] is the sub-list for method output_type
-	20, // [20:30] is the sub-list for method input_type
+	11, // 22: godotmcp.plugin.v1.Toolset.ReadResource:input_type -> godotmcp.plugin.v1.ReadResourceRequest
+	14, // 23: godotmcp.plugin.v1.Toolset.GetPrompt:input_type -> godotmcp.plugin.v1.GetPromptRequest
+	0,  // 24: godotmcp.plugin.v1.Toolset.CallStream:input_type -> godotmcp.plugin.v1.CallStreamRequest
+	26, // 25: godotmcp.plugin.v1.Host.Progress:input_type -> godotmcp.plugin.v1.ProgressRequest
+	28, // 26: godotmcp.plugin.v1.Host.Log:input_type -> godotmcp.plugin.v1.LogRequest
+	22, // 27: godotmcp.plugin.v1.Host.SendStream:input_type -> godotmcp.plugin.v1.SendStreamRequest
+	3,  // 28: godotmcp.plugin.v1.Toolset.Setup:output_type -> godotmcp.plugin.v1.SetupResponse
+	5,  // 29: godotmcp.plugin.v1.Toolset.Describe:output_type -> godotmcp.plugin.v1.DescribeResponse
+	12, // 30: godotmcp.plugin.v1.Toolset.ReadResource:output_type -> godotmcp.plugin.v1.ReadResourceResponse
+	15, // 31: godotmcp.plugin.v1.Toolset.GetPrompt:output_type -> godotmcp.plugin.v1.GetPromptResponse
+	1,  // 32: godotmcp.plugin.v1.Toolset.CallStream:output_type -> godotmcp.plugin.v1.CallStreamResponse
+	27, // 33: godotmcp.plugin.v1.Host.Progress:output_type -> godotmcp.plugin.v1.ProgressResponse
+	30, // 34: godotmcp.plugin.v1.Host.Log:output_type -> godotmcp.plugin.v1.LogResponse
+	23, // 35: godotmcp.plugin.v1.Host.SendStream:output_type -> godotmcp.plugin.v1.SendStreamResponse
+	28, // [28:36] is the sub-list for method output_type
+	20, // [20:28] is the sub-list for method input_type
 	20, // [20:20] is the sub-list for extension type_name
 	20, // [20:20] is the sub-list for extension extendee
 	0,  // [0:20] is the sub-list for field type_name

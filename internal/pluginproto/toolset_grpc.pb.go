@@ -33,7 +33,6 @@ const _ = grpc.SupportPackageIsVersion9
 const (
 	Toolset_Setup_FullMethodName        = "/godotmcp.plugin.v1.Toolset/Setup"
 	Toolset_Describe_FullMethodName     = "/godotmcp.plugin.v1.Toolset/Describe"
-	Toolset_Call_FullMethodName         = "/godotmcp.plugin.v1.Toolset/Call"
 	Toolset_ReadResource_FullMethodName = "/godotmcp.plugin.v1.Toolset/ReadResource"
 	Toolset_GetPrompt_FullMethodName    = "/godotmcp.plugin.v1.Toolset/GetPrompt"
 	Toolset_CallStream_FullMethodName   = "/godotmcp.plugin.v1.Toolset/CallStream"
@@ -50,9 +49,6 @@ type ToolsetClient interface {
 	Setup(ctx context.Context, in *SetupRequest, opts ...grpc.CallOption) (*SetupResponse, error)
 	// Describe returns the toolset's identity and its tools.
 	Describe(ctx context.Context, in *DescribeRequest, opts ...grpc.CallOption) (*DescribeResponse, error)
-	// Call runs one tool. Tool failures are answered in CallResponse.error, not
-	// as gRPC errors; a gRPC error means the plugin itself failed.
-	Call(ctx context.Context, in *CallRequest, opts ...grpc.CallOption) (*CallResponse, error)
 	// ReadResource reads one of the resources (or a URI matching one of the
 	// resource templates) declared in Describe. Failures are answered in
 	// ReadResourceResponse.error.
@@ -60,12 +56,12 @@ type ToolsetClient interface {
 	// GetPrompt renders one of the prompts declared in Describe. Failures are
 	// answered in GetPromptResponse.error.
 	GetPrompt(ctx context.Context, in *GetPromptRequest, opts ...grpc.CallOption) (*GetPromptResponse, error)
-	// CallStream carries Calls as messages on one stream that the host opens
-	// once and keeps, as Host.SendStream carries Sends: each request carries a
-	// seq chosen by the host and is answered by one response with the same
-	// seq, in any order; a request with cancel set cancels the call with its
-	// seq. A plugin without CallStream answers Unimplemented, and the host
-	// uses Call.
+	// CallStream runs tools: the host opens it once and keeps it, and each
+	// call is one message on it (as Host.SendStream carries Sends). Each
+	// request carries a seq chosen by the host and is answered by one response
+	// with the same seq, in any order; a request with cancel set cancels the
+	// call with its seq. Tool failures are answered in CallResponse.error, not
+	// as gRPC errors; a broken stream means the plugin itself failed.
 	CallStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[CallStreamRequest, CallStreamResponse], error)
 }
 
@@ -91,16 +87,6 @@ func (c *toolsetClient) Describe(ctx context.Context, in *DescribeRequest, opts 
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(DescribeResponse)
 	err := c.cc.Invoke(ctx, Toolset_Describe_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func (c *toolsetClient) Call(ctx context.Context, in *CallRequest, opts ...grpc.CallOption) (*CallResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(CallResponse)
-	err := c.cc.Invoke(ctx, Toolset_Call_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +137,6 @@ type ToolsetServer interface {
 	Setup(context.Context, *SetupRequest) (*SetupResponse, error)
 	// Describe returns the toolset's identity and its tools.
 	Describe(context.Context, *DescribeRequest) (*DescribeResponse, error)
-	// Call runs one tool. Tool failures are answered in CallResponse.error, not
-	// as gRPC errors; a gRPC error means the plugin itself failed.
-	Call(context.Context, *CallRequest) (*CallResponse, error)
 	// ReadResource reads one of the resources (or a URI matching one of the
 	// resource templates) declared in Describe. Failures are answered in
 	// ReadResourceResponse.error.
@@ -161,12 +144,12 @@ type ToolsetServer interface {
 	// GetPrompt renders one of the prompts declared in Describe. Failures are
 	// answered in GetPromptResponse.error.
 	GetPrompt(context.Context, *GetPromptRequest) (*GetPromptResponse, error)
-	// CallStream carries Calls as messages on one stream that the host opens
-	// once and keeps, as Host.SendStream carries Sends: each request carries a
-	// seq chosen by the host and is answered by one response with the same
-	// seq, in any order; a request with cancel set cancels the call with its
-	// seq. A plugin without CallStream answers Unimplemented, and the host
-	// uses Call.
+	// CallStream runs tools: the host opens it once and keeps it, and each
+	// call is one message on it (as Host.SendStream carries Sends). Each
+	// request carries a seq chosen by the host and is answered by one response
+	// with the same seq, in any order; a request with cancel set cancels the
+	// call with its seq. Tool failures are answered in CallResponse.error, not
+	// as gRPC errors; a broken stream means the plugin itself failed.
 	CallStream(grpc.BidiStreamingServer[CallStreamRequest, CallStreamResponse]) error
 	mustEmbedUnimplementedToolsetServer()
 }
@@ -183,9 +166,6 @@ func (UnimplementedToolsetServer) Setup(context.Context, *SetupRequest) (*SetupR
 }
 func (UnimplementedToolsetServer) Describe(context.Context, *DescribeRequest) (*DescribeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Describe not implemented")
-}
-func (UnimplementedToolsetServer) Call(context.Context, *CallRequest) (*CallResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method Call not implemented")
 }
 func (UnimplementedToolsetServer) ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReadResource not implemented")
@@ -253,24 +233,6 @@ func _Toolset_Describe_Handler(srv interface{}, ctx context.Context, dec func(in
 	return interceptor(ctx, in, info, handler)
 }
 
-func _Toolset_Call_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(CallRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(ToolsetServer).Call(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: Toolset_Call_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(ToolsetServer).Call(ctx, req.(*CallRequest))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _Toolset_ReadResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ReadResourceRequest)
 	if err := dec(in); err != nil {
@@ -330,10 +292,6 @@ var Toolset_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _Toolset_Describe_Handler,
 		},
 		{
-			MethodName: "Call",
-			Handler:    _Toolset_Call_Handler,
-		},
-		{
 			MethodName: "ReadResource",
 			Handler:    _Toolset_ReadResource_Handler,
 		},
@@ -354,7 +312,6 @@ var Toolset_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	Host_Send_FullMethodName       = "/godotmcp.plugin.v1.Host/Send"
 	Host_Progress_FullMethodName   = "/godotmcp.plugin.v1.Host/Progress"
 	Host_Log_FullMethodName        = "/godotmcp.plugin.v1.Host/Log"
 	Host_SendStream_FullMethodName = "/godotmcp.plugin.v1.Host/SendStream"
@@ -366,25 +323,22 @@ const (
 //
 // Host is served by the host over the GRPCBroker.
 type HostClient interface {
-	// Send sends one command to the editor and waits for its answer. Editor
-	// failures come back as ok=false; a gRPC error means the host failed.
-	// The host sends a command only for a call still running (call_id) and
-	// only when that call's class allows the command's class, as the editor
-	// declares it; otherwise it answers ok=false without sending, and the
-	// call fails with that refusal (see docs/contract.md).
-	Send(ctx context.Context, in *SendRequest, opts ...grpc.CallOption) (*SendResponse, error)
 	// Progress reports progress of the call that carried progress_token.
 	Progress(ctx context.Context, in *ProgressRequest, opts ...grpc.CallOption) (*ProgressResponse, error)
 	// Log writes one record to the host's log (stderr) and, for a record of a
 	// tool call (call_id set), sends it to the calling client as an MCP log
 	// message when that client asked for the level.
 	Log(ctx context.Context, in *LogRequest, opts ...grpc.CallOption) (*LogResponse, error)
-	// SendStream carries Sends as messages on one stream that the plugin opens
-	// once and keeps: a message on an open stream costs about half a unary
-	// call. Each request carries a seq chosen by the plugin and is answered by
-	// one response with the same seq, in any order; a request with cancel set
-	// cancels the Send with its seq, which still answers. A host without
-	// SendStream answers Unimplemented, and the plugin uses Send.
+	// SendStream sends commands to the editor: the plugin opens it once and
+	// keeps it, and each command is one message on it (a message on an open
+	// stream costs about half a unary call). Each request carries a seq chosen
+	// by the plugin and is answered by one response with the same seq, in any
+	// order; a request with cancel set cancels the Send with its seq, which
+	// still answers. Editor failures come back as ok=false. The host sends a
+	// command only for a call still running (call_id) and only when that
+	// call's class allows the command's class, as the editor declares it;
+	// otherwise it answers ok=false without sending, and the call fails with
+	// that refusal (see docs/contract.md).
 	SendStream(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[SendStreamRequest, SendStreamResponse], error)
 }
 
@@ -394,16 +348,6 @@ type hostClient struct {
 
 func NewHostClient(cc grpc.ClientConnInterface) HostClient {
 	return &hostClient{cc}
-}
-
-func (c *hostClient) Send(ctx context.Context, in *SendRequest, opts ...grpc.CallOption) (*SendResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(SendResponse)
-	err := c.cc.Invoke(ctx, Host_Send_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 func (c *hostClient) Progress(ctx context.Context, in *ProgressRequest, opts ...grpc.CallOption) (*ProgressResponse, error) {
@@ -445,25 +389,22 @@ type Host_SendStreamClient = grpc.BidiStreamingClient[SendStreamRequest, SendStr
 //
 // Host is served by the host over the GRPCBroker.
 type HostServer interface {
-	// Send sends one command to the editor and waits for its answer. Editor
-	// failures come back as ok=false; a gRPC error means the host failed.
-	// The host sends a command only for a call still running (call_id) and
-	// only when that call's class allows the command's class, as the editor
-	// declares it; otherwise it answers ok=false without sending, and the
-	// call fails with that refusal (see docs/contract.md).
-	Send(context.Context, *SendRequest) (*SendResponse, error)
 	// Progress reports progress of the call that carried progress_token.
 	Progress(context.Context, *ProgressRequest) (*ProgressResponse, error)
 	// Log writes one record to the host's log (stderr) and, for a record of a
 	// tool call (call_id set), sends it to the calling client as an MCP log
 	// message when that client asked for the level.
 	Log(context.Context, *LogRequest) (*LogResponse, error)
-	// SendStream carries Sends as messages on one stream that the plugin opens
-	// once and keeps: a message on an open stream costs about half a unary
-	// call. Each request carries a seq chosen by the plugin and is answered by
-	// one response with the same seq, in any order; a request with cancel set
-	// cancels the Send with its seq, which still answers. A host without
-	// SendStream answers Unimplemented, and the plugin uses Send.
+	// SendStream sends commands to the editor: the plugin opens it once and
+	// keeps it, and each command is one message on it (a message on an open
+	// stream costs about half a unary call). Each request carries a seq chosen
+	// by the plugin and is answered by one response with the same seq, in any
+	// order; a request with cancel set cancels the Send with its seq, which
+	// still answers. Editor failures come back as ok=false. The host sends a
+	// command only for a call still running (call_id) and only when that
+	// call's class allows the command's class, as the editor declares it;
+	// otherwise it answers ok=false without sending, and the call fails with
+	// that refusal (see docs/contract.md).
 	SendStream(grpc.BidiStreamingServer[SendStreamRequest, SendStreamResponse]) error
 	mustEmbedUnimplementedHostServer()
 }
@@ -475,9 +416,6 @@ type HostServer interface {
 // pointer dereference when methods are called.
 type UnimplementedHostServer struct{}
 
-func (UnimplementedHostServer) Send(context.Context, *SendRequest) (*SendResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method Send not implemented")
-}
 func (UnimplementedHostServer) Progress(context.Context, *ProgressRequest) (*ProgressResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Progress not implemented")
 }
@@ -506,24 +444,6 @@ func RegisterHostServer(s grpc.ServiceRegistrar, srv HostServer) {
 		t.testEmbeddedByValue()
 	}
 	s.RegisterService(&Host_ServiceDesc, srv)
-}
-
-func _Host_Send_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(SendRequest)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(HostServer).Send(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: Host_Send_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(HostServer).Send(ctx, req.(*SendRequest))
-	}
-	return interceptor(ctx, in, info, handler)
 }
 
 func _Host_Progress_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
@@ -576,10 +496,6 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 	ServiceName: "godotmcp.plugin.v1.Host",
 	HandlerType: (*HostServer)(nil),
 	Methods: []grpc.MethodDesc{
-		{
-			MethodName: "Send",
-			Handler:    _Host_Send_Handler,
-		},
 		{
 			MethodName: "Progress",
 			Handler:    _Host_Progress_Handler,

@@ -55,6 +55,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
@@ -65,7 +66,8 @@ import (
 type Harness struct {
 	t      testing.TB
 	ts     sdk.Toolset
-	disp   sdkhook.Dispatcher
+	reg    plugmodel.Toolset // the SDK's registry: the toolset as the host sees it
+	info   plugmodel.ToolsetInfo
 	bridge *bridge.Bridge
 	addon  *fakeaddon.Addon
 	editor *Editor
@@ -106,14 +108,10 @@ type ToolInfo struct {
 }
 
 // Content is one extra content item of a result (Call.AddText,
-// Call.AddImage, Call.AddContent).
-type Content struct {
-	Type     string // "text", "image", "audio" or "resource"
-	Text     string
-	Data     []byte
-	MimeType string
-	URI      string // the embedded resource's, for "resource"
-}
+// Call.AddImage, Call.AddContent): Type "text", "image", "audio" or
+// "resource", Text, Data, MimeType, and URI (the embedded resource's). It
+// is the host's content item.
+type Content = plugmodel.Content
 
 // Result is a tool call's outcome as an agent receives it: Structured and
 // Content, or Err.
@@ -179,9 +177,13 @@ func StartHost(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 // toolset, or one the host refuses to serve, fails the test.
 func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	t.Helper()
-	disp, err := sdkhook.NewDispatcher(ts)
+	reg, err := sdkhook.NewToolset(ts)
 	if err != nil {
 		t.Fatalf("sdktest: invalid toolset: %v", err)
+	}
+	info, err := reg.Describe(context.Background())
+	if err != nil {
+		t.Fatalf("sdktest: describe: %v", err)
 	}
 	cfg := startConfig{commands: map[string]envelope.CommandInfo{}}
 	for _, o := range opts {
@@ -222,14 +224,17 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	if err := b.WaitConnected(ctx); err != nil {
 		t.Fatalf("sdktest: the fake editor did not connect: %v", err)
 	}
-	h := &Harness{t: t, ts: ts, disp: disp, bridge: b, addon: a, editor: &Editor{a: a},
+	h := &Harness{t: t, ts: ts, reg: reg, info: info, bridge: b, addon: a, editor: &Editor{a: a},
 		gate: safety.NewGate(ts.Name, nil), served: map[string]string{}, tokens: map[string]string{}}
 	h.server = mcpserver.New(mcpserver.Options{
 		Config: config.Config{Transport: "stdio", Approval: "auto"},
 		Bridge: b,
 	})
+	if err := reg.Setup(ctx, plugmodel.HostConfig{Host: (*backend)(h), HostVersion: "sdktest"}); err != nil {
+		t.Fatalf("sdktest: setup: %v", err)
+	}
 	var tools []mcpserver.Tool
-	for _, tool := range disp.Describe().Tools {
+	for _, tool := range info.Tools {
 		def := mcpserver.ToolDef{
 			Name: "godot_" + ts.Name + "_" + tool.Name, Title: tool.Title, Description: tool.Description, Toolset: ts.Name,
 			Class: safety.Class(tool.Safety), Preconditions: tool.Preconditions,
@@ -271,20 +276,15 @@ func (h *Harness) executor(tool string, class safety.Class) mcpserver.Executor {
 			h.mu.Unlock()
 		}
 		id, end := h.gate.Begin(call.CallID, safety.SendCall{Tool: tool, Class: class, DryRun: call.DryRun, Confirm: call.Confirm})
-		res := h.disp.Call(ctx, sdkhook.Request{Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm,
-			ProgressToken: call.ProgressToken, CallID: id}, (*backend)(h))
+		res, err := h.reg.Call(ctx, plugmodel.CallRequest{Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm,
+			ProgressToken: call.ProgressToken, CallID: id})
 		if refusal := end(); refusal != nil {
 			return mcpserver.Fail(refusal)
 		}
-		if res.Err != nil {
-			e := sdk.AsError(res.Err)
-			return mcpserver.Fail(&envelope.Error{Code: envelope.ErrorCode(e.Code), Hint: e.Hint, Required: e.Required})
+		if err != nil {
+			return mcpserver.Fail(envelope.AsError(err))
 		}
-		out := mcpserver.Result{Structured: res.Structured}
-		for _, c := range res.Content {
-			out.Content = append(out.Content, mcpserver.Content{Type: c.Type, Text: c.Text, MimeType: c.MimeType, Data: c.Data, URI: c.URI})
-		}
-		return out
+		return res
 	}
 }
 
@@ -305,7 +305,7 @@ func (h *Harness) ServedName(tool string) string { return h.served[tool] }
 // Tools lists the toolset's tools with their generated schemas.
 func (h *Harness) Tools() []ToolInfo {
 	var out []ToolInfo
-	for _, t := range h.disp.Describe().Tools {
+	for _, t := range h.info.Tools {
 		out = append(out, ToolInfo{
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
@@ -491,11 +491,11 @@ type backend Harness
 func (b *backend) Send(ctx context.Context, callID, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
 	params, refusal := b.gate.Check(callID, command, params, b.bridge.Command)
 	if refusal != nil {
-		return nil, &sdk.Error{Code: sdk.ErrorCode(refusal.Code), Hint: refusal.Hint, Required: refusal.Required}
+		return nil, refusal
 	}
 	resp := b.bridge.Send(ctx, command, params, timeout)
 	if e := resp.Err(); e != nil {
-		return nil, &sdk.Error{Code: sdk.ErrorCode(e.Code), Hint: e.Hint, Required: e.Required}
+		return nil, e
 	}
 	if len(resp.Result) == 0 {
 		return json.RawMessage("{}"), nil

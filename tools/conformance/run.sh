@@ -2,7 +2,7 @@
 # Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance,
 # pinned in package.json with Node 22 from npm) against the godot-mcp host over
 # streamable HTTP on loopback, with the "conformance" fixture toolset
-# (internal/conformancetoolset) enabled for this run only. Two versions run,
+# (internal/testing/conformancetoolset) enabled for this run only. Two versions run,
 # one after the other, against the same host: the pinned stable release
 # ("stable", expected-failures.txt) and the newest prerelease ("next", npm
 # alias conformance-next, expected-failures-next.txt).
@@ -45,7 +45,7 @@ if [ -z "$bin" ]; then
 	bin="$work/godot-mcp"
 	(cd "$root" && go build -o "$bin" ./cmd/godot-mcp)
 fi
-(cd "$root" && go build -o "$work/plugins/conformance" ./internal/conformancetoolset)
+(cd "$root" && go build -o "$work/plugins/conformance" ./internal/testing/conformancetoolset)
 
 port=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 url="http://127.0.0.1:$port/mcp"

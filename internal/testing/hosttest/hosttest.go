@@ -27,19 +27,19 @@ func Build(dir string, race bool) (string, error) {
 	return bin, BuildPackage("./cmd/godot-mcp", bin, race)
 }
 
-// BuildEchoToolset compiles the test toolset internal/echotoolset into
+// BuildEchoToolset compiles the test toolset internal/testing/echotoolset into
 // dir/echo (a plugin dir holding it offers the "echo" toolset).
 func BuildEchoToolset(dir string) (string, error) {
 	bin := filepath.Join(dir, "echo")
-	return bin, BuildPackage("./internal/echotoolset", bin, false)
+	return bin, BuildPackage("./internal/testing/echotoolset", bin, false)
 }
 
-// BuildProbeToolset compiles the test toolset internal/probetoolset once
+// BuildProbeToolset compiles the test toolset internal/testing/probetoolset once
 // and copies it into dir under each of names: each copy is a third-party
 // toolset of that name (tools server_info, node, x_env, env, spawn).
 func BuildProbeToolset(dir string, names ...string) error {
 	bin := filepath.Join(dir, ".probetoolset")
-	if err := BuildPackage("./internal/probetoolset", bin, false); err != nil {
+	if err := BuildPackage("./internal/testing/probetoolset", bin, false); err != nil {
 		return err
 	}
 	data, err := os.ReadFile(bin)
@@ -64,11 +64,11 @@ func EchoCommands() map[string]envelope.CommandInfo {
 	}
 }
 
-// BuildRogueToolset compiles the test toolset internal/roguetoolset into
+// BuildRogueToolset compiles the test toolset internal/testing/roguetoolset into
 // dir/rogue (a plugin dir holding it offers the "rogue" toolset).
 func BuildRogueToolset(dir string) (string, error) {
 	bin := filepath.Join(dir, "rogue")
-	return bin, BuildPackage("./internal/roguetoolset", bin, false)
+	return bin, BuildPackage("./internal/testing/roguetoolset", bin, false)
 }
 
 // RogueCommands is the command table the rogue toolset's editor side
@@ -85,7 +85,7 @@ func RogueCommands() map[string]envelope.CommandInfo {
 // BuildPackage builds a package of this module (path relative to its root) into out.
 func BuildPackage(pkg, out string, race bool) error {
 	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
 	args := []string{"build", "-o", out}
 	if race {
 		args = append(args, "-race")

@@ -4,7 +4,7 @@
 // the host, with the editor untouched. Its editor side would declare
 // cmd_rogue_peek (read_only), cmd_rogue_edit (mutating, takes dry_run),
 // cmd_rogue_save (mutating, no dry_run) and cmd_rogue_delete (destructive,
-// takes dry_run); see RogueCommands in internal/hosttest.
+// takes dry_run); see RogueCommands in internal/testing/hosttest.
 package main
 
 import (

@@ -1,0 +1,142 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+)
+
+// editorState is what the fake editor answers cmd_get_editor_state with: a
+// small state, about the size of the echo tool's answer.
+var editorState = map[string]any{
+	"project_dir": "/tmp/p", "project_name": "p", "godot_version": "4.4.1", "addon_version": "1",
+	"open_scenes": []any{}, "active_scene": nil, "selection": []any{}, "playing": false, "playing_scene": "",
+	"scanning": false, "scan_progress": 0, "undo": "", "redo": "",
+}
+
+// hopChain is lineChain whose fake editor also answers the core tool
+// godot_get_editor_state, so that one host serves both sides of the
+// toolset-vs-core comparisons.
+func hopChain(tb testing.TB) *hosttest.LineClient {
+	tb.Helper()
+	c := hosttest.StartLineClient(tb, binPath, "GODOT_MCP_PLUGIN_DIR="+pluginDir, "GODOT_MCP_DEFAULT_TOOLSETS=echo")
+	a := echoAddon(tb, c.BridgeURL())
+	a.Handle("cmd_get_editor_state", func(context.Context, json.RawMessage) (any, *envelope.Error) {
+		return editorState, nil
+	})
+	for _, side := range hopSides {
+		mustCallLine(tb, c, side.tool, side.args)
+	}
+	return c
+}
+
+// The two sides of each comparison: a toolset tool (godot_echo_echo: host →
+// plugin → host → editor and back) and a core tool (godot_get_editor_state:
+// host → editor and back), each sending one editor command.
+var hopSides = [2]struct {
+	tool string
+	args map[string]any
+}{
+	{"godot_echo_echo", map[string]any{"payload": strings.Repeat("x", 64)}},
+	{"godot_get_editor_state", nil},
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// BenchmarkPluginHop: what the plugin hop adds to one small call. Each
+// iteration calls the toolset tool and the core tool on one host, in
+// alternating order, so that both see the same machine (the box's load
+// moves from second to second); hop-µs is the difference of the medians.
+// ns/op is the pair.
+func BenchmarkPluginHop(b *testing.B) {
+	c := hopChain(b)
+	var times [2][]time.Duration
+	i := 0
+	for b.Loop() {
+		for k := range 2 {
+			side := hopSides[(i+k)%2]
+			start := time.Now()
+			mustCallLine(b, c, side.tool, side.args)
+			times[(i+k)%2] = append(times[(i+k)%2], time.Since(start))
+		}
+		i++
+	}
+	toolset, core := median(times[0]), median(times[1])
+	b.ReportMetric(float64(toolset.Microseconds()), "toolset-µs")
+	b.ReportMetric(float64(core.Microseconds()), "core-µs")
+	b.ReportMetric(float64((toolset - core).Microseconds()), "hop-µs")
+}
+
+// concurrentRound has 64 callers make calls calls each to side's tool and
+// returns the wall time.
+func concurrentRound(b *testing.B, c *hosttest.LineClient, side int, calls int) time.Duration {
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range calls {
+				r, err := c.Call(context.Background(), hopSides[side].tool, hopSides[side].args)
+				if err != nil || r.IsError {
+					b.Errorf("%s: %v %s", hopSides[side].tool, err, r.Structured)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// BenchmarkConcurrent64: 64 callers at once on one client connection, on
+// the toolset tool, then on the core tool, alternating rounds of 640 calls;
+// slowdown-x is the median of the toolset round's wall time over the core
+// round's (1.25 = the toolset tool has 80% of the core tool's throughput).
+// ns/op is one round pair.
+func BenchmarkConcurrent64(b *testing.B) {
+	c := hopChain(b)
+	var ratios []float64
+	var toolsetRate, coreRate []float64
+	for b.Loop() {
+		t := concurrentRound(b, c, 0, 10)
+		k := concurrentRound(b, c, 1, 10)
+		ratios = append(ratios, float64(t)/float64(k))
+		toolsetRate = append(toolsetRate, 640/t.Seconds())
+		coreRate = append(coreRate, 640/k.Seconds())
+	}
+	slices.Sort(ratios)
+	slices.Sort(toolsetRate)
+	slices.Sort(coreRate)
+	b.ReportMetric(ratios[len(ratios)/2], "slowdown-x")
+	b.ReportMetric(toolsetRate[len(toolsetRate)/2], "toolset-calls/s")
+	b.ReportMetric(coreRate[len(coreRate)/2], "core-calls/s")
+}
+
+// BenchmarkHostPluginRSS reports the resident memory of the host and its one
+// enabled plugin together after 1,000 calls.
+func BenchmarkHostPluginRSS(b *testing.B) {
+	c := hopChain(b)
+	for range 1000 {
+		mustCallLine(b, c, "godot_echo_echo", map[string]any{"payload": "x"})
+	}
+	host := c.Cmd.Process.Pid
+	hostRSS, pluginRSS := hosttest.RSSMiB(host), hosttest.RSSMiB(childPid(b, host, "echo"))
+	rss := hostRSS + pluginRSS
+	for b.Loop() {
+	}
+	b.ReportMetric(hostRSS, "host-MB")
+	b.ReportMetric(pluginRSS, "plugin-MB")
+	b.ReportMetric(rss, "rss-MB")
+}

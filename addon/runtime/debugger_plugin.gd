@@ -377,6 +377,31 @@ func session_state(session_id: int) -> Dictionary:
 	return s
 
 
+## Why a game stopped in the debugger, from what Godot said when it stopped
+## (debug_enter's message) and the stack: "breakpoint", "step" (a debugger step
+## landed), "breakpoint_keyword" (a `breakpoint` statement), "script_error" or
+## "break_request" (the editor's Pause button or godot_debugger_break). Godot says
+## "Breakpoint" for a breakpoint and a step alike: a stop on a line the editor has a
+## breakpoint on is the breakpoint.
+static func break_kind(message: String, stack: Array) -> String:
+	match message:
+		"Breakpoint Statement":
+			return "breakpoint_keyword"
+		"":
+			return "break_request"
+		"Breakpoint":
+			if not stack.is_empty() and has_breakpoint(str(stack[0]["file"]), int(stack[0]["line"])):
+				return "breakpoint"
+			return "step"
+	return "script_error"
+
+
+## Whether the editor has a breakpoint at [param path]:[param line] (1-based).
+static func has_breakpoint(path: String, line: int) -> bool:
+	var se: ScriptEditor = EditorInterface.get_script_editor()
+	return se != null and se.get_breakpoints().has("%s:%d" % [path, line])
+
+
 func probe_connected(session_id: int) -> bool:
 	return _sessions.has(session_id) and not (_sessions[session_id]["probe"] as Dictionary).is_empty()
 

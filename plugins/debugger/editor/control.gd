@@ -10,7 +10,7 @@ extends RefCounted
 
 const CommandRouter := preload("res://addons/godot_mcp/command_router.gd")
 const Monitor := preload("monitor.gd")
-const Breakpoints := preload("breakpoints.gd")
+const DebuggerPlugin := preload("res://addons/godot_mcp/runtime/debugger_plugin.gd")
 
 const DEFAULT_TIMEOUT_MS := 10000
 const MAX_OUT_STEPS := 2000
@@ -73,18 +73,7 @@ func _await_stack(sid: int) -> void:
 ## Why the game stopped: breakpoint, step, breakpoint_keyword, script_error or
 ## break_request (godot_debugger_break: between frames, no script running).
 static func reason_of(st: Dictionary) -> String:
-	var message: String = st.get("message", "")
-	var stack: Array = st.get("stack", [])
-	match message:
-		"Breakpoint Statement":
-			return "breakpoint_keyword"
-		"":
-			return "break_request"
-		"Breakpoint":
-			if not stack.is_empty() and Breakpoints.has(str(stack[0]["file"]), int(stack[0]["line"])):
-				return "breakpoint"
-			return "step"
-	return "script_error"
+	return DebuggerPlugin.break_kind(str(st.get("message", "")), st.get("stack", []))
 
 
 ## The answer's common part: playing, stopped, reason, message, location, stack.

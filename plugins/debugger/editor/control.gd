@@ -99,7 +99,9 @@ func describe(sid: int) -> Dictionary:
 		var f: Dictionary = stack[i]
 		frames.append({"frame": i, "file": f["file"], "line": f["line"], "function": f["function"]})
 	out["stopped"] = true
-	out["reason"] = reason_of(st)
+	out["reason"] = DebuggerPlugin.named_stop(sid)
+	if out["reason"] == "":
+		out["reason"] = reason_of(st)
 	out["message"] = st["message"] if out["reason"] == "script_error" else ""
 	out["stack"] = frames
 	out["location"] = frames[0] if not frames.is_empty() else null
@@ -164,9 +166,11 @@ func break_now(params: Dictionary) -> Dictionary:
 			got = await _await_stop(sid, before, 5000)
 		if got != "stopped":
 			return _moved_failure(sid, got, "break", int(timeout))
+		if reason_of(_monitor.state(sid)) == "step":
+			# The step that landed on a script line is still the break request, for
+			# this toolset and the runtime toolset's hints alike.
+			DebuggerPlugin.name_stop(sid, "break_request")
 		d = describe(sid)
-		if d["location"] != null:
-			d["reason"] = "break_request"
 	d["already_stopped"] = false
 	return _ok(d)
 

@@ -67,7 +67,11 @@ static func break_info(st: Dictionary) -> Dictionary:
 	var breaked: bool = bool(st.get("breaked", false))
 	var message: String = str(st.get("break_reason", ""))
 	var stack: Array = st.get("break_stack", []) if breaked else []
-	var kind: String = DebuggerPlugin.break_kind(message, stack) if breaked else ""
+	var kind: String = ""
+	if breaked:
+		kind = str(st.get("named_stop", ""))
+		if kind == "":
+			kind = DebuggerPlugin.break_kind(message, stack)
 	return {
 		"breaked": breaked,
 		"break_reason": kind,

@@ -111,15 +111,16 @@ func play(params: Dictionary) -> Dictionary:
 		if sid >= 0:
 			var st: Dictionary = _monitor.session_state(sid)
 			var connected: bool = _monitor.probe_connected(sid)
-			if not connected and st["breaked"]:
-				# Stopped before its probe reported in (a breakpoint in _ready, say): the
-				# game did start; say where it stands. A script error is a failed start.
+			if st["breaked"]:
+				# Stopped in the debugger (before its probe reported in: a breakpoint in
+				# _ready, say): the game did start; say where it stands, once its stack is
+				# known. A script error before the probe reported in is a failed start.
 				await _link.await_break_stack(sid)
 				st = _monitor.session_state(sid)
 				connected = _monitor.probe_connected(sid)
 				if not st["active"]:
 					continue # it exited meanwhile: the next round reports that
-				if Link.break_info(st)["break_reason"] == "script_error":
+				if not connected and Link.break_info(st)["break_reason"] == "script_error":
 					return _router.fail("PRECONDITION_FAILED", "The game started but stopped on a script error before its probe reported in. " + Link.break_hint(st), "game_not_breaked")
 			if connected or st["breaked"]:
 				var probe: Dictionary = st["probe"]

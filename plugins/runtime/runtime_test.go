@@ -109,7 +109,7 @@ func TestCommandsAndResults(t *testing.T) {
 				"headless": true, "restarted": false, "output_cursor": 7, "errors_cursor": 2, "startup_ms": 900,
 				"breaked": true, "break_reason": "breakpoint", "break_message": "",
 				"break_stack": []any{map[string]any{"file": "res://main.gd", "line": 28, "function": "_ready"}},
-				"note": "The game started and is stopped in the debugger before its probe reported in. The game is stopped at a breakpoint at res://main.gd:28 in _ready()."},
+				"note":        "The game started and is stopped in the debugger before its probe reported in. The game is stopped at a breakpoint at res://main.gd:28 in _ready()."},
 			func(t *testing.T, r *sdktest.Result) {
 				var out rt.PlayOut
 				decode(t, r, &out)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,19 +127,24 @@ func dbgSession(t *testing.T) *session {
 	return s
 }
 
-// dbgPlay plays scene with the runtime toolset. A game that stops in the
-// debugger before its probe reported in makes play answer game_not_breaked:
-// that is the same stop, fine here. Right after a stop the editor sometimes
-// reports the new game as gone (the runtime toolset's play, not the
-// debugger's concern): then it plays once more.
-func dbgPlay(t *testing.T, s *session, scene string) {
+// dbgPlay plays scene with the runtime toolset and decodes its answer into out
+// (when not nil). A game that stops at a breakpoint before its probe reported in
+// still answers ok. Right after a stop the editor sometimes reports the new game
+// as gone (the runtime toolset's play, not the debugger's concern): then it plays
+// once more.
+func dbgPlay(t *testing.T, s *session, scene string, out any) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
 		r, err := s.host.call(ctxFor(t, callTimeout), "godot_runtime_play", map[string]any{"scene": scene})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !r.IsError || r.failure().Required == "game_not_breaked" {
+		if !r.IsError {
+			if out != nil {
+				if err := r.decode(out); err != nil {
+					t.Fatal(err)
+				}
+			}
 			return
 		}
 		if attempt == 0 && strings.Contains(r.Text, "exited while starting") {
@@ -191,6 +197,21 @@ func dbgLocal(t *testing.T, s *session, name string) any {
 	}
 	t.Fatalf("no local %s in %+v", name, vars)
 	return nil
+}
+
+// dbgHintHas checks, from a runtime tool that needs a running game, that the
+// game_not_breaked hint names the reason and the location, and what to do.
+func dbgHintHas(t *testing.T, s *session, what string, wants ...string) {
+	t.Helper()
+	e := s.host.mustFail(t, "godot_runtime_get_tree", nil)
+	if e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" {
+		t.Fatalf("%s: %+v", what, e)
+	}
+	for _, w := range wants {
+		if !strings.Contains(e.Hint, w) {
+			t.Fatalf("%s: the hint lacks %q: %s", what, w, e.Hint)
+		}
+	}
 }
 
 func TestDebuggerBreakpointStepContinue(t *testing.T) {
@@ -259,11 +280,9 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A breakpoint stop never makes play fail: the game did start.
 	if r.IsError {
-		// Stopped before the probe reported in: the same stop, seen from play.
-		if e := r.failure(); e.Required != "game_not_breaked" {
-			t.Fatalf("play: %s", r.Text)
-		}
+		t.Fatalf("play: %s", r.Text)
 	} else if err := r.decode(&run); err != nil {
 		t.Fatal(err)
 	}
@@ -274,10 +293,12 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 	}
 	dbgAt(t, "breakpoint", st.Location, 11, "_process")
 
-	t.Run("runtime tools refuse with the location", func(t *testing.T) {
-		e := s.host.mustFail(t, "godot_runtime_get_tree", nil)
-		if e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" || !strings.Contains(e.Hint, "res://dbg.gd:11") {
-			t.Fatalf("%+v", e)
+	t.Run("runtime tools refuse with the reason and location", func(t *testing.T) {
+		dbgHintHas(t, s, "breakpoint", "stopped at a breakpoint at res://dbg.gd:11 in _process()", "godot_debugger_continue", "godot_debugger_step", "godot_runtime_stop")
+		var st rtStatus
+		s.host.mustCall(t, "godot_runtime_get_status", nil, &st)
+		if !st.Breaked || st.BreakReason != "breakpoint" || st.BreakMessage != "" || len(st.BreakStack) != 1 || st.BreakStack[0].Line != 11 {
+			t.Fatalf("status: %+v", st)
 		}
 	})
 
@@ -304,6 +325,7 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 	if moved.Reason != "step" || len(moved.Stack) != 2 || moved.Stack[1].Line != 11 || moved.From == nil || moved.From.Line != 11 {
 		t.Fatalf("step into: %+v", moved)
 	}
+	dbgHintHas(t, s, "step", "stopped after a debugger step, at res://dbg.gd:23 in add_up()", "godot_debugger_continue")
 	if n := dbgLocal(t, s, "n"); n != float64(3) {
 		t.Fatalf("n = %v", n)
 	}
@@ -367,6 +389,7 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 		t.Fatalf("%+v", st)
 	}
 	dbgAt(t, "breakpoint keyword", st.Location, 16, "_process")
+	dbgHintHas(t, s, "breakpoint keyword", "stopped at a `breakpoint` statement in the script, at res://dbg.gd:16 in _process()", "godot_debugger_continue")
 
 	s.host.mustCall(t, "godot_debugger_continue", map[string]any{"wait_ms": 0}, &cont)
 	st = dbgWaitStop(t, s, "the script error")
@@ -374,6 +397,7 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 		t.Fatalf("%+v", st)
 	}
 	dbgAt(t, "script error", st.Location, 19, "_process")
+	dbgHintHas(t, s, "script error", "stopped on a script error at res://dbg.gd:19 in _process()", "missing", "fix the error")
 
 	s.host.mustCall(t, "godot_debugger_continue", map[string]any{"wait_ms": 0}, &cont)
 	var brk dbgState
@@ -381,10 +405,15 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 	if !brk.Stopped || brk.Reason != "break_request" || brk.Location == nil || brk.Location.File != "res://dbg.gd" || brk.Location.Function != "_process" {
 		t.Fatalf("break: %+v", brk)
 	}
+	// The step that landed the break on a script line is still the break request.
+	if st := dbgState0(t, s); st.Reason != "break_request" {
+		t.Fatalf("state after break: %+v", st)
+	}
+	dbgHintHas(t, s, "break request", "paused in the debugger on request", fmt.Sprintf("at res://dbg.gd:%d in _process()", brk.Location.Line), "godot_debugger_continue")
 
 	t.Run("kept across plays", func(t *testing.T) {
 		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
-		dbgPlay(t, s, "res://dbg.tscn")
+		dbgPlay(t, s, "res://dbg.tscn", nil)
 		st := dbgWaitStop(t, s, "the breakpoint, second play")
 		dbgAt(t, "second play", st.Location, 11, "_process")
 		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"remove": []any{map[string]any{"path": "res://dbg.gd", "line": 11}}}, nil)
@@ -409,19 +438,42 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 	// the first _ready: the game runs it before it reads debugger messages.
 	t.Run("a breakpoint in _ready", func(t *testing.T) {
 		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"add": []any{map[string]any{"path": "res://dbg.gd", "line": 28}}}, nil)
-		dbgPlay(t, s, "res://dbg.tscn")
-		st := dbgWaitStop(t, s, "the breakpoint in _ready")
-		dbgAt(t, "_ready", st.Location, 28, "_ready")
-		if st.Reason != "breakpoint" {
+		// The probe reports in after the first frame, so the game stops before it
+		// did: play still answers ok, and says where the game stands.
+		var play struct {
+			Playing        bool       `json:"playing"`
+			ProbeConnected bool       `json:"probe_connected"`
+			Breaked        bool       `json:"breaked"`
+			BreakReason    string     `json:"break_reason"`
+			BreakStack     []dbgFrame `json:"break_stack"`
+			Note           string     `json:"note"`
+		}
+		dbgPlay(t, s, "res://dbg.tscn", &play)
+		if !play.Playing || play.ProbeConnected || !play.Breaked || play.BreakReason != "breakpoint" || len(play.BreakStack) == 0 ||
+			!strings.Contains(play.Note, "breakpoint at res://dbg.gd:28 in _ready()") {
+			t.Fatalf("play: %+v", play)
+		}
+		dbgAt(t, "play", &play.BreakStack[0], 28, "_ready")
+		st := dbgState0(t, s)
+		if !st.Stopped || st.Reason != "breakpoint" {
 			t.Fatalf("%+v", st)
 		}
+		dbgAt(t, "_ready", st.Location, 28, "_ready")
+		// Continued, the game runs on and its probe reports in (the game may have
+		// reached its breakpoint keyword by then: it runs 20 frames in no time).
+		var cont dbgState
+		s.host.mustCall(t, "godot_debugger_continue", map[string]any{"wait_ms": 0}, &cont)
+		if cont.From == nil || cont.From.Line != 28 || (cont.Stopped && cont.Reason != "breakpoint_keyword") {
+			t.Fatalf("continue: %+v", cont)
+		}
+		rtWaitStatus(t, s, "the probe after continue", func(st rtStatus) bool { return st.ProbeConnected })
 		s.host.mustCall(t, "godot_debugger_set_breakpoints", map[string]any{"clear": true}, nil)
 		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
 	})
 
 	// A game frozen in an endless loop: break stops it inside the loop.
 	t.Run("break a frozen game", func(t *testing.T) {
-		dbgPlay(t, s, "res://hang.tscn")
+		dbgPlay(t, s, "res://hang.tscn", nil)
 		time.Sleep(time.Second) // frame 5 comes within 100 ms; frames stays 5 from then on
 		var brk dbgState
 		s.host.mustCall(t, "godot_debugger_break", nil, &brk)

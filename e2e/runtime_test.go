@@ -187,6 +187,7 @@ type rtStatus struct {
 	TimeScale       float64 `json:"time_scale"`
 	Breaked         bool    `json:"breaked"`
 	BreakReason     string  `json:"break_reason"`
+	BreakMessage    string  `json:"break_message"`
 	BreakStack      []struct {
 		File     string `json:"file"`
 		Line     int    `json:"line"`
@@ -595,12 +596,15 @@ func TestRuntimeGame(t *testing.T) {
 			t.Fatalf("%+v", e)
 		}
 		st := rtWaitStatus(t, s, "the break", func(st rtStatus) bool { return st.Breaked && len(st.BreakStack) > 0 })
-		if !strings.Contains(st.BreakReason, "no such key") || st.BreakStack[0].File != "res://main.gd" || st.BreakStack[0].Function != "break_now" {
+		if st.BreakReason != "script_error" || !strings.Contains(st.BreakMessage, "no such key") || st.BreakStack[0].File != "res://main.gd" || st.BreakStack[0].Function != "break_now" {
 			t.Fatalf("%+v", st)
 		}
+		// The hint says why (a script error), where, and what to do about a script error.
 		e = s.host.mustFail(t, "godot_runtime_get_tree", nil)
-		if e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" || !strings.Contains(e.Hint, "main.gd") {
-			t.Fatalf("%+v", e)
+		at := fmt.Sprintf("script error at res://main.gd:%d in break_now()", st.BreakStack[0].Line)
+		if e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" || !strings.Contains(e.Hint, at) ||
+			!strings.Contains(e.Hint, "no such key") || !strings.Contains(e.Hint, "fix the error") {
+			t.Fatalf("want %q in the hint: %+v", at, e)
 		}
 		_, b, _ := rtWaitLog(t, s, "godot_runtime_get_errors", run.ErrorsCursor, "the break", func(e rtEntry) bool { return e.Break })
 		if !strings.Contains(b.Text, "no such key") {
@@ -647,9 +651,12 @@ func TestRuntimeGame(t *testing.T) {
 		}
 	})
 
-	t.Run("a game that stops in the debugger while starting", func(t *testing.T) {
+	// A script error while starting is a failed start (unlike a breakpoint, see
+	// TestDebuggerBreakpointStepContinue's "a breakpoint in _ready").
+	t.Run("a game that stops on a script error while starting", func(t *testing.T) {
 		e := s.host.mustFail(t, "godot_runtime_play", map[string]any{"scene": "res://break_on_start.tscn", "timeout_ms": 30000})
-		if e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" || !strings.Contains(e.Hint, "no such key") {
+		if e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" || !strings.Contains(e.Hint, "no such key") ||
+			!strings.Contains(e.Hint, "script error at res://break_on_start.gd:8 in _ready()") {
 			t.Fatalf("%+v", e)
 		}
 		st := rtWaitStatus(t, s, "the break's stack", func(st rtStatus) bool { return st.Breaked && len(st.BreakStack) > 0 })

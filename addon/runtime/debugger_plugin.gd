@@ -25,6 +25,11 @@ var _hooked: Dictionary = {} # ScriptEditorDebugger instance id -> the Callable 
 var _replies: Dictionary = {} # request id -> response Dictionary
 var _waiting: Dictionary = {} # request id -> session id
 var _next_request: int = 1
+## Stops a toolset brought about itself and named (session id -> reason): the
+## debugger toolset's break lands on the next script line with a step, which Godot
+## reports like any step. Cleared when the game runs on. Static: the toolset reaches
+## it through this script, not through this plugin's instance.
+static var _named_stops: Dictionary = {}
 
 var _out: Array = []
 var _out_head: int = 0 # index of the oldest entry once the ring is full
@@ -113,6 +118,7 @@ func _on_started(session_id: int) -> void:
 
 
 func _on_stopped(session_id: int) -> void:
+	_named_stops.erase(session_id)
 	var s: Dictionary = _session(session_id)
 	var was_active: bool = s["active"]
 	s["active"] = false
@@ -127,6 +133,7 @@ func _on_stopped(session_id: int) -> void:
 
 
 func _on_continued(session_id: int) -> void:
+	_named_stops.erase(session_id)
 	var s: Dictionary = _session(session_id)
 	s["breaked"] = false
 	s["break_reason"] = ""
@@ -151,6 +158,7 @@ func _on_debug_data(msg: String, data: Array, session_id: int) -> void:
 		"error":
 			_on_error(data, session_id)
 		"debug_enter":
+			_named_stops.erase(session_id)
 			var s: Dictionary = _session(session_id)
 			s["breaked"] = true
 			s["break_reason"] = str(data[1]) if data.size() > 1 else ""
@@ -374,7 +382,44 @@ func session_state(session_id: int) -> Dictionary:
 	if session != null:
 		s["active"] = session.is_active()
 		s["breaked"] = session.is_breaked() or bool(s["breaked"])
+	s["named_stop"] = named_stop(session_id) if s["breaked"] else ""
 	return s
+
+
+## Why a game stopped in the debugger, from what Godot said when it stopped
+## (debug_enter's message) and the stack: "breakpoint", "step" (a debugger step
+## landed), "breakpoint_keyword" (a `breakpoint` statement), "script_error" or
+## "break_request" (the editor's Pause button or godot_debugger_break). Godot says
+## "Breakpoint" for a breakpoint and a step alike: a stop on a line the editor has a
+## breakpoint on is the breakpoint.
+static func break_kind(message: String, stack: Array) -> String:
+	match message:
+		"Breakpoint Statement":
+			return "breakpoint_keyword"
+		"":
+			return "break_request"
+		"Breakpoint":
+			if not stack.is_empty() and has_breakpoint(str(stack[0]["file"]), int(stack[0]["line"])):
+				return "breakpoint"
+			return "step"
+	return "script_error"
+
+
+## Names the current stop of [param session_id] (a break_kind() reason) until the game
+## runs on: for a stop a toolset brought about and knows better than Godot's message.
+static func name_stop(session_id: int, reason: String) -> void:
+	_named_stops[session_id] = reason
+
+
+## The name a toolset gave the current stop of [param session_id], or "".
+static func named_stop(session_id: int) -> String:
+	return str(_named_stops.get(session_id, ""))
+
+
+## Whether the editor has a breakpoint at [param path]:[param line] (1-based).
+static func has_breakpoint(path: String, line: int) -> bool:
+	var se: ScriptEditor = EditorInterface.get_script_editor()
+	return se != null and se.get_breakpoints().has("%s:%d" % [path, line])
 
 
 func probe_connected(session_id: int) -> bool:

@@ -95,7 +95,26 @@ func TestCommandsAndResults(t *testing.T) {
 			func(t *testing.T, r *sdktest.Result) {
 				var out rt.PlayOut
 				decode(t, r, &out)
-				if !out.Playing || out.PID != 42 || out.OutputCursor != 7 || out.ErrorsCursor != 2 || !out.Headless {
+				if !out.Playing || out.PID != 42 || out.OutputCursor != 7 || out.ErrorsCursor != 2 || !out.Headless || out.Breaked {
+					t.Fatalf("%+v", out)
+				}
+				// An answer without the break fields still has them, break_stack [] not null.
+				if !strings.Contains(string(r.Structured), `"break_stack":[]`) || !strings.Contains(string(r.Structured), `"break_reason":""`) {
+					t.Fatalf("break fields missing: %s", r.Structured)
+				}
+			}},
+		// Stopped at a breakpoint before the probe reported in: ok, with where and why.
+		{"play", map[string]any{"scene": "res://main.tscn"}, "cmd_runtime_play", `{"scene":"res://main.tscn","display":"auto","timeout_ms":20000}`,
+			map[string]any{"playing": true, "scene": "res://main.tscn", "pid": 42, "session_id": 0, "probe_connected": false, "paused": false,
+				"headless": true, "restarted": false, "output_cursor": 7, "errors_cursor": 2, "startup_ms": 900,
+				"breaked": true, "break_reason": "breakpoint", "break_message": "",
+				"break_stack": []any{map[string]any{"file": "res://main.gd", "line": 28, "function": "_ready"}},
+				"note":        "The game started and is stopped in the debugger before its probe reported in. The game is stopped at a breakpoint at res://main.gd:28 in _ready()."},
+			func(t *testing.T, r *sdktest.Result) {
+				var out rt.PlayOut
+				decode(t, r, &out)
+				if !out.Playing || out.ProbeConnected || !out.Breaked || out.BreakReason != "breakpoint" || len(out.BreakStack) != 1 ||
+					out.BreakStack[0].Line != 28 || !strings.Contains(out.Note, "res://main.gd:28") {
 					t.Fatalf("%+v", out)
 				}
 			}},
@@ -112,7 +131,7 @@ func TestCommandsAndResults(t *testing.T) {
 			}},
 		{"get_status", nil, "cmd_runtime_get_status", `{}`,
 			map[string]any{"playing": true, "scene": "res://main.tscn", "session_id": 0, "pid": 9, "probe_connected": true, "probe_registered": true,
-				"paused": true, "time_scale": 0.5, "breaked": false, "break_reason": "", "break_stack": []any{}, "headless": true,
+				"paused": true, "time_scale": 0.5, "breaked": false, "break_reason": "", "break_message": "", "break_stack": []any{}, "headless": true,
 				"output_cursor": 3, "errors_cursor": 1, "probe_responding": true, "process_frames": 120, "fps": 60},
 			func(t *testing.T, r *sdktest.Result) {
 				var out rt.StatusOut
@@ -125,6 +144,16 @@ func TestCommandsAndResults(t *testing.T) {
 			func(t *testing.T, r *sdktest.Result) {
 				if !strings.Contains(string(r.Structured), `"break_stack":[]`) {
 					t.Fatalf("break_stack must be [] not null: %s", r.Structured)
+				}
+			}},
+		{"get_status", nil, "cmd_runtime_get_status", `{}`,
+			map[string]any{"playing": true, "session_id": 0, "breaked": true, "break_reason": "script_error", "break_message": "Invalid access to property or key 'x'",
+				"break_stack": []any{map[string]any{"file": "res://main.gd", "line": 12, "function": "explode"}}},
+			func(t *testing.T, r *sdktest.Result) {
+				var out rt.StatusOut
+				decode(t, r, &out)
+				if !out.Breaked || out.BreakReason != "script_error" || !strings.Contains(out.BreakMessage, "'x'") || out.BreakStack[0].Function != "explode" {
+					t.Fatalf("%+v", out)
 				}
 			}},
 		{"get_output", nil, "cmd_runtime_get_output", `{"limit":200}`,

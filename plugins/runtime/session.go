@@ -36,7 +36,24 @@ type PlayOut struct {
 	Restarted      bool   `json:"restarted" description:"a game was already running and was stopped first"`
 	OutputCursor   int    `json:"output_cursor" description:"pass as since to get_output to read this run from its start"`
 	ErrorsCursor   int    `json:"errors_cursor" description:"pass as since to get_errors to read this run's errors"`
-	StartupMs      int    `json:"startup_ms" description:"from the play request to the probe's report"`
+	StartupMs      int    `json:"startup_ms" description:"from the play request to the probe's report (or to the stop in the debugger)"`
+	Break
+	Note string `json:"note,omitempty" description:"when the game is stopped in the debugger before its probe reported in: why, where, and how to go on"`
+}
+
+// Break says whether and why the game is stopped in the debugger. The reasons are
+// godot_debugger_get_state's.
+type Break struct {
+	Breaked      bool         `json:"breaked" description:"the game is stopped in the debugger"`
+	BreakReason  string       `json:"break_reason" description:"why it stopped: breakpoint, step (a debugger step landed), breakpoint_keyword (a breakpoint statement), script_error or break_request (godot_debugger_break, the editor's Pause button); empty when not stopped"`
+	BreakMessage string       `json:"break_message" description:"the script error's message, when break_reason is script_error"`
+	BreakStack   []StackFrame `json:"break_stack" description:"the script stack where it stopped, innermost first ([] between frames or before it arrived)"`
+}
+
+func (b *Break) fill() {
+	if b.BreakStack == nil {
+		b.BreakStack = []StackFrame{}
+	}
 }
 
 func play(ctx context.Context, call *sdk.Call, in PlayIn) (PlayOut, error) {
@@ -62,7 +79,9 @@ func play(ctx context.Context, call *sdk.Call, in PlayIn) (PlayOut, error) {
 		in.TimeoutMs = 20000
 	}
 	timeout := time.Duration(in.TimeoutMs)*time.Millisecond + stopTimeout
-	return sdk.Send[PlayOut](ctx, call.Host, "cmd_runtime_play", in, timeout)
+	out, err := sdk.Send[PlayOut](ctx, call.Host, "cmd_runtime_play", in, timeout)
+	out.fill()
+	return out, err
 }
 
 // StopIn takes no arguments.
@@ -85,30 +104,26 @@ type StatusIn struct{}
 
 // StatusOut describes the game session, if any.
 type StatusOut struct {
-	Playing         bool         `json:"playing"`
-	Scene           string       `json:"scene" description:"res:// path of the played scene, empty when not playing"`
-	SessionID       int          `json:"session_id" description:"the editor's debugger session of the game, -1 when none"`
-	PID             int          `json:"pid" description:"the game's process id, 0 when unknown"`
-	ProbeConnected  bool         `json:"probe_connected" description:"the game-side probe reported in"`
-	ProbeRegistered bool         `json:"probe_registered" description:"the probe autoload is in project.godot, so the next game started from the editor has it"`
-	RuntimeEnabled  bool         `json:"runtime_enabled" description:"the editor heard from the server that the runtime toolset is enabled"`
-	ProbeResponding *bool        `json:"probe_responding,omitempty" description:"the probe answered this status request (absent when not asked)"`
-	Paused          bool         `json:"paused"`
-	TimeScale       float64      `json:"time_scale"`
-	Breaked         bool         `json:"breaked" description:"the game is stopped in the debugger (script error or breakpoint)"`
-	BreakReason     string       `json:"break_reason" description:"why it stopped, when breaked"`
-	BreakStack      []StackFrame `json:"break_stack" description:"the script stack where it stopped, when known"`
-	Headless        bool         `json:"headless"`
-	ProcessFrames   *int64       `json:"process_frames,omitempty" description:"frames the game has processed (when the probe answered)"`
-	FPS             *float64     `json:"fps,omitempty"`
-	OutputCursor    int          `json:"output_cursor" description:"the cursor get_output would continue from now"`
-	ErrorsCursor    int          `json:"errors_cursor" description:"the cursor get_errors would continue from now"`
+	Playing         bool    `json:"playing"`
+	Scene           string  `json:"scene" description:"res:// path of the played scene, empty when not playing"`
+	SessionID       int     `json:"session_id" description:"the editor's debugger session of the game, -1 when none"`
+	PID             int     `json:"pid" description:"the game's process id, 0 when unknown"`
+	ProbeConnected  bool    `json:"probe_connected" description:"the game-side probe reported in"`
+	ProbeRegistered bool    `json:"probe_registered" description:"the probe autoload is in project.godot, so the next game started from the editor has it"`
+	RuntimeEnabled  bool    `json:"runtime_enabled" description:"the editor heard from the server that the runtime toolset is enabled"`
+	ProbeResponding *bool   `json:"probe_responding,omitempty" description:"the probe answered this status request (absent when not asked)"`
+	Paused          bool    `json:"paused"`
+	TimeScale       float64 `json:"time_scale"`
+	Break
+	Headless      bool     `json:"headless"`
+	ProcessFrames *int64   `json:"process_frames,omitempty" description:"frames the game has processed (when the probe answered)"`
+	FPS           *float64 `json:"fps,omitempty"`
+	OutputCursor  int      `json:"output_cursor" description:"the cursor get_output would continue from now"`
+	ErrorsCursor  int      `json:"errors_cursor" description:"the cursor get_errors would continue from now"`
 }
 
 func status(ctx context.Context, call *sdk.Call, _ StatusIn) (StatusOut, error) {
 	out, err := sdk.Send[StatusOut](ctx, call.Host, "cmd_runtime_get_status", nil, quickTimeout)
-	if out.BreakStack == nil {
-		out.BreakStack = []StackFrame{}
-	}
+	out.fill()
 	return out, err
 }

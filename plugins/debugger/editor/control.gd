@@ -10,7 +10,7 @@ extends RefCounted
 
 const CommandRouter := preload("res://addons/godot_mcp/command_router.gd")
 const Monitor := preload("monitor.gd")
-const Breakpoints := preload("breakpoints.gd")
+const DebuggerPlugin := preload("res://addons/godot_mcp/runtime/debugger_plugin.gd")
 
 const DEFAULT_TIMEOUT_MS := 10000
 const MAX_OUT_STEPS := 2000
@@ -73,18 +73,7 @@ func _await_stack(sid: int) -> void:
 ## Why the game stopped: breakpoint, step, breakpoint_keyword, script_error or
 ## break_request (godot_debugger_break: between frames, no script running).
 static func reason_of(st: Dictionary) -> String:
-	var message: String = st.get("message", "")
-	var stack: Array = st.get("stack", [])
-	match message:
-		"Breakpoint Statement":
-			return "breakpoint_keyword"
-		"":
-			return "break_request"
-		"Breakpoint":
-			if not stack.is_empty() and Breakpoints.has(str(stack[0]["file"]), int(stack[0]["line"])):
-				return "breakpoint"
-			return "step"
-	return "script_error"
+	return DebuggerPlugin.break_kind(str(st.get("message", "")), st.get("stack", []))
 
 
 ## The answer's common part: playing, stopped, reason, message, location, stack.
@@ -110,7 +99,9 @@ func describe(sid: int) -> Dictionary:
 		var f: Dictionary = stack[i]
 		frames.append({"frame": i, "file": f["file"], "line": f["line"], "function": f["function"]})
 	out["stopped"] = true
-	out["reason"] = reason_of(st)
+	out["reason"] = DebuggerPlugin.named_stop(sid)
+	if out["reason"] == "":
+		out["reason"] = reason_of(st)
 	out["message"] = st["message"] if out["reason"] == "script_error" else ""
 	out["stack"] = frames
 	out["location"] = frames[0] if not frames.is_empty() else null
@@ -175,9 +166,11 @@ func break_now(params: Dictionary) -> Dictionary:
 			got = await _await_stop(sid, before, 5000)
 		if got != "stopped":
 			return _moved_failure(sid, got, "break", int(timeout))
+		if reason_of(_monitor.state(sid)) == "step":
+			# The step that landed on a script line is still the break request, for
+			# this toolset and the runtime toolset's hints alike.
+			DebuggerPlugin.name_stop(sid, "break_request")
 		d = describe(sid)
-		if d["location"] != null:
-			d["reason"] = "break_request"
 	d["already_stopped"] = false
 	return _ok(d)
 

@@ -14,6 +14,8 @@ const ProbeAutoload := preload("probe_autoload.gd")
 
 const DEFAULT_TIMEOUT_MS := 10000
 const HINT_LINES := 12
+## How long an answer waits for the stack of a stop that just happened.
+const STACK_WAIT_MS := 1500
 
 var router: CommandRouter = null
 var monitor: DebuggerPlugin = null
@@ -57,17 +59,66 @@ func precondition(session_id: int) -> Dictionary:
 	return {}
 
 
-func break_hint(st: Dictionary) -> String:
-	var where: String = ""
-	var stack: Array = st.get("break_stack", [])
+## How the game is stopped in the debugger, for answers: {breaked, break_reason
+## (DebuggerPlugin.break_kind: breakpoint, step, breakpoint_keyword, script_error,
+## break_request; "" when running), break_message (a script error's message),
+## break_stack ([{file, line, function}], innermost first; [] until it arrived)}.
+static func break_info(st: Dictionary) -> Dictionary:
+	var breaked: bool = bool(st.get("breaked", false))
+	var message: String = str(st.get("break_reason", ""))
+	var stack: Array = st.get("break_stack", []) if breaked else []
+	var kind: String = ""
+	if breaked:
+		kind = str(st.get("named_stop", ""))
+		if kind == "":
+			kind = DebuggerPlugin.break_kind(message, stack)
+	return {
+		"breaked": breaked,
+		"break_reason": kind,
+		"break_message": message if kind == "script_error" else "",
+		"break_stack": stack,
+	}
+
+
+## Waits (bounded) for the stack of the session's current stop: it arrives after the
+## stop itself, and an answer should name the location.
+func await_break_stack(session_id: int) -> void:
+	var deadline: int = Time.get_ticks_msec() + STACK_WAIT_MS
+	while Time.get_ticks_msec() < deadline:
+		var st: Dictionary = monitor.session_state(session_id)
+		if not st["active"] or not st["breaked"] or not (st["break_stack"] as Array).is_empty():
+			return
+		await tree().process_frame
+
+
+## Why the game is stopped in the debugger, where, and what to do about it.
+static func break_hint(st: Dictionary) -> String:
+	var info: Dictionary = break_info(st)
+	var stack: Array = info["break_stack"]
+	var at: String = "at a location not known yet (godot_debugger_get_state shows it)"
 	if not stack.is_empty():
-		where = " at %s:%d in %s()" % [stack[0]["file"], int(stack[0]["line"]), stack[0]["function"]]
-	return "The game is stopped in the debugger%s: %s. It cannot run requests until it continues. Stop it (godot_runtime_stop), fix the error, and play again; godot_runtime_get_errors has the error with its stack." % [where, str(st.get("break_reason", "a breakpoint"))]
+		at = "at %s:%d in %s()" % [stack[0]["file"], int(stack[0]["line"]), stack[0]["function"]]
+	var waits: String = " Requests to the game wait until it runs again."
+	var go_on: String = " Continue it with godot_debugger_continue, step it with godot_debugger_step (the debugger toolset; godot_debugger_get_variables reads it meanwhile), or stop it with godot_runtime_stop."
+	match str(info["break_reason"]):
+		"breakpoint":
+			return "The game is stopped at a breakpoint %s.%s%s Remove the breakpoint with godot_debugger_set_breakpoints to not stop there again." % [at, waits, go_on]
+		"step":
+			return "The game is stopped after a debugger step, %s.%s%s" % [at, waits, go_on]
+		"breakpoint_keyword":
+			return "The game is stopped at a `breakpoint` statement in the script, %s.%s%s Remove the statement to not stop there again." % [at, waits, go_on]
+		"break_request":
+			if stack.is_empty():
+				at = "between frames"
+			return "The game was paused in the debugger on request (godot_debugger_break or the editor's Pause button), %s.%s%s" % [at, waits, go_on]
+	return "The game stopped on a script error %s: %s.%s Stop it (godot_runtime_stop), fix the error, and play again; godot_runtime_get_errors has the error with its stack (godot_debugger_get_variables reads the frame's variables meanwhile)." % [at, str(info["break_message"]), waits]
 
 
 ## Sends one request to the game's probe and waits (bounded) for its answer.
 func ask(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
 	var sid: int = monitor.active_session()
+	if sid >= 0 and monitor.session_state(sid)["breaked"]:
+		await await_break_stack(sid)
 	var pre: Dictionary = precondition(sid)
 	if not pre.is_empty():
 		return pre
@@ -86,6 +137,8 @@ func ask(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
 			return router.fail("PRECONDITION_FAILED", "The game stopped before it answered.%s Play it again with godot_runtime_play." % last_errors_hint(0), "runtime_probe")
 		if st["breaked"]:
 			monitor.forget(id)
+			await await_break_stack(sid)
+			st = monitor.session_state(sid)
 			return router.fail("PRECONDITION_FAILED", break_hint(st), "game_not_breaked")
 		if Time.get_ticks_msec() >= deadline:
 			monitor.forget(id)
@@ -117,7 +170,7 @@ func status_base() -> Dictionary:
 	var sid: int = monitor.active_session()
 	var st: Dictionary = monitor.session_state(sid) if sid >= 0 else {}
 	var reported: Dictionary = st.get("probe", {})
-	return {
+	var out: Dictionary = {
 		"playing": EditorInterface.is_playing_scene(),
 		"scene": EditorInterface.get_playing_scene(),
 		"session_id": sid,
@@ -127,10 +180,9 @@ func status_base() -> Dictionary:
 		"runtime_enabled": probe.runtime_enabled,
 		"paused": bool(reported.get("paused", false)),
 		"time_scale": 1.0,
-		"breaked": bool(st.get("breaked", false)),
-		"break_reason": str(st.get("break_reason", "")),
-		"break_stack": st.get("break_stack", []),
 		"headless": bool(reported.get("headless", false)),
 		"output_cursor": monitor.output_cursor(),
 		"errors_cursor": monitor.errors_cursor(),
 	}
+	out.merge(break_info(st))
+	return out

@@ -82,6 +82,7 @@ func check(params: Dictionary) -> Dictionary:
 					return pre
 			"game_not_breaked":
 				if sid >= 0 and bool(_monitor.session_state(sid)["breaked"]):
+					await _link.await_break_stack(sid)
 					return _router.fail("PRECONDITION_FAILED", _link.break_hint(_monitor.session_state(sid)), "game_not_breaked")
 			_:
 				return _router.fail("VALIDATION_ERROR", "Unknown runtime precondition '%s' (runtime_probe, game_not_breaked)." % r)

@@ -31,7 +31,11 @@ func get_commands() -> Dictionary:
 
 ## {scene: "main"|"current"|res:// path, display: "auto"|"window"|"headless", timeout_ms}
 ## -> {playing, scene, pid, probe_connected, paused, headless, restarted, output_cursor,
-## errors_cursor, startup_ms, session_id}
+## errors_cursor, startup_ms, session_id, breaked, break_reason, break_message,
+## break_stack, note?}. A game that stops in the debugger before its probe reported in
+## (a breakpoint, a `breakpoint` statement, a pause request) answers ok with
+## probe_connected false and where it stopped; one stopped on a script error fails
+## (game_not_breaked), like one that exits while starting (INTERNAL_ERROR).
 func play(params: Dictionary) -> Dictionary:
 	var scene_v: Variant = params.get("scene", "main")
 	if scene_v == null or str(scene_v) == "":
@@ -106,23 +110,37 @@ func play(params: Dictionary) -> Dictionary:
 		seen_playing = seen_playing or playing or sid >= 0
 		if sid >= 0:
 			var st: Dictionary = _monitor.session_state(sid)
-			if _monitor.probe_connected(sid):
+			var connected: bool = _monitor.probe_connected(sid)
+			if st["breaked"]:
+				# Stopped in the debugger (before its probe reported in: a breakpoint in
+				# _ready, say): the game did start; say where it stands, once its stack is
+				# known. A script error before the probe reported in is a failed start.
+				await _link.await_break_stack(sid)
+				st = _monitor.session_state(sid)
+				connected = _monitor.probe_connected(sid)
+				if not st["active"]:
+					continue # it exited meanwhile: the next round reports that
+				if not connected and Link.break_info(st)["break_reason"] == "script_error":
+					return _router.fail("PRECONDITION_FAILED", "The game started but stopped on a script error before its probe reported in. " + Link.break_hint(st), "game_not_breaked")
+			if connected or st["breaked"]:
 				var probe: Dictionary = st["probe"]
-				return _router.ok({
+				var out: Dictionary = {
 					"playing": true,
 					"scene": path,
 					"pid": int(st.get("pid", 0)),
 					"session_id": sid,
-					"probe_connected": true,
+					"probe_connected": connected,
 					"paused": bool(probe.get("paused", false)),
 					"headless": bool(probe.get("headless", headless)),
 					"restarted": restarted,
 					"output_cursor": out_cursor,
 					"errors_cursor": err_cursor,
 					"startup_ms": Time.get_ticks_msec() - started,
-				})
-			if st["breaked"]:
-				return _router.fail("PRECONDITION_FAILED", "The game started but stopped in the debugger before its probe reported in. " + _link.break_hint(st), "game_not_breaked")
+				}
+				out.merge(Link.break_info(st))
+				if not connected:
+					out["note"] = "The game started and is stopped in the debugger before its probe reported in. " + Link.break_hint(st)
+				return _router.ok(out)
 		elif seen_playing and not playing:
 			# A game that dies this early may never flush its errors to the debugger;
 			# its log file (user://logs/godot.log, on by default) has them.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -64,7 +65,10 @@ func TestHelloTemplateShipsEditorCode(t *testing.T) {
 		h.mustCall(t, "godot_hello_wave", map[string]any{"to": "e2e"}, &out)
 		return out.Wave
 	}
-	for round := 1; round <= 2; round++ {
+	if _, err := os.Stat(filepath.Join(s.project, "addons", "godot_mcp_ext", ".gdignore")); err != nil {
+		t.Errorf("cmd_ext_load did not keep the extensions out of the editor's file system: %v", err)
+	}
+	for round := 1; round <= 3; round++ {
 		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "hello"}, nil)
 		src, err := os.ReadFile(filepath.Join(dir, "handlers.gd"))
 		if err != nil || !strings.Contains(string(src), "cmd_hello_wave") {
@@ -267,11 +271,14 @@ func _until_scanned(fs: EditorFileSystem, tree: SceneTree) -> int:
 // An installed extension's scripts are not reloaded under a running handler:
 // the server installs a toolset's editor code into the project while the
 // editor runs and has it loaded (cmd_ext_load); a handler of it that awaits
-// while the editor scans the file system (godot_resources_rescan, the editor
-// regaining focus, …) finishes and answers, and the editor prints no script
-// error. Without the addon telling the editor's file system about the files
-// it loads, the scan finds them as new, reloads the cached scripts under the
-// paused handler and it crashes when it resumes.
+// (in nested calls, across two of its files) while the editor scans the file
+// system (godot_resources_rescan, the editor regaining focus, …) finishes and
+// answers, the editor prints no script error and its file system never
+// processes the extension's scripts. Before the fix, each scan found them as
+// new, its script-documentation update reloaded the cached scripts in place
+// ("update_script_paths_documentation: step 0: handlers.gd"), and the paused
+// handler resumed into recompiled code: "Internal script error! Opcode: 1",
+// then the editor crashed (signal 11).
 func TestExtensionScriptsSurviveAScan(t *testing.T) {
 	s, err := startBridgeSession()
 	if err != nil {
@@ -290,7 +297,10 @@ func TestExtensionScriptsSurviveAScan(t *testing.T) {
 	if !r.OK {
 		t.Fatalf("cmd_ext_load: %+v", r)
 	}
-	for round := 1; round <= 2; round++ {
+	if _, err := os.Stat(filepath.Join(s.project, "addons", "godot_mcp_ext", ".gdignore")); err != nil {
+		t.Errorf("cmd_ext_load did not keep the extensions out of the editor's file system: %v", err)
+	}
+	for round := 1; round <= 3; round++ {
 		r = s.send(t, "cmd_waiter_wait", map[string]any{})
 		var got struct {
 			Before string `json:"before"`
@@ -300,9 +310,12 @@ func TestExtensionScriptsSurviveAScan(t *testing.T) {
 		if r.OK {
 			_ = json.Unmarshal(r.Result, &got)
 		}
-		t.Logf("round %d: %s", round, r.Result)
 		if !r.OK || !strings.HasPrefix(got.Before, "same") || got.After != got.Before || got.Calls != round {
 			t.Fatalf("round %d: cmd_waiter_wait = %+v (%+v)\n--- editor output ---\n%s", round, r, got, s.editor.out.since(mark))
 		}
+	}
+	reloaded := regexp.MustCompile(`update_script_paths_documentation: step \d+: (handlers|helper)\.gd`)
+	if m := reloaded.FindAllString(s.editor.out.since(mark), -1); len(m) > 0 {
+		t.Errorf("the editor's file system reloaded the extension's scripts (%d times):\n%s", len(m), strings.Join(m, "\n"))
 	}
 }

@@ -32,6 +32,10 @@ const ERROR_CODES := [
 const EXT_ROOT := "res://addons/godot_mcp_ext"
 ## The file the server writes into an extension folder it installed: {toolset, version, files}.
 const EXT_STAMP := ".godot_mcp_stamp.json"
+## The file that keeps EXT_ROOT out of the editor's file system (keep_out_of_filesystem).
+const EXT_IGNORE := ".gdignore"
+## How long cmd_ext_load lets a file-system scan under way end before it loads.
+const EXT_SCAN_WAIT_MS := 10000
 ## An awaiting handler that has not answered after this long is answered TIMEOUT.
 const ASYNC_DEADLINE_MS := 120000
 
@@ -195,7 +199,9 @@ func loaded_extensions() -> Dictionary:
 
 
 ## cmd_ext_load {prefix}: (re)loads one extension folder without toggling the plugin.
-## The server calls it after installing a toolset's editor code.
+## The server calls it after installing a toolset's editor code. The folder is kept out
+## of the editor's file system first (see keep_out_of_filesystem), and a scan under way,
+## which may have listed it before, is let end (bounded) before the scripts are loaded.
 func _cmd_ext_load(params: Dictionary) -> Dictionary:
 	var prefix: String = str(params.get("prefix", ""))
 	if _prefix_re.search(prefix) == null:
@@ -203,6 +209,15 @@ func _cmd_ext_load(params: Dictionary) -> Dictionary:
 	var path: String = EXT_ROOT.path_join(prefix).path_join("handlers.gd")
 	if not FileAccess.file_exists(path):
 		return fail("RESOURCE_NOT_FOUND", "There is no %s; enable the toolset again so the server installs it." % path)
+	var ignore_problem: String = keep_out_of_filesystem()
+	if ignore_problem != "":
+		return fail("INTERNAL_ERROR", ignore_problem)
+	var efs: EditorFileSystem = EditorInterface.get_resource_filesystem()
+	var t0: int = Time.get_ticks_msec()
+	while efs.is_scanning() and Time.get_ticks_msec() - t0 < EXT_SCAN_WAIT_MS:
+		await (Engine.get_main_loop() as SceneTree).process_frame
+	if efs.is_scanning():
+		return fail("PRECONDITION_FAILED", "The editor is still scanning the file system after %d s; enable the toolset again when the scan has ended." % (EXT_SCAN_WAIT_MS / 1000), "toolset_editor_code")
 	unload_extension(prefix, false)
 	var report: Dictionary = register_extension(prefix, path, true)
 	if str(report["error"]) != "":
@@ -259,11 +274,34 @@ static func stamp_version(prefix: String) -> String:
 	return str((parsed as Dictionary).get("version", ""))
 
 
+## Keeps EXT_ROOT out of the editor's file system (EditorFileSystem) with a .gdignore
+## in it; returns "" or what went wrong. Otherwise a scan finds the files the server
+## installed as new or changed and reloads the loaded scripts in place
+## (EditorFileSystem's script documentation update calls reload_from_file() on every
+## cached script it sees), and a handler of them paused in an await crashes when it
+## resumes. Telling the file system about the files (update_file) does not prevent it:
+## a full scan compares with its cache file, which lags one scan behind. Extension
+## code is .gd only and is loaded by path, so it needs nothing from the file system.
+static func keep_out_of_filesystem() -> String:
+	var ignore: String = EXT_ROOT.path_join(EXT_IGNORE)
+	if FileAccess.file_exists(ignore):
+		return ""
+	var f: FileAccess = FileAccess.open(ignore, FileAccess.WRITE)
+	if f == null:
+		return "Could not write %s (%s); check the project folder's permissions." % [ignore, error_string(FileAccess.get_open_error())]
+	f.store_string("# Written by godot-mcp: toolsets' editor code is loaded by the godot-mcp addon;\n# the editor's file system must not rescan and reload it under a running command.\n")
+	f.close()
+	return ""
+
+
 ## Loads every res://addons/godot_mcp_ext/<prefix>/handlers.gd (called on enable).
 func scan_extensions() -> void:
 	var dir: DirAccess = DirAccess.open(EXT_ROOT)
 	if dir == null:
 		return
+	var ignore_problem: String = keep_out_of_filesystem()
+	if ignore_problem != "":
+		push_warning("godot_mcp: " + ignore_problem)
 	var subdirs: PackedStringArray = dir.get_directories()
 	subdirs.sort()
 	for prefix: String in subdirs:

@@ -50,7 +50,7 @@ func TestEmbedsTheAddonFilesOnly(t *testing.T) {
 		"plugin.cfg", "plugin.gd", "bridge_client.gd", "command_router.gd",
 		"value_codec.gd", "dock.gd", "handlers/core_handlers.gd",
 		"runtime/probe.gd", "runtime/debugger_plugin.gd",
-		"codec_encode.gd", "lib/params.gd", "lib/nodes.gd", "lib/undo.gd", "lib/files.gd",
+		"codec_encode.gd", "codec_shapes.gd", "codec_containers.gd", "lib/params.gd", "lib/nodes.gd", "lib/undo.gd", "lib/files.gd",
 		"lib/file_ops.gd", "lib/codec.gd",
 	} {
 		if i := sort.SearchStrings(files, want); i >= len(files) || files[i] != want {

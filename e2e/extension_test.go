@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +65,10 @@ func TestHelloTemplateShipsEditorCode(t *testing.T) {
 		h.mustCall(t, "godot_hello_wave", map[string]any{"to": "e2e"}, &out)
 		return out.Wave
 	}
-	for round := 1; round <= 2; round++ {
+	if _, err := os.Stat(filepath.Join(s.project, "addons", "godot_mcp_ext", ".gdignore")); err != nil {
+		t.Errorf("cmd_ext_load did not keep the extensions out of the editor's file system: %v", err)
+	}
+	for round := 1; round <= 3; round++ {
 		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "hello"}, nil)
 		src, err := os.ReadFile(filepath.Join(dir, "handlers.gd"))
 		if err != nil || !strings.Contains(string(src), "cmd_hello_wave") {
@@ -219,5 +224,98 @@ func installEditorCode(t testing.TB, project, name string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// waiterHandlers is an extension whose command starts a filesystem scan and
+// awaits until the scan has ended (and a few frames more): a handler paused
+// in an await while the editor's file system processes what it found.
+const waiterHandlers = `@tool
+extends RefCounted
+
+const Helper := preload("helper.gd")
+
+var _router: RefCounted = null
+var _calls: int = 0
+
+
+func setup(router: RefCounted) -> void:
+	_router = router
+
+
+func get_commands() -> Dictionary:
+	return {"cmd_waiter_wait": {"class": "read_only", "run": _wait}}
+
+
+func _wait(_params: Dictionary) -> Dictionary:
+	_calls += 1
+	var before: String = Helper.word()
+	var fs: EditorFileSystem = EditorInterface.get_resource_filesystem()
+	var tree: SceneTree = Engine.get_main_loop() as SceneTree
+	while fs.is_scanning():
+		await tree.process_frame
+	fs.scan()
+	var frames: int = await _until_scanned(fs, tree)
+	frames += await Helper.frames(tree, 5)
+	return _router.call("ok", {"before": before, "after": Helper.word(), "calls": _calls, "frames": frames})
+
+
+func _until_scanned(fs: EditorFileSystem, tree: SceneTree) -> int:
+	var frames: int = 0
+	while fs.is_scanning() or frames < 30:
+		await tree.process_frame
+		frames += 1
+	return frames
+`
+
+// An installed extension's scripts are not reloaded under a running handler:
+// the server installs a toolset's editor code into the project while the
+// editor runs and has it loaded (cmd_ext_load); a handler of it that awaits
+// (in nested calls, across two of its files) while the editor scans the file
+// system (godot_resources_rescan, the editor regaining focus, …) finishes and
+// answers, the editor prints no script error and its file system never
+// processes the extension's scripts. Before the fix, each scan found them as
+// new, its script-documentation update reloaded the cached scripts in place
+// ("update_script_paths_documentation: step 0: handlers.gd"), and the paused
+// handler resumed into recompiled code: "Internal script error! Opcode: 1",
+// then the editor crashed (signal 11).
+func TestExtensionScriptsSurviveAScan(t *testing.T) {
+	s, err := startBridgeSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := s.editor.out.Len()
+	t.Cleanup(func() { checkEditorOutput(t, "editor", s.editor.out.since(mark)) })
+	files := []pluginhost.EditorFile{
+		{Path: "handlers.gd", Content: []byte(waiterHandlers)},
+		{Path: "helper.gd", Content: []byte("@tool\nextends RefCounted\n\nstatic var loaded: int = Time.get_ticks_usec()\n\n\nstatic func word() -> String:\n\treturn \"same %d\" % loaded\n\n\nstatic func frames(tree: SceneTree, n: int) -> int:\n\tfor i: int in range(n):\n\t\tawait tree.process_frame\n\treturn n\n")},
+	}
+	if _, e := extinstall.Install(s.project, "waiter", "1", files); e != nil {
+		t.Fatal(e)
+	}
+	r := s.send(t, "cmd_ext_load", map[string]any{"prefix": "waiter"})
+	if !r.OK {
+		t.Fatalf("cmd_ext_load: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "addons", "godot_mcp_ext", ".gdignore")); err != nil {
+		t.Errorf("cmd_ext_load did not keep the extensions out of the editor's file system: %v", err)
+	}
+	for round := 1; round <= 3; round++ {
+		r = s.send(t, "cmd_waiter_wait", map[string]any{})
+		var got struct {
+			Before string `json:"before"`
+			After  string `json:"after"`
+			Calls  int    `json:"calls"`
+		}
+		if r.OK {
+			_ = json.Unmarshal(r.Result, &got)
+		}
+		if !r.OK || !strings.HasPrefix(got.Before, "same") || got.After != got.Before || got.Calls != round {
+			t.Fatalf("round %d: cmd_waiter_wait = %+v (%+v)\n--- editor output ---\n%s", round, r, got, s.editor.out.since(mark))
+		}
+	}
+	reloaded := regexp.MustCompile(`update_script_paths_documentation: step \d+: (handlers|helper)\.gd`)
+	if m := reloaded.FindAllString(s.editor.out.since(mark), -1); len(m) > 0 {
+		t.Errorf("the editor's file system reloaded the extension's scripts (%d times):\n%s", len(m), strings.Join(m, "\n"))
 	}
 }

@@ -219,3 +219,72 @@ func writeGUTProject(dir string) error {
 	}
 	return nil
 }
+
+// TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient: every
+// read-only tool of the four newer toolsets with editor code, against a fake
+// editor that answers each command with {} (every field missing, as an older
+// editor code might answer). Whatever the tool makes of that, a success or
+// an error result, the TypeScript SDK v1 client must return it rather than
+// throw -32602 on the tools/list outputSchema, and a success must match the
+// tool's full contract.
+func TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient(t *testing.T) {
+	needNPM(t)
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"godot_animation_list", map[string]any{}},
+		{"godot_animation_get", map[string]any{"animation": "walk"}},
+		{"godot_animation_seek", map[string]any{"animation": "walk", "time": 0.5}},
+		{"godot_animation_tree_get", map[string]any{}},
+		{"godot_tilemap_list_layers", map[string]any{}},
+		{"godot_tilemap_get_cells", map[string]any{"layer": "Ground"}},
+		{"godot_tilemap_get_tileset", map[string]any{"layer": "Ground"}},
+		{"godot_tilemap_gridmap_get_cells", map[string]any{"gridmap": "GridMap"}},
+		{"godot_debugger_list_breakpoints", map[string]any{}},
+		{"godot_debugger_get_state", map[string]any{}},
+		{"godot_debugger_get_variables", map[string]any{}},
+		{"godot_diagnostics_editor_log", map[string]any{}},
+	}
+	url := freeBridgeURL(t)
+	dialWhenUp(t, url, func(a *fakeaddon.Addon) {
+		for _, ts := range []string{"animation", "tilemap", "debugger", "diagnostics"} {
+			for _, cmd := range []string{"list", "get", "seek", "tree_get", "list_layers", "get_cells", "get_tileset", "gridmap_get_cells",
+				"breakpoints", "state", "variables", "editor_log"} {
+				a.HandleResult("cmd_"+ts+"_"+cmd, map[string]any{})
+			}
+		}
+		a.HandleResult("cmd_get_editor_state", mcpserver.EditorState{ProjectDir: a.ProjectDir(), OpenScenes: []mcpserver.OpenScene{{Path: "res://main.tscn", Active: true}},
+			ActiveScene: &mcpserver.ActiveScene{Path: "res://main.tscn", RootName: "Main", RootType: "Node2D"}, Selection: []string{}})
+	})
+	env := map[string]string{
+		"GODOT_MCP_BRIDGE_URL":       url,
+		"GODOT_MCP_PLUGIN_DIR":       t.TempDir(),
+		"GODOT_MCP_DEFAULT_TOOLSETS": "animation,tilemap,debugger,diagnostics",
+		"GODOT_MCP_PROJECT_DIR":      "",
+	}
+	steps := []map[string]any{{"call": "godot_get_editor_state", "until_ok": true}}
+	for _, c := range calls {
+		steps = append(steps, map[string]any{"call": c.tool, "arguments": c.args, "until_ok": true, "timeout_ms": 30000})
+		steps = append(steps, map[string]any{"check_contract": c.tool, "of": len(steps) - 1})
+	}
+	got := sdkClientRaw(t, env, steps...) // reports every call the SDK threw on
+	for i, c := range calls {
+		call, contract := got.Steps[1+2*i], got.Steps[2+2*i]
+		var res callResult
+		if call.Thrown != nil || json.Unmarshal(call.Result, &res) != nil {
+			continue
+		}
+		if res.IsError {
+			t.Logf("%s: error result %s", c.tool, res.Content[0].Text)
+			continue
+		}
+		var v struct {
+			Valid        bool   `json:"valid"`
+			ErrorMessage string `json:"errorMessage"`
+		}
+		if err := json.Unmarshal(contract.Result, &v); err != nil || !v.Valid {
+			t.Errorf("%s: its result for an editor answer of {} does not match its full contract: %s\n%s", c.tool, contract.Result, res.StructuredContent)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -287,4 +288,54 @@ func TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient(t *testing.T) 
 			t.Errorf("%s: its result for an editor answer of {} does not match its full contract: %s\n%s", c.tool, contract.Result, res.StructuredContent)
 		}
 	}
+}
+
+// TestRealCheckProjectThroughTypeScriptSDKClient: a result made by a real
+// Godot (godot on PATH, headless), not a canned one:
+// godot_diagnostics_check_project over a project with a parse error and a
+// missing dependency, called through the TypeScript SDK v1 client, is
+// accepted by the client and matches the tool's full contract.
+func TestRealCheckProjectThroughTypeScriptSDKClient(t *testing.T) {
+	needNPM(t)
+	if _, err := exec.LookPath("godot"); err != nil {
+		t.Skip("no godot on PATH: skipping the real check_project result")
+	}
+	project := t.TempDir()
+	files := map[string]string{
+		"project.godot":    "config_version=5\n\n[application]\n\nconfig/name=\"check\"\n",
+		"broken.gd":        "extends Node\n\nfunc _ready() -> void:\n\tprint(\"a\"\n",
+		"fine.gd":          "extends Node\n\nfunc _ready() -> void:\n\tprint(\"ok\")\n",
+		"missing_dep.tscn": "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Texture2D\" path=\"res://gone/missing.png\" id=\"1_m\"]\n\n[node name=\"Root\" type=\"Node2D\"]\n\n[node name=\"S\" type=\"Sprite2D\" parent=\".\"]\ntexture = ExtResource(\"1_m\")\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(project, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{
+		"GODOT_MCP_BRIDGE_URL":       "ws://127.0.0.1:0",
+		"GODOT_MCP_PLUGIN_DIR":       t.TempDir(),
+		"GODOT_MCP_DEFAULT_TOOLSETS": "diagnostics",
+		"GODOT_MCP_PROJECT_DIR":      project,
+	}
+	got := sdkClientRaw(t, env,
+		map[string]any{"call": "godot_diagnostics_check_project", "arguments": map[string]any{"timeout_ms": 120000}},
+		map[string]any{"check_contract": "godot_diagnostics_check_project", "of": 0},
+	)
+	if got.Steps[0].Thrown != nil {
+		return // reported by sdkClientRaw
+	}
+	var res callResult
+	if err := json.Unmarshal(got.Steps[0].Result, &res); err != nil || res.IsError ||
+		!strings.Contains(string(res.StructuredContent), `"parse_error"`) || !strings.Contains(string(res.StructuredContent), `"res://gone/missing.png"`) {
+		t.Fatalf("check_project through the TypeScript SDK client = %s", got.Steps[0].Result)
+	}
+	var v struct {
+		Valid        bool   `json:"valid"`
+		ErrorMessage string `json:"errorMessage"`
+	}
+	if err := json.Unmarshal(got.Steps[1].Result, &v); err != nil || !v.Valid {
+		t.Errorf("the real check_project result does not match its full contract: %s\n%s", got.Steps[1].Result, res.StructuredContent)
+	}
+	t.Logf("%s", res.StructuredContent)
 }

@@ -23,6 +23,8 @@ type rawStep struct {
 }
 
 type sdkAnswer struct {
+	Tools     []string  `json:"tools"`
+	ListError string    `json:"list_error"`
 	Resources []string  `json:"resources"`
 	Templates []string  `json:"templates"`
 	Prompts   []string  `json:"prompts"`

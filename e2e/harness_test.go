@@ -544,6 +544,7 @@ func (h *host) mustCall(t testing.TB, name string, args map[string]any, out any)
 	if r.IsError {
 		t.Fatalf("%s failed: %s", name, r.Raw)
 	}
+	h.checkContract(t, name, r.Raw)
 	if out != nil {
 		if err := r.decode(out); err != nil {
 			t.Fatal(err)

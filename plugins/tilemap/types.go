@@ -18,6 +18,16 @@ type Rect struct {
 	H int `json:"h" jsonschema:"minimum=1"`
 }
 
+// UsedRect is the rectangle a layer's painted cells cover (TileMapLayer
+// get_used_rect): all zero when no cell is painted, so unlike Rect (an
+// argument) its size may be 0.
+type UsedRect struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+	W int `json:"w" jsonschema:"minimum=0" description:"0 when no cell is painted"`
+	H int `json:"h" jsonschema:"minimum=0"`
+}
+
 // Tile names one tile of the layer's TileSet.
 type Tile struct {
 	Source int    `json:"source" jsonschema:"minimum=0"`
@@ -46,7 +56,7 @@ type LayerInfo struct {
 	Visible   bool            `json:"visible"`
 	ZIndex    int             `json:"z_index"`
 	TileSet   *TileSetSummary `json:"tile_set" description:"null when the layer has none"`
-	UsedRect  Rect            `json:"used_rect"`
+	UsedRect  UsedRect        `json:"used_rect"`
 	Cells     int             `json:"cells" description:"painted cells"`
 	Persisted bool            `json:"persisted" description:"false when edits to it are not saved (inside an instanced scene)"`
 }
@@ -98,13 +108,13 @@ type Cell struct {
 
 // GetCellsOut is a page of painted cells, row by row.
 type GetCellsOut struct {
-	Layer      string `json:"layer"`
-	UsedRect   Rect   `json:"used_rect" description:"the rect of all painted cells"`
-	Total      int    `json:"total" description:"painted cells in the rect"`
-	Returned   int    `json:"returned"`
-	Cells      []Cell `json:"cells"`
-	Truncated  bool   `json:"truncated"`
-	NextCursor string `json:"next_cursor,omitempty"`
+	Layer      string   `json:"layer"`
+	UsedRect   UsedRect `json:"used_rect" description:"the rect of all painted cells"`
+	Total      int      `json:"total" description:"painted cells in the rect"`
+	Returned   int      `json:"returned"`
+	Cells      []Cell   `json:"cells"`
+	Truncated  bool     `json:"truncated"`
+	NextCursor string   `json:"next_cursor,omitempty"`
 }
 
 // GetTileSetIn names a TileSet: a layer's, or a file.
@@ -251,11 +261,11 @@ type PaintIn struct {
 
 // PaintOut is what a paint call did.
 type PaintOut struct {
-	Layer     string `json:"layer"`
-	Written   int    `json:"written" description:"cell writes made (fills, pattern cells, set, erase, terrain cells)"`
-	Changed   bool   `json:"changed" description:"the layer's cells differ from before"`
-	UsedCells int    `json:"used_cells" description:"painted cells after the call"`
-	UsedRect  Rect   `json:"used_rect"`
+	Layer     string   `json:"layer"`
+	Written   int      `json:"written" description:"cell writes made (fills, pattern cells, set, erase, terrain cells)"`
+	Changed   bool     `json:"changed" description:"the layer's cells differ from before"`
+	UsedCells int      `json:"used_cells" description:"painted cells after the call"`
+	UsedRect  UsedRect `json:"used_rect"`
 	Honesty
 }
 

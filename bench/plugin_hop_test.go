@@ -61,6 +61,9 @@ func median(d []time.Duration) time.Duration {
 // ns/op is the pair.
 func BenchmarkPluginHop(b *testing.B) {
 	c := hopChain(b)
+	host := c.Cmd.Process.Pid
+	plugin := childPid(b, host, "echo")
+	hostCPU, pluginCPU := hosttest.CPUTime(host), hosttest.CPUTime(plugin)
 	var times [2][]time.Duration
 	i := 0
 	for b.Loop() {
@@ -72,7 +75,12 @@ func BenchmarkPluginHop(b *testing.B) {
 		}
 		i++
 	}
+	hostCPU, pluginCPU = hosttest.CPUTime(host)-hostCPU, hosttest.CPUTime(plugin)-pluginCPU
 	toolset, core := median(times[0]), median(times[1])
+	// CPU per pair of calls: the plugin's is all the toolset call's; the
+	// host's is both calls'. Less sensitive to the box's load than times.
+	b.ReportMetric(float64(pluginCPU.Microseconds())/float64(i), "plugin-cpu-µs")
+	b.ReportMetric(float64(hostCPU.Microseconds())/float64(i), "host-cpu-µs")
 	b.ReportMetric(float64(toolset.Microseconds()), "toolset-µs")
 	b.ReportMetric(float64(core.Microseconds()), "core-µs")
 	b.ReportMetric(float64((toolset - core).Microseconds()), "hop-µs")
@@ -134,8 +142,14 @@ func BenchmarkHostPluginRSS(b *testing.B) {
 	host := c.Cmd.Process.Pid
 	hostRSS, pluginRSS := hosttest.RSSMiB(host), hosttest.RSSMiB(childPid(b, host, "echo"))
 	rss := hostRSS + pluginRSS
+	plugin := childPid(b, host, "echo")
+	pss := hosttest.ProcMiB(host, "smaps_rollup", "Pss") + hosttest.ProcMiB(plugin, "smaps_rollup", "Pss")
+	file := hosttest.ProcMiB(host, "status", "RssFile") + hosttest.ProcMiB(plugin, "status", "RssFile")
 	for b.Loop() {
 	}
+	b.ReportMetric(pss, "pss-MB")
+	b.ReportMetric(file, "file-MB")
+	b.ReportMetric(hosttest.ProcMiB(plugin, "status", "RssFile"), "plugin-file-MB")
 	b.ReportMetric(hostRSS, "host-MB")
 	b.ReportMetric(pluginRSS, "plugin-MB")
 	b.ReportMetric(rss, "rss-MB")

@@ -841,31 +841,35 @@ func (m *Manager) watchStopped(ctx context.Context, p Plugin) (context.Context, 
 	pid := withPid.Pid()
 	ctx, cancel := context.WithCancelCause(ctx)
 	errStopped := errors.New("the plugin process is stopped")
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(stoppedPoll)
-		defer t.Stop()
-		seen := 0
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			if !processStopped(pid) {
-				seen = 0
-				continue
-			}
-			if seen++; seen >= stoppedPolls {
-				cancel(errStopped)
-				return
-			}
+	// A timer, not a goroutine with a ticker: a call that answers within
+	// stoppedPoll (nearly all) starts no goroutine for the watch (each one
+	// is a thread wake-up on a sub-millisecond call).
+	var (
+		mu   sync.Mutex // guards t and seen
+		t    *time.Timer
+		seen int
+	)
+	tick := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() != nil {
+			return
 		}
-	}()
+		if !processStopped(pid) {
+			seen = 0
+		} else if seen++; seen >= stoppedPolls {
+			cancel(errStopped)
+			return
+		}
+		t.Reset(stoppedPoll)
+	}
+	mu.Lock()
+	t = time.AfterFunc(stoppedPoll, tick)
+	mu.Unlock()
 	return ctx, func() bool {
-		close(done)
+		mu.Lock()
+		t.Stop()
+		mu.Unlock()
 		stopped := errors.Is(context.Cause(ctx), errStopped)
 		cancel(nil)
 		return stopped

@@ -89,13 +89,19 @@ func (c *Client) Call(ctx context.Context, name string, args map[string]any) (To
 }
 
 // RSSMiB reads a process's resident set size in MiB from /proc.
-func RSSMiB(pid int) float64 {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+func RSSMiB(pid int) float64 { return ProcMiB(pid, "status", "VmRSS") }
+
+// ProcMiB reads one "Key: N kB" field of /proc/PID/file in MiB (0 when it
+// cannot): e.g. ("status", "RssFile") for the resident file-backed pages
+// (the binary's code and data), ("smaps_rollup", "Pss") for the
+// proportional set size, which counts a page shared by n processes as 1/n.
+func ProcMiB(pid int, file, key string) float64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/" + file)
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
+		if strings.HasPrefix(line, key+":") {
 			fields := strings.Fields(line)
 			if len(fields) < 2 {
 				return 0
@@ -105,4 +111,25 @@ func RSSMiB(pid int) float64 {
 		}
 	}
 	return 0
+}
+
+// CPUTime is a process's user plus system CPU time so far, from
+// /proc/PID/stat (in clock ticks of 10 ms on Linux; 0 when it cannot read).
+func CPUTime(pid int) time.Duration {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces; the fields after it are fixed.
+	_, rest, ok := strings.Cut(string(data), ") ")
+	if !ok {
+		return 0
+	}
+	f := strings.Fields(rest) // f[0] is field 3 (state): utime is field 14, stime 15
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }

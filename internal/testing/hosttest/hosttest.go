@@ -82,16 +82,22 @@ func RogueCommands() map[string]envelope.CommandInfo {
 	}
 }
 
-// BuildPackage builds a package of this module (path relative to its root) into out.
+// BuildPackage builds a package of this module (path relative to its root)
+// into out as `make build` does: with the grpcnotrace tag and, unless race,
+// CGO_ENABLED=0 (a static binary maps no libc: about 1.5-2 MB less RSS a
+// process; the race detector needs cgo).
 func BuildPackage(pkg, out string, race bool) error {
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
-	args := []string{"build", "-o", out}
+	args := []string{"build", "-tags", "grpcnotrace", "-o", out}
 	if race {
 		args = append(args, "-race")
 	}
 	cmd := exec.Command("go", append(args, pkg)...)
 	cmd.Dir = root
+	if !race {
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	}
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Run(); err != nil {

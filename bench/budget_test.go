@@ -14,12 +14,15 @@ import (
 func BenchmarkToolsList(b *testing.B) {
 	var coreBytes int
 	cases := append([]string{"core"}, hosttest.BuiltinToolsets...)
-	cases = append(cases, "all")
+	cases = append(cases, "firstwave", "all")
 	for _, name := range cases {
 		b.Run(name, func(b *testing.B) {
 			enable := name
-			if name == "core" {
+			switch name {
+			case "core":
 				enable = ""
+			case "firstwave": // the five toolsets of issue 15's 90 KB budget
+				enable = "scene,scripts,resources,project,runtime"
 			}
 			p, raw := hosttest.ToolsList(b, binPath, enable)
 			if name == "core" {
@@ -29,7 +32,7 @@ func BenchmarkToolsList(b *testing.B) {
 				p.Request("tools/list", map[string]any{})
 			}
 			b.ReportMetric(float64(len(raw))/1000, "list-KB")
-			if name != "core" && name != "all" && coreBytes > 0 {
+			if name != "core" && name != "all" && name != "firstwave" && coreBytes > 0 {
 				b.ReportMetric(float64(len(raw)-coreBytes)/1000, "own-KB")
 			}
 		})

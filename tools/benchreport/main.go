@@ -63,7 +63,12 @@ var Targets = []Target{
 	{Bench: "PluginHop", Metric: "hop-µs", Max: 150, What: "what the plugin hop adds to a small call: toolset tool minus core tool, medians, full chain, alternating calls (issue 12)"},
 	{Bench: "Concurrent64", Metric: "slowdown-x", Max: 1.25, What: "64 concurrent callers: toolset tool's wall time over the core tool's for the same calls (1.25 = 80% of the core's throughput; issue 12)"},
 	{Bench: "HostPluginRSS", Metric: "rss-MB", Max: 40, What: "host and its one enabled plugin together, resident memory after 1,000 calls (MB; issue 12)"},
-	{Bench: "ToolsList/all", Metric: "list-KB", Max: 90, What: "tools/list with every built-in toolset enabled (KB = 1000 bytes; issue 15 context budget)"},
+	{Bench: "ToolsList/firstwave", Metric: "list-KB", Max: 90, What: "tools/list with scene, scripts, resources, project and runtime enabled (KB = 1000 bytes; issue 15 context budget)"},
+	{Bench: "ToolsList/animation", Metric: "own-KB", Max: 16, What: "what the animation toolset adds to tools/list (each toolset since issue 15: ≤ 16 KB)"},
+	{Bench: "ToolsList/tilemap", Metric: "own-KB", Max: 16, What: "what the tilemap toolset adds to tools/list"},
+	{Bench: "ToolsList/debugger", Metric: "own-KB", Max: 16, What: "what the debugger toolset adds to tools/list"},
+	{Bench: "ToolsList/tests", Metric: "own-KB", Max: 16, What: "what the tests toolset adds to tools/list"},
+	{Bench: "ToolsList/diagnostics", Metric: "own-KB", Max: 16, What: "what the diagnostics toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},
 }

@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"sync"
 	"testing"
 	"time"
 )
@@ -14,71 +12,19 @@ import (
 // benchAnim is one editor for the animation benchmarks, so they run under
 // the same conditions: the main scene with an AnimationPlayer "Anim" and an
 // animation "bench" 10 s long.
-var benchAnim struct {
-	once sync.Once
-	s    *session
-	err  error
-}
+var benchAnim benchEditor
 
 func animBenchSession(b *testing.B) *session {
-	b.Helper()
-	benchAnim.once.Do(func() {
-		project, err := scratchProject("animbench-")
-		if err != nil {
-			benchAnim.err = err
-			return
-		}
-		h, err := startHost("ws://127.0.0.1:0")
-		if err != nil {
-			benchAnim.err = err
-			return
-		}
-		e, err := startEditor(project, h.url)
-		if err != nil {
-			h.stop()
-			benchAnim.err = err
-			return
-		}
-		closers = append(closers, func() { h.stop(); e.kill() })
-		benchAnim.s = &session{host: h, editor: e, project: project}
-		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
-		defer cancel()
-		if _, err := h.waitPeer(ctx, func(i serverInfo) bool { return sameDir(i.Bridge.Peer.ProjectDir, project) }); err != nil {
-			benchAnim.err = fmt.Errorf("the bench editor never connected: %v\n%s", err, e.out.String())
-			return
-		}
-		for {
-			var st editorState
-			if r, err := h.call(ctx, "godot_get_editor_state", nil); err == nil && !r.IsError && r.decode(&st) == nil && st.ActiveScene != nil && !st.Scanning {
-				break
-			}
-			if ctx.Err() != nil {
-				benchAnim.err = fmt.Errorf("the bench editor never settled: %v", ctx.Err())
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		for _, c := range []struct {
-			tool string
-			args map[string]any
-		}{
+	return benchAnim.session(b, "animbench-", func() []benchCall {
+		return []benchCall{
 			{"godot_enable_toolset", map[string]any{"name": "scene"}},
 			{"godot_enable_toolset", map[string]any{"name": "animation"}},
 			{"godot_scene_create_node", map[string]any{"type": "AnimationPlayer", "name": "Anim"}},
 			{"godot_animation_edit", map[string]any{"action": "create", "animation": "bench", "length": 10}},
 			{"godot_animation_edit_tracks", map[string]any{"animation": "bench", "ops": []any{map[string]any{"op": "add_track", "type": "value", "path": "Player:position"}}}},
 			{"godot_animation_edit_tracks", map[string]any{"animation": "bench", "ops": benchKeys(200, 0), "dry_run": true}},
-		} {
-			if r, err := h.call(ctx, c.tool, c.args); err != nil || r.IsError {
-				benchAnim.err = fmt.Errorf("%s: %v %s", c.tool, err, r.Raw)
-				return
-			}
 		}
 	})
-	if benchAnim.err != nil {
-		b.Fatal(benchAnim.err)
-	}
-	return benchAnim.s
 }
 
 // benchKeys is one set_keys op writing n keys of track 0 (values shifted by round).

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -1058,74 +1057,21 @@ func TestSceneLargeTree(t *testing.T) {
 
 // benchScene is one editor for both benchmarks, so they run under the same
 // conditions in the same run: the scene toolset on, an empty 2D scene open.
-var benchScene struct {
-	once sync.Once
-	s    *session
-	err  error
-}
+var benchScene benchEditor
 
 func sceneBenchSession(b *testing.B) *session {
-	b.Helper()
-	benchScene.once.Do(func() {
-		project, err := scratchProject("scenebench-")
-		if err != nil {
-			benchScene.err = err
-			return
-		}
-		h, err := startHost("ws://127.0.0.1:0")
-		if err != nil {
-			benchScene.err = err
-			return
-		}
-		e, err := startEditor(project, h.url)
-		if err != nil {
-			h.stop()
-			benchScene.err = err
-			return
-		}
-		closers = append(closers, func() { h.stop(); e.kill() })
-		benchScene.s = &session{host: h, editor: e, project: project}
-		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
-		defer cancel()
-		if _, err := h.waitPeer(ctx, func(i serverInfo) bool { return sameDir(i.Bridge.Peer.ProjectDir, project) }); err != nil {
-			benchScene.err = fmt.Errorf("the bench editor never connected: %v\n%s", err, e.out.String())
-			return
-		}
-		// Measure a settled editor: its first scan done, the main scene open.
-		for {
-			var st editorState
-			if r, err := h.call(ctx, "godot_get_editor_state", nil); err == nil && !r.IsError && r.decode(&st) == nil && st.ActiveScene != nil && !st.Scanning {
-				break
-			}
-			if ctx.Err() != nil {
-				benchScene.err = fmt.Errorf("the bench editor never settled: %v", ctx.Err())
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
+	return benchScene.session(b, "scenebench-", func() []benchCall {
 		warm := []any{}
 		for n := range 100 {
 			warm = append(warm, map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node2D", "name": fmt.Sprintf("Warm%d", n)}})
 		}
-		for _, c := range []struct {
-			tool string
-			args map[string]any
-		}{
+		return []benchCall{
 			{"godot_enable_toolset", map[string]any{"name": "scene"}},
 			{"godot_scene_create", map[string]any{"path": "res://bench.tscn", "root_type": "Node2D"}},
 			{"godot_scene_batch", map[string]any{"steps": warm, "dry_run": true}},
 			{"godot_scene_create_node", map[string]any{"type": "Node2D", "dry_run": true}},
-		} {
-			if r, err := h.call(ctx, c.tool, c.args); err != nil || r.IsError {
-				benchScene.err = fmt.Errorf("%s: %v %s", c.tool, err, r.Raw)
-				return
-			}
 		}
 	})
-	if benchScene.err != nil {
-		b.Fatal(benchScene.err)
-	}
-	return benchScene.s
 }
 
 func benchCreate1000(b *testing.B, batch bool) {

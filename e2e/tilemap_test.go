@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -453,72 +452,21 @@ func TestTilemapPaint10000OneUndo(t *testing.T) {
 	}
 }
 
-var benchTiles struct {
-	once sync.Once
-	s    *session
-	err  error
-}
+var benchTiles benchEditor
 
 // tilemapBenchSession is one editor for the tilemap benchmarks (started
 // once), with the level scene and an embedded TileSet.
 func tilemapBenchSession(b *testing.B) *session {
-	benchTiles.once.Do(func() {
-		project, err := scratchProject("tilebench-")
-		if err != nil {
-			benchTiles.err = err
-			return
-		}
-		h, err := startHost("ws://127.0.0.1:0")
-		if err != nil {
-			benchTiles.err = err
-			return
-		}
-		e, err := startEditor(project, h.url)
-		if err != nil {
-			h.stop()
-			benchTiles.err = err
-			return
-		}
-		closers = append(closers, func() { h.stop(); e.kill() })
-		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
-		defer cancel()
-		if _, err := h.waitPeer(ctx, func(i serverInfo) bool { return sameDir(i.Bridge.Peer.ProjectDir, project) }); err != nil {
-			benchTiles.err = fmt.Errorf("the bench editor never connected: %v\n%s", err, e.out.String())
-			return
-		}
-		for {
-			var st editorState
-			if r, err := h.call(ctx, "godot_get_editor_state", nil); err == nil && !r.IsError && r.decode(&st) == nil && st.ActiveScene != nil && !st.Scanning {
-				break
-			}
-			if ctx.Err() != nil {
-				benchTiles.err = fmt.Errorf("the bench editor never settled: %v", ctx.Err())
-				return
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-		for _, c := range []struct {
-			tool string
-			args map[string]any
-		}{
+	return benchTiles.session(b, "tilebench-", func() []benchCall {
+		return []benchCall{
 			{"godot_enable_toolset", map[string]any{"name": "scene"}},
 			{"godot_enable_toolset", map[string]any{"name": "tilemap"}},
 			{"godot_scene_create", map[string]any{"path": "res://level.tscn", "root_type": "Node2D"}},
 			{"godot_scene_create_node", map[string]any{"type": "TileMapLayer", "name": "Ground"}},
 			{"godot_tilemap_build_tileset", withArgs(tilesetSpec, "layer", "Ground")},
 			{"godot_tilemap_paint", withArgs(setCells([2]int{0, 0}, grid100(0, 0)), "dry_run", true)},
-		} {
-			if r, err := h.call(ctx, c.tool, c.args); err != nil || r.IsError {
-				benchTiles.err = fmt.Errorf("%s: %v %s", c.tool, err, r.Raw)
-				return
-			}
 		}
-		benchTiles.s = &session{host: h, editor: e, project: project}
 	})
-	if benchTiles.err != nil {
-		b.Fatal(benchTiles.err)
-	}
-	return benchTiles.s
 }
 
 // benchPaint paints cellsPerCall cells per call, calls times per op,

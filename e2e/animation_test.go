@@ -27,20 +27,6 @@ func animSession(t *testing.T) *session {
 	return s
 }
 
-func animFail(t *testing.T, s *session, tool string, args map[string]any, code string, hintHas ...string) toolError {
-	t.Helper()
-	e := s.host.mustFail(t, tool, args)
-	if e.Error != code {
-		t.Errorf("%s %v: %s (%s), want %s", tool, args, e.Error, e.Hint, code)
-	}
-	for _, h := range hintHas {
-		if !strings.Contains(e.Hint, h) {
-			t.Errorf("%s %v: hint %q lacks %q", tool, args, e.Hint, h)
-		}
-	}
-	return e
-}
-
 type animTrack struct {
 	Index         int               `json:"index"`
 	Type          string            `json:"type"`
@@ -172,22 +158,22 @@ func TestAnimationAuthoring(t *testing.T) {
 	if !ed.DryRun || !ed.CreatedLibrary {
 		t.Errorf("dry create = %+v", ed)
 	}
-	animFail(t, s, "godot_animation_get", map[string]any{"animation": "walk"}, "RESOURCE_NOT_FOUND")
+	sceneFail(t, s, "godot_animation_get", map[string]any{"animation": "walk"}, "RESOURCE_NOT_FOUND")
 	h.mustCall(t, "godot_animation_edit", create, &ed)
 	if ed.Animation != "walk" || !ed.CreatedLibrary || !ed.Undoable {
 		t.Errorf("create = %+v", ed)
 	}
-	animFail(t, s, "godot_animation_edit", create, "VALIDATION_ERROR", "already has")
-	animFail(t, s, "godot_animation_get", map[string]any{"animation": "wlak"}, "RESOURCE_NOT_FOUND", "Did you mean 'walk'?")
-	animFail(t, s, "godot_animation_get", map[string]any{"player": "Anm", "animation": "walk"}, "RESOURCE_NOT_FOUND", "Did you mean 'Anim'?")
-	animFail(t, s, "godot_animation_seek", map[string]any{"player": "Player", "animation": "walk", "time": 0}, "VALIDATION_ERROR", "not an AnimationPlayer")
+	sceneFail(t, s, "godot_animation_edit", create, "VALIDATION_ERROR", "already has")
+	sceneFail(t, s, "godot_animation_get", map[string]any{"animation": "wlak"}, "RESOURCE_NOT_FOUND", "Did you mean 'walk'?")
+	sceneFail(t, s, "godot_animation_get", map[string]any{"player": "Anm", "animation": "walk"}, "RESOURCE_NOT_FOUND", "Did you mean 'Anim'?")
+	sceneFail(t, s, "godot_animation_seek", map[string]any{"player": "Player", "animation": "walk", "time": 0}, "VALIDATION_ERROR", "not an AnimationPlayer")
 
 	// Refusals: a node path, a property, a value of the wrong shape; nothing changes.
-	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+	sceneFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
 		map[string]any{"op": "add_track", "type": "value", "path": "Playr:position"}}}, "RESOURCE_NOT_FOUND", "did you mean 'Player'?")
-	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+	sceneFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
 		map[string]any{"op": "add_track", "type": "value", "path": "Player:positon"}}}, "VALIDATION_ERROR", "did you mean 'position'?")
-	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+	sceneFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
 		map[string]any{"op": "add_track", "type": "value", "path": "Player:position"},
 		map[string]any{"op": "insert_keys", "path": "Player:position", "keys": []any{map[string]any{"time": 0, "value": 5}}}}},
 		"VALIDATION_ERROR", "ops[1]", "{x: number", "Nothing was changed")
@@ -342,7 +328,7 @@ func TestAnimationAuthoring(t *testing.T) {
 	if g.Tracks[0].KeyCount != 3 || k1.Value != (vec2{0, 0}) || g.Tracks[3].KeyCount != 1 {
 		t.Errorf("insert/remove undone = %+v", g.Tracks)
 	}
-	animFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
+	sceneFail(t, s, "godot_animation_edit_tracks", map[string]any{"animation": "walk", "ops": []any{
 		map[string]any{"op": "remove_keys", "track": 0, "keys": []any{map[string]any{"time": 0.7}}}}}, "RESOURCE_NOT_FOUND", "no key at 0.7")
 
 	// Retargeting a value track to a property of another type warns about its keys.
@@ -356,7 +342,7 @@ func TestAnimationAuthoring(t *testing.T) {
 	}
 
 	// Delete: a track needs confirm; undo brings it back.
-	animFail(t, s, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{2}}, "PRECONDITION_FAILED")
+	sceneFail(t, s, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{2}}, "PRECONDITION_FAILED")
 	h.mustCall(t, "godot_animation_delete", map[string]any{"animation": "walk", "tracks": []any{"Player"}, "confirm": true}, nil)
 	if g = animOf(t, s, map[string]any{"animation": "walk"}); g.TrackCount != 3 {
 		t.Errorf("after delete track: %d tracks", g.TrackCount)
@@ -369,7 +355,7 @@ func TestAnimationAuthoring(t *testing.T) {
 	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "duplicate", "animation": "walk", "new_name": "run"}, nil)
 	h.mustCall(t, "godot_animation_edit", map[string]any{"action": "rename", "animation": "run", "new_name": "sprint"}, nil)
 	h.mustCall(t, "godot_animation_delete", map[string]any{"animation": "sprint", "confirm": true}, nil)
-	animFail(t, s, "godot_animation_get", map[string]any{"animation": "sprint"}, "RESOURCE_NOT_FOUND")
+	sceneFail(t, s, "godot_animation_get", map[string]any{"animation": "sprint"}, "RESOURCE_NOT_FOUND")
 	sceneUndo(t, s)
 	if g = animOf(t, s, map[string]any{"animation": "sprint"}); g.TrackCount != 4 {
 		t.Errorf("sprint after undo: %+v", g)
@@ -416,11 +402,11 @@ func TestAnimationTrackKindsAndLibraries(t *testing.T) {
 	key := func(time float64, v any) map[string]any { return map[string]any{"time": time, "value": v} }
 	spin := func(ops ...any) map[string]any { return map[string]any{"animation": "fx/spin", "ops": ops} }
 
-	animFail(t, s, "godot_animation_edit_tracks", spin(add("position_3d", "Player")), "VALIDATION_ERROR", "Node3D", "Node2D")
-	animFail(t, s, "godot_animation_edit_tracks", spin(add("blend_shape", "Cube:smile")), "VALIDATION_ERROR", "MeshInstance3D")
-	animFail(t, s, "godot_animation_edit_tracks", spin(add("audio", "Cube")), "VALIDATION_ERROR", "AudioStreamPlayer")
-	animFail(t, s, "godot_animation_edit_tracks", spin(add("animation", "Anim", key(0, "wlak"))), "VALIDATION_ERROR", "did you mean 'walk'?")
-	animFail(t, s, "godot_animation_edit_tracks", spin(add("rotation_3d", "Cube", key(0, map[string]any{"x": 0, "y": 0, "z": 0}))), "VALIDATION_ERROR", "keys[0].value")
+	sceneFail(t, s, "godot_animation_edit_tracks", spin(add("position_3d", "Player")), "VALIDATION_ERROR", "Node3D", "Node2D")
+	sceneFail(t, s, "godot_animation_edit_tracks", spin(add("blend_shape", "Cube:smile")), "VALIDATION_ERROR", "MeshInstance3D")
+	sceneFail(t, s, "godot_animation_edit_tracks", spin(add("audio", "Cube")), "VALIDATION_ERROR", "AudioStreamPlayer")
+	sceneFail(t, s, "godot_animation_edit_tracks", spin(add("animation", "Anim", key(0, "wlak"))), "VALIDATION_ERROR", "did you mean 'walk'?")
+	sceneFail(t, s, "godot_animation_edit_tracks", spin(add("rotation_3d", "Cube", key(0, map[string]any{"x": 0, "y": 0, "z": 0}))), "VALIDATION_ERROR", "keys[0].value")
 
 	h.mustCall(t, "godot_animation_edit_tracks", spin(
 		add("position_3d", "Cube", key(0, map[string]any{"x": 0, "y": 0, "z": 0}), key(1, map[string]any{"x": 0, "y": 2, "z": 0})),
@@ -489,7 +475,7 @@ func TestAnimationTrackKindsAndLibraries(t *testing.T) {
 	}
 	animOf(t, s, map[string]any{"animation": "fx/spin"})
 	h.mustCall(t, "godot_animation_delete", map[string]any{"library": "fx", "confirm": true}, &del)
-	animFail(t, s, "godot_animation_get", map[string]any{"animation": "fx/spin"}, "RESOURCE_NOT_FOUND")
+	sceneFail(t, s, "godot_animation_get", map[string]any{"animation": "fx/spin"}, "RESOURCE_NOT_FOUND")
 	sceneUndo(t, s)
 
 	h.mustCall(t, "godot_scene_save", nil, nil)
@@ -555,8 +541,8 @@ func TestAnimationTree(t *testing.T) {
 	if string(g.Root) != "null" || g.AnimPlayer != "../Anim" {
 		t.Fatalf("tree_get = %+v", g)
 	}
-	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": []any{map[string]any{"op": "add_node", "name": "x"}}}, "PRECONDITION_FAILED", "set_root")
-	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Anim", "ops": []any{map[string]any{"op": "set_root", "type": "state_machine"}}}, "VALIDATION_ERROR", "not an AnimationTree")
+	sceneFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": []any{map[string]any{"op": "add_node", "name": "x"}}}, "PRECONDITION_FAILED", "set_root")
+	sceneFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Anim", "ops": []any{map[string]any{"op": "set_root", "type": "state_machine"}}}, "VALIDATION_ERROR", "not an AnimationTree")
 
 	build := []any{
 		map[string]any{"op": "set_root", "type": "state_machine"},
@@ -573,11 +559,11 @@ func TestAnimationTree(t *testing.T) {
 		map[string]any{"op": "add_transition", "from": "Move", "to": "idle", "advance_mode": "auto", "advance_expression": "get_parent() != null", "switch_mode": "at_end"},
 	}
 	with := func(extra ...any) []any { return append(append([]any{}, build...), extra...) }
-	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "add_transition", "from": "idle", "to": "Mvoe"})},
+	sceneFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "add_transition", "from": "idle", "to": "Mvoe"})},
 		"RESOURCE_NOT_FOUND", "ops[12]", "did you mean 'Move'?", "Nothing was changed")
-	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "add_node", "name": "r", "animation": "rnu"})},
+	sceneFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "add_node", "name": "r", "animation": "rnu"})},
 		"RESOURCE_NOT_FOUND", "did you mean 'run'?")
-	animFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "set_transition", "from": "idle", "to": "Move", "advance_expression": "((("})},
+	sceneFail(t, s, "godot_animation_tree_edit", map[string]any{"tree": "Tree", "ops": with(map[string]any{"op": "set_transition", "from": "idle", "to": "Move", "advance_expression": "((("})},
 		"VALIDATION_ERROR", "does not parse")
 	var ed struct {
 		RootType string `json:"root_type"`

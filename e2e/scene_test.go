@@ -26,7 +26,7 @@ func sceneSession(t *testing.T) *session {
 	return s
 }
 
-// sceneFail calls a tool that must fail with code and a hint containing each
+// sceneFail calls a tool (of any toolset) that must fail with code and a hint containing each
 // of hintHas.
 func sceneFail(t *testing.T, s *session, tool string, args map[string]any, code string, hintHas ...string) toolError {
 	t.Helper()

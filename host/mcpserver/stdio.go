@@ -13,12 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/internal/workers"
 )
 
 // ServeStdio serves MCP over newline-delimited JSON-RPC on in/out until in
@@ -61,7 +61,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 		listened <- err
 	}()
 
-	fast := &fastCalls{s: s, w: w, workers: newWorkerPool()}
+	fast := &fastCalls{s: s, w: w, workers: workers.New()}
 	var sessionCtx context.Context
 	select {
 	case sessionCtx = <-session:
@@ -109,7 +109,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	fast.close()
 	cancelFast()
 	fast.wg.Wait()
-	fast.workers.stop()
+	fast.workers.Stop()
 	if readErr != nil && err == nil {
 		err = readErr
 	}
@@ -139,7 +139,7 @@ type fastCalls struct {
 	mu     sync.Mutex // orders serve's wg.Add before close's wg.Wait
 	closed bool
 
-	workers workerPool
+	workers *workers.Pool
 }
 
 // close makes serve take no more calls.
@@ -147,49 +147,6 @@ func (f *fastCalls) close() {
 	f.mu.Lock()
 	f.closed = true
 	f.mu.Unlock()
-}
-
-// workerPool runs calls on goroutines that outlive them: a fresh goroutine
-// per call costs a stack that grows (copying) on every call, a measurable
-// share of a sub-millisecond tool call. Idle workers wait for more work
-// for a while, then exit, so an idle server holds none.
-type workerPool struct {
-	work chan func()
-	done chan struct{}
-}
-
-func newWorkerPool() workerPool {
-	return workerPool{work: make(chan func()), done: make(chan struct{})}
-}
-
-// stop ends the idle workers; busy ones end after their call.
-func (p *workerPool) stop() { close(p.done) }
-
-// workerIdle is how long an idle worker waits for more work.
-const workerIdle = 10 * time.Second
-
-func (p *workerPool) run(fn func()) {
-	select {
-	case p.work <- fn: // an idle worker takes it
-	default:
-		go p.worker(fn)
-	}
-}
-
-func (p *workerPool) worker(fn func()) {
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
-	for {
-		fn()
-		idle.Reset(workerIdle)
-		select {
-		case fn = <-p.work:
-		case <-idle.C:
-			return
-		case <-p.done:
-			return
-		}
-	}
 }
 
 // sliceToolCall recognizes a plain tools/call request and cuts its
@@ -250,7 +207,7 @@ func (f *fastCalls) serve(line []byte) bool {
 	f.wg.Add(1)
 	f.mu.Unlock()
 	f.s.fastServed.Add(1)
-	f.workers.run(func() {
+	f.workers.Run(func() {
 		defer f.wg.Done()
 		ctx := context.WithValue(f.ctx, stdioCallKey{}, call)
 		out, err := encodeResponse(f.handle(ctx, slim, id), call)

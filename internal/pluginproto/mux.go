@@ -8,6 +8,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/godot-mcp/godot-mcp/internal/workers"
 )
 
 // Mux carries calls as messages on one bidirectional stream instead of a
@@ -141,7 +143,7 @@ func ServeMux[Req, Resp any](stream grpc.BidiStreamingServer[Req, Resp], parse f
 		mu       sync.Mutex // guards inflight and stream.Send
 		inflight = map[uint64]*context.CancelFunc{}
 		wg       sync.WaitGroup
-		pool     = workers{work: make(chan func()), done: make(chan struct{})}
+		pool     = workers.New() // calls run on kept goroutines (see package workers)
 	)
 	defer func() {
 		mu.Lock()
@@ -150,7 +152,7 @@ func ServeMux[Req, Resp any](stream grpc.BidiStreamingServer[Req, Resp], parse f
 		}
 		mu.Unlock()
 		wg.Wait()
-		close(pool.done)
+		pool.Stop()
 	}()
 	for {
 		req, err := stream.Recv()
@@ -181,7 +183,7 @@ func ServeMux[Req, Resp any](stream grpc.BidiStreamingServer[Req, Resp], parse f
 		inflight[seq] = slot
 		mu.Unlock()
 		wg.Add(1)
-		pool.run(func() {
+		pool.Run(func() {
 			defer wg.Done()
 			resp := handle(callCtx, seq, req)
 			mu.Lock()
@@ -192,43 +194,5 @@ func ServeMux[Req, Resp any](stream grpc.BidiStreamingServer[Req, Resp], parse f
 			cancel()
 			_ = stream.Send(resp)
 		})
-	}
-}
-
-// workers runs calls on goroutines that outlive them. A fresh goroutine per
-// call starts on a small stack that the call then grows, copying it, several
-// times (protobuf encoding, the SDK's decoding, a tool's own work): in CPU
-// profiles of a plugin under load runtime.newstack/copystack were about a
-// sixth of its CPU. Idle workers wait for more work for a while, then exit;
-// all do when the stream ends.
-type workers struct {
-	work chan func()
-	done chan struct{}
-}
-
-// workerIdle is how long an idle worker waits for more work.
-const workerIdle = 10 * time.Second
-
-func (p *workers) run(fn func()) {
-	select {
-	case p.work <- fn: // an idle worker takes it
-	default:
-		go p.worker(fn)
-	}
-}
-
-func (p *workers) worker(fn func()) {
-	idle := time.NewTimer(workerIdle)
-	defer idle.Stop()
-	for {
-		fn()
-		idle.Reset(workerIdle)
-		select {
-		case fn = <-p.work:
-		case <-idle.C:
-			return
-		case <-p.done:
-			return
-		}
 	}
 }

@@ -54,52 +54,73 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// BenchmarkPluginHop: what the plugin hop adds to one small call. Each
-// iteration calls the toolset tool and the core tool on one host, in
-// alternating order, so that both see the same machine (the box's load
-// moves from second to second); hop-µs is the difference of the medians.
-// ns/op is the pair.
+// BenchmarkPluginHop: what the plugin hop adds to one small call, and the
+// least any hop over gRPC could add on this machine. Each iteration makes,
+// in rotating order so that all three see the same machine (the box's load
+// moves from second to second): the toolset tool's call, the core tool's
+// call, and the floor: the core tool's call with two bare grpc-go round
+// trips to a process of their own around it (see grpcFloor), the shape of
+// the hop with none of our code in it. hop-µs is the toolset call's median
+// minus the core call's; floor-µs is the floor's median minus the core
+// call's; hop-over-floor-x is their ratio. ns/op is the three calls.
 func BenchmarkPluginHop(b *testing.B) {
 	c := hopChain(b)
+	floor := startGRPCFloor(b)
 	host := c.Cmd.Process.Pid
 	plugin := childPid(b, host, "echo")
 	hostCPU, pluginCPU := hosttest.CPUTime(host), hosttest.CPUTime(plugin)
-	var times [2][]time.Duration
+	var times [3][]time.Duration
 	i := 0
 	for b.Loop() {
-		for k := range 2 {
-			side := hopSides[(i+k)%2]
+		for k := range 3 {
+			side := (i + k) % 3
 			start := time.Now()
-			mustCallLine(b, c, side.tool, side.args)
-			times[(i+k)%2] = append(times[(i+k)%2], time.Since(start))
+			switch side {
+			case 2:
+				floor.roundTrip(b)
+				mustCallLine(b, c, hopSides[1].tool, hopSides[1].args)
+				floor.roundTrip(b)
+			default:
+				mustCallLine(b, c, hopSides[side].tool, hopSides[side].args)
+			}
+			times[side] = append(times[side], time.Since(start))
 		}
 		i++
 	}
 	hostCPU, pluginCPU = hosttest.CPUTime(host)-hostCPU, hosttest.CPUTime(plugin)-pluginCPU
-	toolset, core := median(times[0]), median(times[1])
-	// CPU per pair of calls: the plugin's is all the toolset call's; the
-	// host's is both calls'. Less sensitive to the box's load than times.
+	toolset, core, floored := median(times[0]), median(times[1]), median(times[2])
+	// CPU per iteration: the plugin's is all the toolset call's; the
+	// host's is all three calls'. Less sensitive to the box's load than times.
 	b.ReportMetric(float64(pluginCPU.Microseconds())/float64(i), "plugin-cpu-µs")
 	b.ReportMetric(float64(hostCPU.Microseconds())/float64(i), "host-cpu-µs")
 	b.ReportMetric(float64(toolset.Microseconds()), "toolset-µs")
 	b.ReportMetric(float64(core.Microseconds()), "core-µs")
 	b.ReportMetric(float64((toolset - core).Microseconds()), "hop-µs")
+	b.ReportMetric(float64((floored - core).Microseconds()), "floor-µs")
+	b.ReportMetric(float64(toolset-core)/float64(floored-core), "hop-over-floor-x")
 }
 
 // concurrentRound has 64 callers make calls calls each to side's tool and
-// returns the wall time.
-func concurrentRound(b *testing.B, c *hosttest.LineClient, side int, calls int) time.Duration {
+// returns the wall time. With floors set (one stream each), every call is
+// the core tool's with two bare gRPC round trips around it.
+func concurrentRound(b *testing.B, c *hosttest.LineClient, side int, calls int, floors []*grpcFloor) time.Duration {
 	var wg sync.WaitGroup
 	start := time.Now()
-	for range 64 {
+	for k := range 64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for range calls {
+				if floors != nil {
+					floors[k].roundTrip(b)
+				}
 				r, err := c.Call(context.Background(), hopSides[side].tool, hopSides[side].args)
 				if err != nil || r.IsError {
 					b.Errorf("%s: %v %s", hopSides[side].tool, err, r.Structured)
 					return
+				}
+				if floors != nil {
+					floors[k].roundTrip(b)
 				}
 			}
 		}()
@@ -109,25 +130,36 @@ func concurrentRound(b *testing.B, c *hosttest.LineClient, side int, calls int) 
 }
 
 // BenchmarkConcurrent64: 64 callers at once on one client connection, on
-// the toolset tool, then on the core tool, alternating rounds of 640 calls;
-// slowdown-x is the median of the toolset round's wall time over the core
-// round's (1.25 = the toolset tool has 80% of the core tool's throughput).
-// ns/op is one round pair.
+// the toolset tool, then on the core tool, then on the floor (the core tool
+// with two bare grpc-go round trips around each call, see grpcFloor),
+// alternating rounds of 640 calls. slowdown-x is the median of the toolset
+// round's wall time over the core round's (1.25 = the toolset tool has 80%
+// of the core tool's throughput); floor-slowdown-x is the floor round's over
+// the core round's: the least slowdown any plugin hop over gRPC could have
+// here. ns/op is one round of each.
 func BenchmarkConcurrent64(b *testing.B) {
 	c := hopChain(b)
-	var ratios []float64
+	floor := startGRPCFloor(b)
+	floors := make([]*grpcFloor, 64)
+	for k := range floors {
+		floors[k] = floor.open(b)
+	}
+	var ratios, floorRatios []float64
 	var toolsetRate, coreRate []float64
 	for b.Loop() {
-		t := concurrentRound(b, c, 0, 10)
-		k := concurrentRound(b, c, 1, 10)
+		t := concurrentRound(b, c, 0, 10, nil)
+		k := concurrentRound(b, c, 1, 10, nil)
+		f := concurrentRound(b, c, 1, 10, floors)
 		ratios = append(ratios, float64(t)/float64(k))
+		floorRatios = append(floorRatios, float64(f)/float64(k))
 		toolsetRate = append(toolsetRate, 640/t.Seconds())
 		coreRate = append(coreRate, 640/k.Seconds())
 	}
-	slices.Sort(ratios)
-	slices.Sort(toolsetRate)
-	slices.Sort(coreRate)
+	for _, s := range [][]float64{ratios, floorRatios, toolsetRate, coreRate} {
+		slices.Sort(s)
+	}
 	b.ReportMetric(ratios[len(ratios)/2], "slowdown-x")
+	b.ReportMetric(floorRatios[len(floorRatios)/2], "floor-slowdown-x")
 	b.ReportMetric(toolsetRate[len(toolsetRate)/2], "toolset-calls/s")
 	b.ReportMetric(coreRate[len(coreRate)/2], "core-calls/s")
 }

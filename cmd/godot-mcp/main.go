@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,8 +36,11 @@ func main() {
 	// transport, give everything else (plugins, stray prints) harmless ones.
 	// A built-in toolset (`toolset serve`) keeps its stdout: go-plugin's
 	// handshake is written there.
-	stdin, stdout := os.Stdin, os.Stdout
+	var stdin io.Reader = os.Stdin
+	stdout := os.Stdout
+	restoreStdin := func() {}
 	if !toolset {
+		stdin, restoreStdin = pollableStdin(os.Stdin)
 		if devnull, err := os.Open(os.DevNull); err == nil {
 			os.Stdin = devnull
 		}
@@ -45,7 +49,9 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, invocation{Config: cfg, Args: rest}, stdin, stdout, os.Stderr); err != nil {
+	err = run(ctx, invocation{Config: cfg, Args: rest}, stdin, stdout, os.Stderr)
+	restoreStdin()
+	if err != nil {
 		if errors.Is(err, errDoctorFailed) {
 			os.Exit(1) // the report said it all
 		}

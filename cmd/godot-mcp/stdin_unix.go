@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 )
 
@@ -39,5 +40,8 @@ func pollableStdin(f *os.File) (*os.File, func()) {
 	// descriptor, and its finalizer would close it.
 	pf := os.NewFile(uintptr(fd), f.Name())
 	keptStdin = [2]*os.File{f, pf}
-	return pf, func() { _ = syscall.SetNonblock(fd, false) }
+	return pf, func() {
+		_ = syscall.SetNonblock(fd, false)
+		runtime.KeepAlive(keptStdin)
+	}
 }

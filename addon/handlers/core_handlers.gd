@@ -10,12 +10,12 @@ const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
 const Files := preload("../lib/files.gd")
 const Params := preload("../lib/params.gd")
+const EditorMenu := preload("../lib/editor_menu.gd")
 
 const MAX_UNDO_COUNT := 1000
 
 var _router: CommandRouter = null
 var _tab_bar: TabBar = null
-var _menu_cache: Dictionary = {} # menu item text -> {menu, id}
 
 
 func setup(router: CommandRouter) -> void:
@@ -258,36 +258,7 @@ func _step_through_editor(undoing: bool, history_name: String) -> bool:
 		var our: UndoRedo = other["undo_redo"]
 		if (our.has_undo() if undoing else our.has_redo()):
 			return false
-	var item: Dictionary = _editor_menu_item("Undo" if undoing else "Redo")
-	if item.is_empty():
-		return false
-	var menu: PopupMenu = item["menu"]
-	menu.id_pressed.emit(int(item["id"]))
-	return true
-
-
-## Finds the editor's own menu item with this (untranslated) text among the menus
-## that EditorNode listens to. {} when not found.
-func _editor_menu_item(text: String) -> Dictionary:
-	var cached: Dictionary = _menu_cache.get(text, {})
-	if not cached.is_empty() and is_instance_valid(cached["menu"]):
-		return cached
-	var base: Control = EditorInterface.get_base_control()
-	for n: Node in base.find_children("*", "PopupMenu", true, false):
-		var menu: PopupMenu = n as PopupMenu
-		var from_editor_node: bool = false
-		for c: Dictionary in menu.get_signal_connection_list("id_pressed"):
-			var target: Object = (c["callable"] as Callable).get_object()
-			if target != null and target.get_class() == "EditorNode":
-				from_editor_node = true
-				break
-		if not from_editor_node:
-			continue
-		for i: int in range(menu.item_count):
-			if menu.get_item_text(i) == text and menu.get_item_shortcut(i) != null:
-				_menu_cache[text] = {"menu": menu, "id": menu.get_item_id(i)}
-				return _menu_cache[text]
-	return {}
+	return EditorMenu.press("Undo" if undoing else "Redo", true)
 
 
 # --- cmd_describe_class -------------------------------------------------------------

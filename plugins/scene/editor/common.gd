@@ -10,6 +10,7 @@ const CommandRouter := preload("res://addons/godot_mcp/command_router.gd")
 const PathGuard := preload("res://addons/godot_mcp/path_guard.gd")
 const Params := preload("res://addons/godot_mcp/lib/params.gd")
 const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
+const EditorMenu := preload("res://addons/godot_mcp/lib/editor_menu.gd")
 const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
 const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
 

@@ -4,7 +4,6 @@ extends "common.gd"
 ## scene's file held when the editor loaded or saved it.
 
 var _plugin: EditorPlugin = null
-var _menu_cache: Dictionary = {} # menu item text -> {menu, id}
 ## res:// path -> {mtime, md5} of the scene file when the editor loaded or last saved it.
 var _disk: Dictionary = {}
 
@@ -289,10 +288,7 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	mgr.clear_history(mgr.get_object_history_id(root), false)
 	# Scene > Close Scene acts on the edited scene; the tab bar's current tab may lag
 	# behind a tab switch made in this same frame.
-	var item: Dictionary = _editor_menu_item("Close Scene")
-	if not item.is_empty():
-		(item["menu"] as PopupMenu).id_pressed.emit(int(item["id"]))
-	else:
+	if not EditorMenu.press("Close Scene"):
 		var idx: int = EditorInterface.get_open_scenes().find(path)
 		if not _find_tab_ok() or _scene_tabs == null or idx < 0 or _tab_bar.tab_count != EditorInterface.get_open_scenes().size():
 			return _router.fail("INTERNAL_ERROR", "The editor's Close Scene command was not found, so the scene could not be closed.")
@@ -307,30 +303,6 @@ func cmd_close(params: Dictionary) -> Dictionary:
 		_switch_back(-1, prev_path)
 		await _next_frame()
 	return _router.ok({"path": path, "closed": true, "discarded_changes": dirty, "active": _active_path(), "undoable": false, "dry_run": false})
-
-
-## Finds the editor's own menu item with this (untranslated) text among the menus
-## EditorNode listens to: {menu, id}, or {} when there is none.
-func _editor_menu_item(text: String) -> Dictionary:
-	var cached: Dictionary = _menu_cache.get(text, {})
-	if not cached.is_empty() and is_instance_valid(cached["menu"]):
-		return cached
-	var base: Control = EditorInterface.get_base_control()
-	for n: Node in base.find_children("*", "PopupMenu", true, false):
-		var menu: PopupMenu = n as PopupMenu
-		var from_editor_node: bool = false
-		for c: Dictionary in menu.get_signal_connection_list("id_pressed"):
-			var target: Object = (c["callable"] as Callable).get_object()
-			if target != null and target.get_class() == "EditorNode":
-				from_editor_node = true
-				break
-		if not from_editor_node:
-			continue
-		for i: int in range(menu.item_count):
-			if menu.get_item_text(i) == text:
-				_menu_cache[text] = {"menu": menu, "id": menu.get_item_id(i)}
-				return _menu_cache[text]
-	return {}
 
 
 ## Makes the open scene [param path] the edited one and waits until the editor has

@@ -1,12 +1,15 @@
 package bench
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +19,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 )
 
+// The floors of the plugin hop.
+//
 // The gRPC floor: what two round trips cost over grpc-go itself, between
 // two Go processes on a Unix socket, with the transport options the plugin
 // protocol uses and nothing of ours on either side (no model, no gate, no
@@ -23,6 +28,11 @@ import (
 // The plugin hop makes exactly two such round trips (the call and its
 // result, the Send and its answer), so no code of ours on top of gRPC can
 // make the hop cheaper than this; PluginHop reports the hop against it.
+
+//
+// The raw floor: the same two round trips as 200-byte lines on the pipes of
+// a child process (RawProcessEcho's child) with no protocol at all: what a
+// leaner channel than gRPC could at best get down to.
 
 // grpcChildEnv makes the test binary the floor's server: a bidi stream that
 // answers every message with itself, on the socket the variable names.
@@ -127,5 +137,44 @@ func (f *grpcFloor) roundTrip(tb testing.TB) {
 	}
 	if err := f.stream.RecvMsg(&f.msg); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// rawFloor is a client of a line-echo child process (see echoChild).
+type rawFloor struct {
+	in   io.WriteCloser
+	out  *bufio.Reader
+	line []byte
+}
+
+// startRawFloor starts the line-echo child.
+func startRawFloor(tb testing.TB) *rawFloor {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), echoChildEnv+"=1")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { in.Close(); cmd.Wait() })
+	f := &rawFloor{in: in, out: bufio.NewReader(out), line: []byte(strings.Repeat("x", 199) + "\n")}
+	f.roundTrip(tb)
+	return f
+}
+
+// roundTrip sends one line and reads it back.
+func (f *rawFloor) roundTrip(tb testing.TB) {
+	if _, err := f.in.Write(f.line); err != nil {
+		tb.Fatal(err)
+	}
+	if got, err := f.out.ReadBytes('\n'); err != nil || len(got) != len(f.line) {
+		tb.Fatalf("raw floor echo: %q, %v", got, err)
 	}
 }

@@ -60,26 +60,32 @@ func median(d []time.Duration) time.Duration {
 // moves from second to second): the toolset tool's call, the core tool's
 // call, and the floor: the core tool's call with two bare grpc-go round
 // trips to a process of their own around it (see grpcFloor), the shape of
-// the hop with none of our code in it. hop-µs is the toolset call's median
-// minus the core call's; floor-µs is the floor's median minus the core
-// call's; hop-over-floor-x is their ratio. ns/op is the three calls.
+// the hop with none of our code in it; and the raw floor, the same with two
+// round trips on plain pipes (see rawFloor). hop-µs is the toolset call's
+// median minus the core call's; floor-µs and raw-floor-µs are the floors'
+// medians minus the core call's; hop-over-floor-x is hop-µs over floor-µs.
+// ns/op is the four calls.
 func BenchmarkPluginHop(b *testing.B) {
 	c := hopChain(b)
-	floor := startGRPCFloor(b)
+	floor, raw := startGRPCFloor(b), startRawFloor(b)
 	host := c.Cmd.Process.Pid
 	plugin := childPid(b, host, "echo")
 	hostCPU, pluginCPU := hosttest.CPUTime(host), hosttest.CPUTime(plugin)
-	var times [3][]time.Duration
+	var times [4][]time.Duration
 	i := 0
 	for b.Loop() {
-		for k := range 3 {
-			side := (i + k) % 3
+		for k := range 4 {
+			side := (i + k) % 4
 			start := time.Now()
 			switch side {
 			case 2:
 				floor.roundTrip(b)
 				mustCallLine(b, c, hopSides[1].tool, hopSides[1].args)
 				floor.roundTrip(b)
+			case 3:
+				raw.roundTrip(b)
+				mustCallLine(b, c, hopSides[1].tool, hopSides[1].args)
+				raw.roundTrip(b)
 			default:
 				mustCallLine(b, c, hopSides[side].tool, hopSides[side].args)
 			}
@@ -88,15 +94,16 @@ func BenchmarkPluginHop(b *testing.B) {
 		i++
 	}
 	hostCPU, pluginCPU = hosttest.CPUTime(host)-hostCPU, hosttest.CPUTime(plugin)-pluginCPU
-	toolset, core, floored := median(times[0]), median(times[1]), median(times[2])
+	toolset, core, floored, rawFloored := median(times[0]), median(times[1]), median(times[2]), median(times[3])
 	// CPU per iteration: the plugin's is all the toolset call's; the
-	// host's is all three calls'. Less sensitive to the box's load than times.
+	// host's is all four calls'. Less sensitive to the box's load than times.
 	b.ReportMetric(float64(pluginCPU.Microseconds())/float64(i), "plugin-cpu-µs")
 	b.ReportMetric(float64(hostCPU.Microseconds())/float64(i), "host-cpu-µs")
 	b.ReportMetric(float64(toolset.Microseconds()), "toolset-µs")
 	b.ReportMetric(float64(core.Microseconds()), "core-µs")
 	b.ReportMetric(float64((toolset - core).Microseconds()), "hop-µs")
 	b.ReportMetric(float64((floored - core).Microseconds()), "floor-µs")
+	b.ReportMetric(float64((rawFloored - core).Microseconds()), "raw-floor-µs")
 	b.ReportMetric(float64(toolset-core)/float64(floored-core), "hop-over-floor-x")
 }
 

@@ -4,6 +4,7 @@ package plugins
 
 import (
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
+	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
@@ -24,6 +25,7 @@ func Builtins() []sdk.Toolset {
 		animation.Toolset(),
 		tilemap.Toolset(),
 		debugger.Toolset(),
+		audio.Toolset(),
 	}
 }
 

@@ -1,0 +1,78 @@
+@tool
+extends RefCounted
+## Shared helpers of the audio toolset's editor commands: answers, did-you-mean and
+## the stored properties of a resource.
+
+const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
+
+var router: RefCounted = null
+
+
+func _init(r: RefCounted) -> void:
+	router = r
+
+
+func ok(result: Dictionary) -> Dictionary:
+	return router.call("ok", result)
+
+
+func fail(code: String, hint: String, required: String = "") -> Dictionary:
+	return router.call("fail", code, hint, required)
+
+
+## Decodes [param value] for [param obj].[param prop] with the core value codec:
+## {ok, value} or {ok: false, hint}.
+static func decode(obj: Object, prop: String, value: Variant) -> Dictionary:
+	return Codec.decode_property(obj, prop, value, null)
+
+
+static func encode(v: Variant) -> Variant:
+	return Codec.encode(v)
+
+
+## The nearest of [param have] to [param want] as " Did you mean 'x'?", or "".
+static func did_you_mean(want: String, have: PackedStringArray, at_least: float = 0.4) -> String:
+	var best: String = ""
+	var best_score: float = 0.0
+	for h: String in have:
+		var a: String = want.to_lower()
+		var b: String = h.to_lower()
+		var s: float = maxf(a.similarity(b), 1.0 - float(_distance(a, b)) / float(maxi(1, maxi(a.length(), b.length()))))
+		if s > best_score:
+			best_score = s
+			best = h
+	return " Did you mean '%s'?" % best if best != "" and best_score >= at_least else ""
+
+
+static func _distance(a: String, b: String) -> int:
+	var prev: PackedInt32Array = []
+	for j: int in b.length() + 1:
+		prev.append(j)
+	for i: int in a.length():
+		var cur: PackedInt32Array = [i + 1]
+		for j: int in b.length():
+			cur.append(mini(mini(prev[j + 1] + 1, cur[j] + 1), prev[j] + (0 if a[i] == b[j] else 1)))
+		prev = cur
+	return prev[b.length()]
+
+
+## The names of the stored (saved) properties of [param obj], resource_* and script left out.
+static func stored_names(obj: Object) -> PackedStringArray:
+	var out: PackedStringArray = []
+	for p: Dictionary in obj.get_property_list():
+		var name: String = str(p["name"])
+		if int(p["usage"]) & PROPERTY_USAGE_STORAGE == 0 or name.begins_with("resource_") or name == "script":
+			continue
+		out.append(name)
+	return out
+
+
+## {name: value} of the stored properties of [param obj].
+static func stored(obj: Object) -> Dictionary:
+	var out: Dictionary = {}
+	for name: String in stored_names(obj):
+		var v: Variant = obj.get(name)
+		if v is Array or v is Dictionary:
+			v = v.duplicate(true)
+		out[name] = v
+	return out

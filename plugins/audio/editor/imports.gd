@@ -32,7 +32,7 @@ func _open(path: String) -> Dictionary:
 	var ipath: String = path + ".import"
 	var cfg: ConfigFile = ConfigFile.new()
 	if not FileAccess.file_exists(ipath) or cfg.load(ipath) != OK or not cfg.has_section("params"):
-		return {"ok": false, "error": c.fail("PRECONDITION_FAILED", "'%s' has not been imported yet (no %s). Let the editor import it: call godot_filesystem_sync, then retry." % [path, ipath.get_file()], "imported")}
+		return {"ok": false, "error": c.fail("PRECONDITION_FAILED", "'%s' has not been imported yet (no %s). Let the editor import it: call godot_resources_rescan, then retry." % [path, ipath.get_file()], "imported")}
 	var importer: String = str(cfg.get_value("remap", "importer", ""))
 	if not IMPORTERS.has(importer):
 		return {"ok": false, "error": c.fail("VALIDATION_ERROR", "'%s' is imported by '%s', not an audio importer (wav, oggvorbis, mp3)." % [path, importer])}

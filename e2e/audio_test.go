@@ -243,6 +243,37 @@ func TestAudioBuses(t *testing.T) {
 	}
 	sceneFail(t, s, "godot_audio_edit_buses", map[string]any{"ops": []any{map[string]any{"op": "set_bus", "bus": "SFX", "send": "Score"}}}, "VALIDATION_ERROR", "before it")
 	sceneFail(t, s, "godot_audio_edit_buses", map[string]any{"ops": []any{map[string]any{"op": "remove_effect", "bus": "Score", "index": 3}}}, "RESOURCE_NOT_FOUND", "has 1")
+
+	// ---- assign: players of a scene get a bus of the layout, one undo action ----
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "scene"}, nil)
+	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://level.tscn", "root_type": "Node2D", "root_name": "Level"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "AudioStreamPlayer", "name": "Theme"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "AudioStreamPlayer2D", "name": "Step"}, nil)
+	sceneFail(t, s, "godot_audio_assign", map[string]any{"nodes": []string{"Theme"}, "bus": "Scroe"}, "RESOURCE_NOT_FOUND", "Did you mean 'Score'")
+	sceneFail(t, s, "godot_audio_assign", map[string]any{"nodes": []string{"Theme", "."}, "bus": "Score"}, "VALIDATION_ERROR", "is a Node2D", "Theme, Step")
+	sceneFail(t, s, "godot_audio_assign", map[string]any{"nodes": []string{"Them"}, "bus": "Score"}, "RESOURCE_NOT_FOUND", "Did you mean 'Theme'")
+	var asg struct {
+		Changed int `json:"changed"`
+		Nodes   []struct {
+			Node     string `json:"node"`
+			Previous string `json:"previous"`
+		} `json:"nodes"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_audio_assign", map[string]any{"nodes": []string{"Theme", "Step"}, "bus": "Score"}, &asg)
+	if asg.Changed != 2 || !asg.Undoable || !asg.Persisted || asg.Nodes[0].Previous != "Master" {
+		t.Fatalf("assign: %+v", asg)
+	}
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	tscn, err := os.ReadFile(filepath.Join(s.project, "level.tscn"))
+	if err != nil || strings.Count(string(tscn), `bus = &"Score"`) != 2 {
+		t.Fatalf("the saved scene lacks the buses (%v):\n%s", err, tscn)
+	}
+	h.mustCall(t, "godot_undo", map[string]any{"history": "scene"}, nil)
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	if tscn, _ := os.ReadFile(filepath.Join(s.project, "level.tscn")); strings.Contains(string(tscn), `bus = &"Score"`) {
+		t.Fatalf("undo left a bus:\n%s", tscn)
+	}
 }
 
 func near(raw json.RawMessage, want float64) bool {

@@ -25,7 +25,10 @@ func editorCode() fs.FS {
 	return sub
 }
 
-var connected = []string{sdk.RequireBridgeConnected}
+var (
+	connected   = []string{sdk.RequireBridgeConnected}
+	sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
+)
 
 // Toolset is the audio toolset.
 func Toolset() sdk.Toolset {
@@ -64,6 +67,12 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Mutating,
 				Preconditions: connected,
 			}, setImport),
+			sdk.NewTool("assign", sdk.ToolOptions{
+				Title:         "Assign an audio bus",
+				Description:   "Sets the bus of AudioStreamPlayer(2D/3D) nodes of the edited scene, checked against the bus layout; one undo action.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, assign),
 		},
 	}
 }

@@ -22,6 +22,7 @@ var commands = []struct {
 	{"cmd_audio_edit_buses", sdk.Mutating, true},
 	{"cmd_audio_get_import", sdk.ReadOnly, false},
 	{"cmd_audio_set_import", sdk.Mutating, true},
+	{"cmd_audio_assign", sdk.Mutating, true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
@@ -74,7 +75,7 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
 		}
 	}
-	for _, f := range []string{"handlers.gd", "common.gd", "buses.gd", "imports.gd"} {
+	for _, f := range []string{"handlers.gd", "common.gd", "buses.gd", "imports.gd", "assign.gd"} {
 		b, err := fs.ReadFile(editorCode(), f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)
@@ -205,5 +206,27 @@ func TestSetImportSendsOptions(t *testing.T) {
 	o := p["options"].(map[string]any)
 	if o["edit/loop_mode"] != "forward" || o["edit/loop_end"] != 100.0 || p["dry_run"] != false || p["paths"].([]any)[0] != "res://a.wav" {
 		t.Fatalf("params: %v", p)
+	}
+}
+
+func TestAssign(t *testing.T) {
+	h := start(t)
+	h.Addon().HandleResult("cmd_audio_assign", map[string]any{"bus": "Music", "nodes": []any{map[string]any{"node": "Theme", "class": "AudioStreamPlayer", "previous": "Master"}},
+		"changed": 1, "persisted": true, "undoable": true, "dry_run": false})
+	var out AssignOut
+	if err := h.MustCall(t, "assign", map[string]any{"nodes": []string{"Theme"}, "bus": "Music"}).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Changed != 1 || out.Nodes[0].Previous != "Master" {
+		t.Fatalf("assign: %+v", out)
+	}
+	if p := lastParams(t, h, "cmd_audio_assign"); p["bus"] != "Music" || p["nodes"].([]any)[0] != "Theme" || p["dry_run"] != false {
+		t.Fatalf("params: %v", p)
+	}
+	n := len(h.Commands())
+	mustFail(t, h, "assign", map[string]any{"nodes": []string{}, "bus": "Music"}, sdk.CodeValidationError, "nodes")
+	mustFail(t, h, "assign", map[string]any{"nodes": []string{"Theme"}, "bus": ""}, sdk.CodeValidationError, "bus")
+	if len(h.Commands()) != n {
+		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
 }

@@ -181,3 +181,9 @@ func setImport(ctx context.Context, call *sdk.Call, in SetImportIn) (SetImportOu
 }
 
 func (o *SetImportOut) normalize() { o.ImportOut.normalize() }
+
+// ---- assign ----
+
+func assign(ctx context.Context, call *sdk.Call, in AssignIn) (AssignOut, error) {
+	return send[AssignOut](ctx, call, "cmd_audio_assign", map[string]any{"nodes": in.Nodes, "bus": in.Bus, "dry_run": call.DryRun}, editTimeout)
+}

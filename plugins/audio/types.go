@@ -131,6 +131,31 @@ type SetImportOut struct {
 	Honesty
 }
 
+// ---- assign ----
+
+// AssignIn sets the bus of audio players.
+type AssignIn struct {
+	Nodes []string `json:"nodes" jsonschema:"minItems=1,maxItems=500" description:"AudioStreamPlayer(2D/3D) node paths"`
+	Bus   string   `json:"bus" jsonschema:"minLength=1"`
+}
+
+// Assigned is one player.
+type Assigned struct {
+	Node     string `json:"node"`
+	Class    string `json:"class"`
+	Previous string `json:"previous" description:"its bus before"`
+}
+
+// AssignOut is what assign did.
+type AssignOut struct {
+	Bus     string     `json:"bus"`
+	Nodes   []Assigned `json:"nodes"`
+	Changed int        `json:"changed" description:"players whose bus changed"`
+	Honesty
+}
+
+func (o *AssignOut) normalize() { o.Nodes = orEmpty(o.Nodes) }
+
 func orEmpty[T any](s []T) []T {
 	if s == nil {
 		return []T{}

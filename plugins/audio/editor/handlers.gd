@@ -9,15 +9,18 @@ extends RefCounted
 const Common := preload("common.gd")
 const Buses := preload("buses.gd")
 const Imports := preload("imports.gd")
+const Assign := preload("assign.gd")
 
 var _buses: Buses = null
 var _imports: Imports = null
+var _assign: Assign = null
 
 
 func setup(router: RefCounted) -> void:
 	var c: Common = Common.new(router)
 	_buses = Buses.new(c)
 	_imports = Imports.new(c)
+	_assign = Assign.new(c)
 
 
 func get_commands() -> Dictionary:
@@ -26,4 +29,5 @@ func get_commands() -> Dictionary:
 		"cmd_audio_edit_buses": {"class": "mutating", "dry_run": true, "run": _buses.edit_buses},
 		"cmd_audio_get_import": {"class": "read_only", "run": _imports.get_import},
 		"cmd_audio_set_import": {"class": "mutating", "dry_run": true, "run": _imports.set_import},
+		"cmd_audio_assign": {"class": "mutating", "dry_run": true, "run": _assign.assign},
 	}

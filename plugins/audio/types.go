@@ -4,7 +4,7 @@ import "encoding/json"
 
 // Honesty is what every audio edit answers besides its own fields.
 type Honesty struct {
-	Persisted bool   `json:"persisted" description:"true when the change is written to the project's files"`
+	Persisted bool   `json:"persisted" description:"true when the change is saved (layout and .import: written now; assign: with the scene)"`
 	Reason    string `json:"reason,omitempty" description:"why persisted is false"`
 	Undoable  bool   `json:"undoable" description:"true when one godot_undo (global history) reverts exactly this call"`
 	DryRun    bool   `json:"dry_run" description:"a preview: nothing was changed"`

@@ -356,6 +356,11 @@ func TestAudioImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sceneFail(t, s, "godot_audio_set_import", map[string]any{"paths": []string{"res://sfx/beep.wav", "res://sfx/bep.wav"}, "options": map[string]any{"edit/loop_mode": 2}},
+		"RESOURCE_NOT_FOUND", "bep.wav")
+	if after, _ := os.ReadFile(importFile); string(after) != string(before) {
+		t.Fatalf("a refused call (second file missing) changed the first file's .import:\n%s", after)
+	}
 	var dry imp
 	h.mustCall(t, "godot_audio_set_import", withArgs(set(map[string]any{"edit/loop_mode": "forward"}), "dry_run", true), &dry)
 	if after, _ := os.ReadFile(importFile); !dry.DryRun || string(dry.Files[0].Options["edit/loop_mode"]) != "2" || string(after) != string(before) {

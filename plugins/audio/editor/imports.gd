@@ -46,9 +46,10 @@ static func _options(cfg: ConfigFile) -> Dictionary:
 	return out
 
 
-## What the imported stream at [param path] is (loaded afresh).
+## What the imported stream at [param path] is (as loaded; the editor's reimport
+## refreshes the cached one).
 static func stream_info(path: String) -> Variant:
-	var s: Resource = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_REPLACE)
+	var s: Resource = ResourceLoader.load(path)
 	var st: AudioStream = s as AudioStream
 	if st == null:
 		return null

@@ -243,7 +243,7 @@ func _set_fields(op: Dictionary, b: int, i: int) -> Dictionary:
 	if op.has("volume_db") and op["volume_db"] != null:
 		var v: float = float(op["volume_db"])
 		if is_nan(v) or v < -80.0 or v > 24.0:
-			return c.fail("VALIDATION_ERROR", "ops[%d]: volume_db %s is out of range -80..24 (the Audio panel's)." % [i, str(op["volume_db"])])
+			return c.fail("VALIDATION_ERROR", "ops[%d]: volume_db %s is out of range: -80..24 dB (0 is unchanged, the Audio panel's slider tops out at +6)." % [i, str(op["volume_db"])])
 		AudioServer.set_bus_volume_db(b, v)
 	if op.has("solo") and op["solo"] != null:
 		AudioServer.set_bus_solo(b, bool(op["solo"]))

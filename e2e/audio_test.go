@@ -391,3 +391,68 @@ func TestAudioImport(t *testing.T) {
 		t.Fatalf("after undo the stream still loops: %+v", got.Files[0].Stream)
 	}
 }
+
+// existingLayout is a hand-written bus layout file: Voice has an empty send
+// (AudioServer mixes it into Master) and a reverb; Late sends to Amb, a bus
+// after it (mixed into Master too).
+const existingLayout = `[gd_resource type="AudioBusLayout" load_steps=2 format=3]
+
+[sub_resource type="AudioEffectReverb" id="AudioEffectReverb_v1"]
+resource_name = "Reverb"
+room_size = 0.5
+
+[resource]
+bus/1/name = &"Voice"
+bus/1/solo = false
+bus/1/mute = false
+bus/1/bypass_fx = false
+bus/1/volume_db = 0.0
+bus/1/send = &""
+bus/1/effect/0/effect = SubResource("AudioEffectReverb_v1")
+bus/1/effect/0/enabled = true
+bus/2/name = &"Late"
+bus/2/solo = false
+bus/2/mute = false
+bus/2/bypass_fx = false
+bus/2/volume_db = 0.0
+bus/2/send = &"Amb"
+bus/3/name = &"Amb"
+bus/3/solo = false
+bus/3/mute = false
+bus/3/bypass_fx = false
+bus/3/volume_db = 0.0
+bus/3/send = &"Master"
+`
+
+// A project's own layout file, loaded by the editor at startup: it is read as
+// it is (an empty send reads as Master), an edit that does not touch its odd
+// sends is not refused for them, keeps its effects, and is saved over it.
+func TestAudioExistingLayout(t *testing.T) {
+	project := newProject(t)
+	layoutFile := filepath.Join(project, "default_bus_layout.tres")
+	if err := os.WriteFile(layoutFile, []byte(existingLayout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := startHostT(t, "ws://127.0.0.1:0")
+	e := startEditorT(t, project, h.url)
+	waitEditor(t, h, e)
+	s := &session{host: h, editor: e, project: project}
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "audio"}, nil)
+
+	got := auGet(t, s)
+	if got.names() != "Master,Voice,Late,Amb" || !got.Layout.Exists || got.bus("Voice").Send != "Master" || got.bus("Late").Send != "Amb" ||
+		len(got.bus("Voice").Effects) != 1 || !near(got.bus("Voice").Effects[0].Properties["room_size"], 0.5) {
+		t.Fatalf("existing layout: %+v", got)
+	}
+	var done auBuses
+	h.mustCall(t, "godot_audio_edit_buses", map[string]any{"ops": []any{map[string]any{"op": "set_bus", "bus": "Voice", "volume_db": -3}}}, &done)
+	if !done.Persisted || done.bus("Voice").VolumeDB != -3 {
+		t.Fatalf("edit: %+v", done)
+	}
+	sceneFail(t, s, "godot_audio_edit_buses", map[string]any{"ops": []any{map[string]any{"op": "set_bus", "bus": "Voice", "send": "Late"}}}, "VALIDATION_ERROR", "a send must go to a bus before it")
+	fresh := loadAudioHeadless(t, project)
+	if len(fresh.Buses) != 4 || fresh.Buses[1].Name != "Voice" || fresh.Buses[1].VolumeDB != -3 || len(fresh.Buses[1].Effects) != 1 ||
+		fresh.Buses[1].Effects[0].RoomSize == nil || *fresh.Buses[1].Effects[0].RoomSize != 0.5 || fresh.Buses[2].Send != "Amb" {
+		t.Fatalf("a fresh Godot loads another layout: %+v", fresh)
+	}
+}

@@ -51,11 +51,17 @@ static func describe() -> Dictionary:
 			"solo": AudioServer.is_bus_solo(i),
 			"mute": AudioServer.is_bus_mute(i),
 			"bypass_effects": AudioServer.is_bus_bypassing_effects(i),
-			"send": "" if i == 0 else str(AudioServer.get_bus_send(i)),
+			"send": "" if i == 0 else effective_send(i),
 			"effects": effects,
 		})
 	var path: String = layout_path()
 	return {"buses": buses, "layout": {"path": path, "exists": FileAccess.file_exists(path)}}
+
+
+## The send of bus [param i] as AudioServer mixes it: an empty send is Master.
+static func effective_send(i: int) -> String:
+	var s: String = str(AudioServer.get_bus_send(i))
+	return "Master" if s == "" else s
 
 
 func get_buses(_params: Dictionary) -> Dictionary:
@@ -124,6 +130,7 @@ func edit_buses(params: Dictionary) -> Dictionary:
 	var ops: Array = ops_v
 	var dry: bool = bool(params.get("dry_run", false))
 	var before: Array = snapshot()
+	var bad_before: Dictionary = _bad_sends()
 	for i: int in ops.size():
 		if typeof(ops[i]) != TYPE_DICTIONARY:
 			restore(before)
@@ -132,7 +139,7 @@ func edit_buses(params: Dictionary) -> Dictionary:
 		if not err.is_empty():
 			restore(before)
 			return err
-	var bad: String = _check_sends()
+	var bad: String = _check_sends(bad_before)
 	if bad != "":
 		restore(before)
 		return c.fail("VALIDATION_ERROR", bad)
@@ -254,10 +261,25 @@ func _set_fields(op: Dictionary, b: int, i: int) -> Dictionary:
 	return {}
 
 
-## "" or why a bus's send is not a bus before it (AudioServer mixes such a send into Master).
-static func _check_sends() -> String:
+## {bus name: send} of the buses whose send is no bus before them.
+static func _bad_sends() -> Dictionary:
+	var out: Dictionary = {}
 	for k: int in range(1, AudioServer.bus_count):
-		var send: String = str(AudioServer.get_bus_send(k))
+		var send: String = effective_send(k)
+		var s: int = AudioServer.get_bus_index(send)
+		if s < 0 or s >= k:
+			out[str(AudioServer.get_bus_name(k))] = send
+	return out
+
+
+## "" or why a bus's send is not a bus before it (AudioServer mixes such a send into
+## Master). A bad send the layout already had before the call ([param was]) is let be.
+static func _check_sends(was: Dictionary) -> String:
+	for k: int in range(1, AudioServer.bus_count):
+		var send: String = effective_send(k)
+		var name: String = str(AudioServer.get_bus_name(k))
+		if was.has(name) and str(was[name]) == send:
+			continue
 		var s: int = AudioServer.get_bus_index(send)
 		if s < 0:
 			return "Bus '%s' sends to '%s', which is no bus after these ops (removed or renamed?). Set its send (set_bus {bus: \"%s\", send: \"Master\"}) in the same call." % [AudioServer.get_bus_name(k), send, AudioServer.get_bus_name(k)]

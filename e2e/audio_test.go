@@ -377,6 +377,11 @@ func TestAudioImport(t *testing.T) {
 	if b, _ := os.ReadFile(importFile); !strings.Contains(string(b), "edit/loop_mode=2") || !strings.Contains(string(b), "edit/loop_end=4000") {
 		t.Fatalf("the .import file lacks the new options:\n%s", b)
 	}
+	var same imp
+	h.mustCall(t, "godot_audio_set_import", set(map[string]any{"edit/loop_mode": 2}), &same)
+	if same.Changed || same.Undoable || !same.Persisted {
+		t.Fatalf("setting what is already set: %+v", same)
+	}
 	fresh := loadAudioHeadless(t, s.project, "res://sfx/beep.wav")
 	if st := fresh.Streams["res://sfx/beep.wav"]; st == nil || st.LoopMode != 1 || st.LoopEnd != 4000 {
 		t.Fatalf("a fresh Godot loads another stream: %+v", fresh.Streams)

@@ -158,6 +158,12 @@ func set_import(params: Dictionary) -> Dictionary:
 		for f: Dictionary in files:
 			f["stream"] = stream_info(f["path"])
 		return c.ok(result)
+	if not changed:
+		for f0: Dictionary in files:
+			f0["stream"] = stream_info(f0["path"])
+		result["persisted"] = true
+		result["reason"] = "nothing to change: every option already had that value"
+		return c.ok(result)
 	var err: String = _write_and_reimport(paths, new_texts)
 	if err != "":
 		_write_and_reimport(paths, old_texts)

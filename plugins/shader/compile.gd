@@ -15,6 +15,7 @@ func _init() -> void:
 		print(MARK + "done")
 		quit(2)
 		return
+	var keep: Array = [] # the includes from memory stay cached while the jobs run
 	for i: int in (jobs as Array).size():
 		var job: Dictionary = jobs[i]
 		var include: String = str(job.get("include_path", ""))
@@ -23,6 +24,7 @@ func _init() -> void:
 			var inc: ShaderInclude = ShaderInclude.new()
 			inc.code = str(job.get("include_code", ""))
 			inc.take_over_path(include)
+			keep.append(inc)
 		var path: String = str(job.get("path", ""))
 		var code: String = str(job.get("code", "")) if job.has("code") else FileAccess.get_file_as_string(path)
 		print(MARK + "begin %d" % i)

@@ -59,7 +59,7 @@ func write(ctx context.Context, call *sdk.Call, in WriteIn) (WriteOut, error) {
 	if len(in.Code) > maxCodeBytes {
 		return WriteOut{}, sdk.Validation(fmt.Sprintf("code is %d bytes; at most %d", len(in.Code), maxCodeBytes))
 	}
-	out, err := sdk.Send[WriteOut](ctx, call.Host, "cmd_shader_write", map[string]any{"path": p, "code": in.Code}, editTimeout)
+	out, err := sdk.Send[WriteOut](ctx, call.Host, "cmd_shader_write", map[string]any{"path": p, "code": in.Code, "dry_run": call.DryRun}, editTimeout)
 	if err != nil {
 		return WriteOut{}, err
 	}
@@ -68,7 +68,11 @@ func write(ctx context.Context, call *sdk.Call, in WriteIn) (WriteOut, error) {
 	if err != nil {
 		return WriteOut{}, err
 	}
-	rep, err := check(ctx, dir, p, nil)
+	var code *string
+	if call.DryRun {
+		code = &in.Code // nothing was written: check the code as if it were there
+	}
+	rep, err := check(ctx, dir, p, code)
 	if err != nil {
 		return WriteOut{}, err
 	}

@@ -58,6 +58,7 @@ type WriteOut struct {
 	Undoable  bool           `json:"undoable" description:"godot_undo restores the previous file"`
 	Materials int            `json:"materials" description:"ShaderMaterials of the edited scene using this shader"`
 	LostIn    []MaterialLoss `json:"lost_params" description:"materials that lost parameter values"`
+	DryRun    bool           `json:"dry_run" description:"a preview: nothing was written"`
 }
 
 // Target names a ShaderMaterial: a file, or a node's material property.

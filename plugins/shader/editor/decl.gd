@@ -55,9 +55,17 @@ static func uniforms(shader: Shader, decls: Dictionary) -> Array:
 		if usage & PROPERTY_USAGE_SUBGROUP:
 			continue
 		var name: String = str(u["name"])
+		var hs: String = str(u["hint_string"])
+		if int(u["hint"]) == PROPERTY_HINT_RANGE:
+			# The step is a float32 (0.001 reads 0.0010000000475): numbers to 6 places.
+			var parts: PackedStringArray = hs.split(",")
+			for i: int in parts.size():
+				if parts[i].contains(".") and parts[i].is_valid_float():
+					parts[i] = String.num(float(parts[i]), 6)
+			hs = ",".join(parts)
 		var d: Dictionary = decls.get(name, {})
 		var e: Dictionary = {"name": name, "type": str(d.get("type", type_string(int(u["type"])))),
-			"hint": str(HINTS.get(int(u["hint"]), str(int(u["hint"])))), "hint_string": str(u["hint_string"]),
+			"hint": str(HINTS.get(int(u["hint"]), str(int(u["hint"])))), "hint_string": hs,
 			"variant_type": int(u["type"]), "hint_id": int(u["hint"])}
 		if str(d.get("default", "")) != "":
 			e["default"] = d["default"]

@@ -155,10 +155,10 @@ func set_params(params: Dictionary) -> Dictionary:
 		if created or mat.get_shader_parameter(name) != decoded[name]:
 			changed.append(name)
 	changed.sort()
+	var out: Dictionary = describe(t["label"], mat)
+	if file != "" and not created:
+		return _commit_file(t["label"], mat, file, decoded, dry, changed, out)
 	var rec: Recorder = Recorder.new()
-	if file != "" and not dry:
-		rec.begin()
-		rec.undo_call(self, "_save", [mat, file])
 	rec.begin()
 	if created:
 		var was: Variant = node.get(t["property"])
@@ -168,19 +168,41 @@ func set_params(params: Dictionary) -> Dictionary:
 		var old: Variant = mat.get_shader_parameter(name)
 		rec.do_call(mat, "set_shader_parameter", [name, decoded[name]])
 		rec.undo_call(mat, "set_shader_parameter", [name, old])
-	var out: Dictionary = describe(t["label"], mat)
+	out = describe(t["label"], mat)
 	out.merge({"changed": changed, "created": created, "dry_run": dry, "undoable": false, "persisted": false})
 	if dry:
 		rec.rollback()
 		return _router.call("ok", out)
-	if file != "":
-		var err: Error = ResourceSaver.save(mat, file)
-		if err != OK:
-			rec.rollback()
-			return _fail("INTERNAL_ERROR", "Saving '%s' failed (%s); nothing was changed." % [file, error_string(err)])
-		rec.begin()
-		rec.do_call(self, "_save", [mat, file]) # saves again: recorded for redo
 	rec.commit("godot-mcp: set shader params of %s" % t["label"], root)
+	out["undoable"] = true
+	out["persisted"] = true
+	return _router.call("ok", out)
+
+
+## A material file's edit: one action in the editor's global history whose do and undo
+## both set the values and save the file.
+func _commit_file(label: String, mat: ShaderMaterial, file: String, decoded: Dictionary, dry: bool, changed: Array, out: Dictionary) -> Dictionary:
+	var before: Dictionary = {}
+	for name: String in decoded.keys():
+		before[name] = mat.get_shader_parameter(name)
+		mat.set_shader_parameter(name, decoded[name])
+	out = describe(label, mat)
+	out.merge({"changed": changed, "created": false, "dry_run": dry, "undoable": false, "persisted": false})
+	var err: Error = OK if dry else ResourceSaver.save(mat, file)
+	if dry or err != OK:
+		for name: String in before.keys():
+			mat.set_shader_parameter(name, before[name])
+		if err != OK:
+			return _fail("INTERNAL_ERROR", "Saving '%s' failed (%s); nothing was changed." % [file, error_string(err)])
+		return _router.call("ok", out)
+	var ur: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
+	ur.create_action("godot-mcp: set shader params of %s" % label, UndoRedo.MERGE_DISABLE, mat)
+	for name: String in decoded.keys():
+		ur.add_do_method(mat, "set_shader_parameter", name, decoded[name])
+		ur.add_undo_method(mat, "set_shader_parameter", name, before[name])
+	ur.add_do_method(self, "_save", mat, file)
+	ur.add_undo_method(self, "_save", mat, file)
+	ur.commit_action(false)
 	out["undoable"] = true
 	out["persisted"] = true
 	return _router.call("ok", out)

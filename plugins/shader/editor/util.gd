@@ -32,10 +32,16 @@ static func _distance(a: String, b: String) -> int:
 
 
 ## The uniforms of [param shader] with types and initializers read from its code.
+## Without an #include, only the uniforms the code declares: the headless editor's dummy
+## renderer keeps a recompiled shader's old uniforms in its list.
 static func uniforms(shader: Shader) -> Array:
 	if shader == null:
 		return []
-	return Decl.uniforms(shader, Decl.read(shader.code)["decls"])
+	var decls: Dictionary = Decl.read(shader.code)["decls"]
+	var all: Array = Decl.uniforms(shader, decls)
+	if shader.code.contains("#include"):
+		return all
+	return all.filter(func(u: Dictionary) -> bool: return decls.has(u["name"]))
 
 
 ## Whether [param res] is a file of its own (not embedded in a scene).

@@ -42,12 +42,12 @@ func write(params: Dictionary) -> Dictionary:
 		cached = ResourceLoader.load(p, "", ResourceLoader.CACHE_MODE_REUSE)
 	var using: Array = _materials_using(p)
 	var out: Dictionary = {"path": p, "created": not existed, "bytes": data.size(), "undoable": false, "materials": using.size(), "lost_params": [], "dry_run": dry}
+	var probe: Shader = null
+	if p.ends_with(".gdshader") and not using.is_empty():
+		probe = Shader.new()
+		probe.code = absolute_includes(code, p.get_base_dir())
+		out["lost_params"] = _losses(using, probe)
 	if dry:
-		if p.ends_with(".gdshader"):
-			# A probe without a path: a relative #include is not found, so its uniforms are missed.
-			var probe: Shader = Shader.new()
-			probe.code = code
-			out["lost_params"] = _losses(using, probe)
 		return _router.call("ok", out)
 	var before: Variant = Files.file_bytes(p)
 	var res: Dictionary = Files.commit("godot-mcp: write %s" % p, [{"op": "write", "path": p, "data": data}], [], false)
@@ -57,8 +57,6 @@ func write(params: Dictionary) -> Dictionary:
 	if cached is Shader or cached is ShaderInclude:
 		old_code = cached.get("code")
 		cached.set("code", code)
-	if cached is Shader:
-		out["lost_params"] = _losses(using, cached as Shader)
 	var do_ops: Array = [{"op": "write", "path": p, "data": data}]
 	var undo_ops: Array = [{"op": "delete", "path": p}] if before == null else [{"op": "write", "path": p, "data": before}]
 	var undoable: bool = Files.ops_bytes(do_ops) + Files.ops_bytes(undo_ops) <= Files.UNDO_LIMIT_BYTES
@@ -81,6 +79,22 @@ func write(params: Dictionary) -> Dictionary:
 			break
 		await tree.process_frame
 	return _router.call("ok", out)
+
+
+## [param code] with each relative #include made absolute from [param dir], for a probe
+## Shader that has no path. (The probe is a new Shader: the headless editor's dummy
+## renderer keeps a recompiled shader's old uniforms, so the loaded copy can't tell.)
+static func absolute_includes(code: String, dir: String) -> String:
+	var re: RegEx = RegEx.create_from_string("(?m)^(\\s*#include\\s+\")([^\"]+)\"")
+	var out: String = ""
+	var at: int = 0
+	for m: RegExMatch in re.search_all(code):
+		var inc: String = m.get_string(2)
+		if not inc.begins_with("res://") and not inc.begins_with("uid://"):
+			inc = dir.path_join(inc).simplify_path()
+		out += code.substr(at, m.get_start() - at) + m.get_string(1) + inc + "\""
+		at = m.get_end()
+	return out + code.substr(at)
 
 
 ## The ShaderMaterials of the edited scene whose shader is (or includes) [param path]:

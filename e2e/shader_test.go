@@ -210,6 +210,16 @@ func TestShaderWriteValidateParams(t *testing.T) {
 		t.Fatalf("refusals changed something: %+v", p)
 	}
 
+	// A dry run answers what would be and changes nothing.
+	h.mustCall(t, "godot_shader_set_params", map[string]any{"node": "Rect", "set": map[string]any{"speed": 9}, "dry_run": true}, &p)
+	if p.value(t, "speed") != "9" && p.value(t, "speed") != "9.0" || p.Undoable {
+		t.Fatalf("dry run: %+v", p)
+	}
+	h.mustCall(t, "godot_shader_get_params", map[string]any{"node": "Rect"}, &p)
+	if p.value(t, "speed") != "3.5" {
+		t.Fatalf("a dry run changed the material: %+v", p)
+	}
+
 	// One call, one undo action.
 	h.mustCall(t, "godot_shader_set_params", map[string]any{"node": "Rect", "set": map[string]any{"speed": 7}, "reset": []string{"tint"}}, &p)
 	if p.value(t, "speed") != "7" && p.value(t, "speed") != "7.0" || p.value(t, "tint") != "null" {
@@ -254,6 +264,13 @@ func TestShaderWriteValidateParams(t *testing.T) {
 
 	// ---- rewriting the shader reports the parameter it drops ----
 	renamed := strings.ReplaceAll(waveShader, "speed", "rate")
+	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://wave.gdshader", "code": renamed, "dry_run": true}, &w)
+	if !w.Valid || len(w.LostIn) != 1 || w.Uniforms[0].Name != "rate" {
+		t.Fatalf("rewrite dry run: %+v", w)
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.project, "wave.gdshader")); string(b) != waveShader {
+		t.Fatalf("a dry run wrote the file")
+	}
 	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://wave.gdshader", "code": renamed}, &w)
 	if !w.Valid || w.Created || w.Materials != 1 || len(w.LostIn) != 1 || w.LostIn[0].Node != "Rect" || strings.Join(w.LostIn[0].Lost, ",") != "speed" {
 		t.Fatalf("rewrite: %+v", w)

@@ -280,4 +280,22 @@ func TestShaderWriteValidateParams(t *testing.T) {
 		t.Fatalf("the editor's copy has the new uniforms: %+v", p)
 	}
 	sceneFail(t, s, "godot_shader_get_params", map[string]any{"node": "."}, "PRECONDITION_FAILED", "create_with_shader")
+
+	// The write is one action in the global history: undo puts the file and the
+	// editor's copy back.
+	var wu struct {
+		undoAnswer
+		History string `json:"history"`
+	}
+	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &wu)
+	if wu.Performed != 1 || !strings.Contains(strings.Join(wu.Actions, ""), "write res://wave.gdshader") {
+		t.Fatalf("undo of the write: %+v", wu)
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.project, "wave.gdshader")); string(b) != waveShader {
+		t.Fatalf("undo did not restore wave.gdshader: %q", b)
+	}
+	h.mustCall(t, "godot_shader_get_params", map[string]any{"node": "Rect"}, &p)
+	if p.value(t, "speed") != "3.5" {
+		t.Fatalf("after undoing the write the material has speed again: %+v", p)
+	}
 }

@@ -173,6 +173,12 @@ func TestValidateReportsErrorLine(t *testing.T) {
 	if out.Valid || len(out.Errors) == 0 || !strings.Contains(out.Errors[0].Message, "shader_type") {
 		t.Fatalf("no shader_type: %+v", out)
 	}
+	if err := h.MustCall(t, "validate", map[string]any{"code": "// a shader\nshader_type canvas_items;\nvoid fragment() {}\n"}).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Valid || len(out.Errors) != 1 || out.Errors[0].Line != 2 || !strings.Contains(out.Errors[0].Message, "canvas_item, spatial") {
+		t.Fatalf("unknown shader_type: %+v", out)
+	}
 }
 
 func TestValidateFilesAndIncludes(t *testing.T) {

@@ -105,6 +105,7 @@ type SetParamsOut struct {
 	Changed   []string `json:"changed"`
 	Created   bool     `json:"created" description:"a new ShaderMaterial was put on the node"`
 	Persisted bool     `json:"persisted" description:"a file target was saved; a node target is saved by the next scene save"`
+	Reason    string   `json:"reason,omitempty" description:"why persisted is false"`
 	Undoable  bool     `json:"undoable"`
 	DryRun    bool     `json:"dry_run"`
 }

@@ -149,6 +149,8 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+var shaderTypeRE = regexp.MustCompile(`(?m)^\s*shader_type\b`)
+
 var includeRE = regexp.MustCompile(`(?m)^\s*#include\s+"([^"]+)"`)
 
 // check builds the report of one shader: code (nil: the file at resPath) as
@@ -170,8 +172,16 @@ func check(ctx context.Context, dir, resPath string, code *string) (Report, erro
 	}
 	rep := Report{ShaderType: r.info.ShaderType, RenderModes: r.info.RenderModes, Errors: r.errors, Uniforms: r.info.Uniforms}
 	rep.Errors = explain(rep.Errors, src, resPath)
-	if rep.ShaderType == "" {
+	switch rep.ShaderType {
+	case "canvas_item", "spatial", "particles", "sky", "fog":
+	case "":
 		rep.Errors = append([]ShaderError{{Line: 1, Message: "missing shader_type: start the shader with e.g. `shader_type canvas_item;` (canvas_item, spatial, particles, sky or fog)"}}, rep.Errors...)
+	default:
+		line := 1
+		if loc := shaderTypeRE.FindStringIndex(src); loc != nil {
+			line = 1 + strings.Count(src[:loc[0]], "\n")
+		}
+		rep.Errors = append([]ShaderError{{Line: line, Message: fmt.Sprintf("unknown shader_type %q: use canvas_item, spatial, particles, sky or fog", rep.ShaderType)}}, rep.Errors...)
 	}
 	rep.Valid = len(rep.Errors) == 0
 	if !rep.Valid {

@@ -176,6 +176,9 @@ func set_params(params: Dictionary) -> Dictionary:
 	rec.commit("godot-mcp: set shader params of %s" % t["label"], root)
 	out["undoable"] = true
 	out["persisted"] = true
+	if node != root and node.owner != root and not (created and node.owner != null and root.is_editable_instance(node.owner)):
+		out["persisted"] = false
+		out["reason"] = "'%s' belongs to an instanced scene: its material is saved with that scene, not this one; open and edit that scene instead" % Util.rel(root, node)
 	return _router.call("ok", out)
 
 

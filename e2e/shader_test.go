@@ -43,7 +43,8 @@ type shaderReport struct {
 		Message string `json:"message"`
 		File    string `json:"file"`
 	} `json:"errors"`
-	Uniforms []shaderUniform `json:"uniforms"`
+	Uniforms    []shaderUniform `json:"uniforms"`
+	CheckedWith []string        `json:"checked_with"`
 }
 
 type shaderWrite struct {
@@ -297,5 +298,21 @@ func TestShaderWriteValidateParams(t *testing.T) {
 	h.mustCall(t, "godot_shader_get_params", map[string]any{"node": "Rect"}, &p)
 	if p.value(t, "speed") != "3.5" {
 		t.Fatalf("after undoing the write the material has speed again: %+v", p)
+	}
+
+	// ---- includes, in a folder the write creates ----
+	w = shaderWrite{}
+	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://fx/common.gdshaderinc", "code": "float pulse(float t) { return 0.5 + 0.5 * sin(t); }\n"}, &w)
+	if !w.Valid || !w.Created {
+		t.Fatalf("write include: %+v", w)
+	}
+	use := "shader_type canvas_item;\n#include \"common.gdshaderinc\"\nuniform float gain = 1.0;\nvoid fragment() { COLOR.a *= pulse(TIME) * gain; }\n"
+	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://fx/use.gdshader", "code": use}, &w)
+	if !w.Valid || len(w.Uniforms) != 1 || w.Uniforms[0].Name != "gain" {
+		t.Fatalf("write a shader using the include: %+v", w)
+	}
+	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://fx/common.gdshaderinc", "code": "float pulse(float t) {\n\treturn 0.5 + 0.5 * sin(t) }\n"}, &w)
+	if w.Valid || len(w.Errors) != 1 || w.Errors[0].Line != 2 || w.Errors[0].File != "" || strings.Join(w.CheckedWith, ",") != "res://fx/use.gdshader" {
+		t.Fatalf("a broken include: %+v", w)
 	}
 }

@@ -33,8 +33,6 @@ func write(params: Dictionary) -> Dictionary:
 		return Params.invalid("'%s' is part of the godot-mcp addon; it is not edited through tools." % p)
 	if Files.is_dir(p):
 		return Params.invalid("'%s' is a folder." % p)
-	if not DirAccess.dir_exists_absolute(p.get_base_dir()):
-		return _router.call("fail", "RESOURCE_NOT_FOUND", "The folder '%s' does not exist. Create it first (godot_files_create_folder), or write elsewhere." % p.get_base_dir())
 	var existed: bool = FileAccess.file_exists(p)
 	var data: PackedByteArray = (code as String).to_utf8_buffer()
 	var cached: Resource = null

@@ -90,6 +90,8 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 	}
 }
 
+func autoloadMark(dir string) string { return filepath.Join(filepath.Dir(dir), filepath.Base(dir)+".autoload-ran") }
+
 // project is a bare Godot project for the compile process, set as the
 // server's project; skips without a Godot binary.
 func project(t *testing.T, files map[string]string) string {
@@ -101,8 +103,8 @@ func project(t *testing.T, files map[string]string) string {
 	}
 	dir := t.TempDir()
 	files["project.godot"] = "config_version=5\n[autoload]\nBoom=\"*res://boom.gd\"\n"
-	// An autoload that would print if the compile process ran project code.
-	files["boom.gd"] = "extends Node\nfunc _init() -> void:\n\tprint(\"AUTOLOAD RAN\")\n"
+	// An autoload that leaves a mark beside the project if anything runs the project's code.
+	files["boom.gd"] = "extends Node\nfunc _init() -> void:\n\tFileAccess.open(\"" + filepath.ToSlash(autoloadMark(dir)) + "\", FileAccess.WRITE).store_string(\"ran\")\n"
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -214,6 +216,19 @@ func TestValidateFilesAndIncludes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".godot")); err == nil {
 		t.Error("the compile process wrote the project's .godot")
 	}
+	if _, err := os.Stat(autoloadMark(dir)); err == nil {
+		t.Error("the compile process ran the project's autoload")
+	}
+	// The mark does show when Godot runs a script in the project itself.
+	godot, _ := godotproc.FindGodot()
+	quit := filepath.Join(t.TempDir(), "quit.gd")
+	os.WriteFile(quit, []byte("extends SceneTree\nfunc _init() -> void:\n\tquit()\n"), 0o644)
+	if out, err := exec.Command(godot, "--headless", "--path", dir, "--script", quit).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Stat(autoloadMark(dir)); err != nil {
+		t.Errorf("the autoload check cannot fail: a script run in the project left no mark (%v)", err)
+	}
 }
 
 func TestWriteSendsAndValidates(t *testing.T) {
@@ -251,4 +266,40 @@ func TestSetParamsChecksArguments(t *testing.T) {
 	if p := lastParams(t, h, "cmd_shader_set_params"); p["dry_run"] != true || p["path"] != "res://m.tres" {
 		t.Fatalf("dry run sent %v", p)
 	}
+}
+
+// A dry-run write checks the code given, not the file on disk (nothing was written).
+func TestWriteDryRunChecksTheGivenCode(t *testing.T) {
+	project(t, map[string]string{"a.gdshader": goodShader})
+	h := start(t)
+	h.Addon().HandleResult("cmd_shader_write", map[string]any{"path": "res://a.gdshader", "created": false, "bytes": 10, "undoable": false, "materials": 0, "lost_params": nil, "dry_run": true})
+	var out WriteOut
+	bad := strings.Replace(goodShader, "tint * speed", "tint * speeed", 1)
+	if err := h.MustCall(t, "write", map[string]any{"path": "res://a.gdshader", "code": bad}, sdktest.DryRun()).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Valid || len(out.Errors) != 1 || out.Errors[0].Line != 11 || out.LostIn == nil || !out.DryRun {
+		t.Fatalf("dry-run write: %+v", out)
+	}
+	if p := lastParams(t, h, "cmd_shader_write"); p["dry_run"] != true {
+		t.Fatalf("sent %v", p)
+	}
+}
+
+func TestGetParamsTargets(t *testing.T) {
+	h := start(t)
+	h.Addon().HandleResult("cmd_shader_get_params", map[string]any{"target": "Rect:material", "material": "", "shader": "res://a.gdshader", "params": nil})
+	var out ParamsOut
+	if err := h.MustCall(t, "get_params", map[string]any{"node": "Rect"}).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Params == nil {
+		t.Fatalf("params must be a list: %+v", out)
+	}
+	if p := lastParams(t, h, "cmd_shader_get_params"); p["node"] != "Rect" || p["property"] != "material" {
+		t.Fatalf("sent %v", p)
+	}
+	mustFail(t, h, "get_params", map[string]any{"path": "res://m.tres", "property": "material"}, sdk.CodeValidationError, "property goes with node")
+	mustFail(t, h, "get_params", map[string]any{"path": "/etc/passwd"}, sdk.CodeValidationError, "res://")
+	mustFail(t, h, "get_params", map[string]any{}, sdk.CodeValidationError, "exactly one")
 }

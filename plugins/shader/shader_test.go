@@ -90,7 +90,9 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 	}
 }
 
-func autoloadMark(dir string) string { return filepath.Join(filepath.Dir(dir), filepath.Base(dir)+".autoload-ran") }
+func autoloadMark(dir string) string {
+	return filepath.Join(filepath.Dir(dir), filepath.Base(dir)+".autoload-ran")
+}
 
 // project is a bare Godot project for the compile process, set as the
 // server's project; skips without a Godot binary.

@@ -94,7 +94,7 @@ type ParamsOut struct {
 // SetParamsIn sets and resets uniform values.
 type SetParamsIn struct {
 	Target
-	Set    map[string]any `json:"set,omitempty" description:"uniform name -> value (codec form: numbers, [x,y,z], \"#rrggbb\", \"res://tex.png\")"`
+	Set    map[string]any `json:"set,omitempty" description:"uniform name -> value (codec form: 0.5, {x,y,z}, \"#rrggbb\", \"res://tex.png\")"`
 	Reset  []string       `json:"reset,omitempty" description:"uniforms back to the shader's default"`
 	Create string         `json:"create_with_shader,omitempty" description:"res:// .gdshader: first put a new ShaderMaterial with it on node.property (replaces what is there)"`
 }

@@ -300,6 +300,13 @@ func TestShaderWriteValidateParams(t *testing.T) {
 		t.Fatalf("after undoing the write the material has speed again: %+v", p)
 	}
 
+	// A rewrite that does not compile drops every value the material has set.
+	w = shaderWrite{}
+	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://wave.gdshader", "code": broken, "dry_run": true}, &w)
+	if w.Valid || len(w.LostIn) != 1 || strings.Join(w.LostIn[0].Lost, ",") != "noise,speed,tint" {
+		t.Fatalf("a broken rewrite (dry run): %+v", w)
+	}
+
 	// ---- includes, in a folder the write creates ----
 	w = shaderWrite{}
 	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://fx/common.gdshaderinc", "code": "float pulse(float t) { return 0.5 + 0.5 * sin(t); }\n"}, &w)

@@ -322,4 +322,18 @@ func TestShaderWriteValidateParams(t *testing.T) {
 	if w.Valid || len(w.Errors) != 1 || w.Errors[0].Line != 2 || w.Errors[0].File != "" || strings.Join(w.CheckedWith, ",") != "res://fx/use.gdshader" {
 		t.Fatalf("a broken include: %+v", w)
 	}
+
+	// Undoing the write of a new shader removes it (and the .uid the editor made).
+	h.mustCall(t, "godot_shader_write", map[string]any{"path": "res://fx/tmp.gdshader", "code": waveShader}, &w)
+	hadUID := false
+	if _, err := os.Stat(filepath.Join(s.project, "fx", "tmp.gdshader.uid")); err == nil {
+		hadUID = true
+	}
+	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &wu)
+	for _, f := range []string{"tmp.gdshader", "tmp.gdshader.uid"} {
+		if _, err := os.Stat(filepath.Join(s.project, "fx", f)); err == nil {
+			t.Errorf("undo left %s (the editor made a .uid: %v)", f, hadUID)
+		}
+	}
+	t.Logf("the editor made a .uid for the new shader: %v", hadUID)
 }

@@ -152,7 +152,8 @@ func set_params(params: Dictionary) -> Dictionary:
 	var file: String = t["path"]
 	var changed: Array = []
 	for name: String in decoded.keys():
-		if created or mat.get_shader_parameter(name) != decoded[name]:
+		var cur: Variant = mat.get_shader_parameter(name)
+		if created or typeof(cur) != typeof(decoded[name]) or cur != decoded[name]:
 			changed.append(name)
 	changed.sort()
 	var out: Dictionary = describe(t["label"], mat)

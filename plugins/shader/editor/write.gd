@@ -48,6 +48,7 @@ func write(params: Dictionary) -> Dictionary:
 	if dry:
 		return _router.call("ok", out)
 	var before: Variant = Files.file_bytes(p)
+	var had_uid: bool = FileAccess.file_exists(p + ".uid")
 	var res: Dictionary = Files.commit("godot-mcp: write %s" % p, [{"op": "write", "path": p, "data": data}], [], false)
 	if not res.get("ok", false):
 		return _router.call("fail", "INTERNAL_ERROR", "Writing %s failed: %s." % [p, res.get("error", "")])
@@ -55,8 +56,25 @@ func write(params: Dictionary) -> Dictionary:
 	if cached is Shader or cached is ShaderInclude:
 		old_code = cached.get("code")
 		cached.set("code", code)
+	# The file's uid and type registered before the answer, so a next call can load it.
+	var tree: SceneTree = EditorInterface.get_base_control().get_tree()
+	var until: int = Time.get_ticks_msec() + SYNC_MS
+	while Time.get_ticks_msec() < until:
+		var st: Dictionary = Files.sync_files(PackedStringArray([p]), PackedStringArray())
+		if bool(st.get("ready", false)):
+			break
+		await tree.process_frame
+	# Recorded now that the editor has made the .uid file of a new shader, so undo
+	# removes it too and redo brings back the same UID.
 	var do_ops: Array = [{"op": "write", "path": p, "data": data}]
-	var undo_ops: Array = [{"op": "delete", "path": p}] if before == null else [{"op": "write", "path": p, "data": before}]
+	var undo_ops: Array = []
+	if before == null:
+		undo_ops.append({"op": "delete", "path": p})
+		if not had_uid and FileAccess.file_exists(p + ".uid"):
+			do_ops.append({"op": "write", "path": p + ".uid", "data": FileAccess.get_file_as_bytes(p + ".uid")})
+			undo_ops.append({"op": "delete", "path": p + ".uid"})
+	else:
+		undo_ops.append({"op": "write", "path": p, "data": before})
 	var undoable: bool = Files.ops_bytes(do_ops) + Files.ops_bytes(undo_ops) <= Files.UNDO_LIMIT_BYTES
 	if undoable:
 		var ur: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
@@ -68,14 +86,6 @@ func write(params: Dictionary) -> Dictionary:
 			ur.add_undo_property(cached, "code", old_code)
 		ur.commit_action(false)
 	out["undoable"] = undoable
-	# The file's uid and type registered before the answer, so a next call can load it.
-	var tree: SceneTree = EditorInterface.get_base_control().get_tree()
-	var until: int = Time.get_ticks_msec() + SYNC_MS
-	while Time.get_ticks_msec() < until:
-		var st: Dictionary = Files.sync_files(PackedStringArray([p]), PackedStringArray())
-		if bool(st.get("ready", false)):
-			break
-		await tree.process_frame
 	return _router.call("ok", out)
 
 

@@ -12,6 +12,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/runtime"
 	"github.com/godot-mcp/godot-mcp/plugins/scene"
 	"github.com/godot-mcp/godot-mcp/plugins/scripts"
+	"github.com/godot-mcp/godot-mcp/plugins/shader"
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -26,6 +27,7 @@ func Builtins() []sdk.Toolset {
 		tilemap.Toolset(),
 		debugger.Toolset(),
 		audio.Toolset(),
+		shader.Toolset(),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
+	"github.com/godot-mcp/godot-mcp/plugins/physics"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
 	"github.com/godot-mcp/godot-mcp/plugins/runtime"
@@ -24,6 +25,7 @@ func Builtins() []sdk.Toolset {
 		animation.Toolset(),
 		tilemap.Toolset(),
 		debugger.Toolset(),
+		physics.Toolset(),
 	}
 }
 

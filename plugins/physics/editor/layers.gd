@@ -72,7 +72,9 @@ func _not_collision(root: Node, n: Node) -> Dictionary:
 func set_layers(params: Dictionary) -> Dictionary:
 	var dry: bool = bool(params.get("dry_run", false))
 	var current: Dictionary = {"2d": Common.names("2d"), "3d": Common.names("3d")}
-	var planned: Dictionary = {"2d": (current["2d"] as PackedStringArray).duplicate(), "3d": (current["3d"] as PackedStringArray).duplicate()}
+	# Packed arrays are values: edit locals, then put them in planned.
+	var p2d: PackedStringArray = (current["2d"] as PackedStringArray).duplicate()
+	var p3d: PackedStringArray = (current["3d"] as PackedStringArray).duplicate()
 	var renames: Array = [] # [key, old, new]
 	var names_in: Array = params.get("names", []) if params.get("names") is Array else []
 	for i: int in names_in.size():
@@ -82,7 +84,11 @@ func set_layers(params: Dictionary) -> Dictionary:
 		var name: String = str(e.get("name", "")).strip_edges()
 		if d != "2d" and d != "3d" or n < 1 or n > 32:
 			return c.fail("VALIDATION_ERROR", "names[%d]: dimension is \"2d\" or \"3d\" and n is 1..32." % i)
-		(planned[d] as PackedStringArray)[n - 1] = name
+		if d == "2d":
+			p2d[n - 1] = name
+		else:
+			p3d[n - 1] = name
+	var planned: Dictionary = {"2d": p2d, "3d": p3d}
 	for d2: String in ["2d", "3d"]:
 		var pl: PackedStringArray = planned[d2]
 		for k: int in 32:

@@ -23,7 +23,7 @@ import (
 //
 //	Floor  StaticBody3D
 //	Ball   RigidBody3D, with Mesh (MeshInstance3D, SphereMesh, at y=1)
-//	Lonely StaticBody3D
+//	Lonely StaticBody3D, scaled (2,1,1)
 //	Level  Node2D, with Player (CharacterBody2D) > Sprite (Sprite2D, box.png, at x=5)
 func physicsSession(t *testing.T) *session {
 	t.Helper()
@@ -52,7 +52,7 @@ func physicsSession(t *testing.T) *session {
 		{"type": "StaticBody3D", "name": "Floor"},
 		{"type": "RigidBody3D", "name": "Ball"},
 		{"type": "MeshInstance3D", "name": "Mesh", "parent": "Ball", "properties": map[string]any{"mesh": map[string]any{"type": "SphereMesh"}, "position": map[string]any{"x": 0, "y": 1, "z": 0}}},
-		{"type": "StaticBody3D", "name": "Lonely"},
+		{"type": "StaticBody3D", "name": "Lonely", "properties": map[string]any{"scale": map[string]any{"x": 2, "y": 1, "z": 1}}},
 		{"type": "Node2D", "name": "Level"},
 		{"type": "CharacterBody2D", "name": "Player", "parent": "Level"},
 		{"type": "Sprite2D", "name": "Sprite", "parent": "Level/Player", "properties": map[string]any{"texture": "res://box.png", "position": map[string]any{"x": 5, "y": 0}}},
@@ -282,6 +282,22 @@ func TestPhysicsLayersShapesCheck(t *testing.T) {
 	physFail(t, s, "add_shape", map[string]any{"body": "Floor", "shape": "rectangle"}, "VALIDATION_ERROR", "box")
 	physFail(t, s, "add_shape", map[string]any{"body": "Ball", "shape": "trimesh", "from": "Ball/Mesh"}, "VALIDATION_ERROR", "convex", "RigidBody3D")
 	physFail(t, s, "add_shape", map[string]any{"body": "Ball/Mesh", "shape": "box"}, "VALIDATION_ERROR", "Did you mean its parent 'Ball'")
+	// A box fitted around the sphere mesh (radius 0.5 at y=1), as a dry run: nothing is added.
+	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Ball", "shape": "box", "from": "Ball/Mesh", "dry_run": true}, &sh)
+	var box struct {
+		Size []float64 `json:"size"`
+	}
+	if len(sh.Created) == 1 {
+		json.Unmarshal(sh.Created[0].Params, &box)
+	}
+	near := func(a, b float64) bool { return a > b-0.01 && a < b+0.01 }
+	if len(sh.Created) != 1 || !sh.DryRun || sh.Undoable || len(box.Size) != 3 || !near(box.Size[0], 1) || !near(box.Size[1], 1) || !near(sh.Created[0].Position[1], 1) {
+		t.Fatalf("box fitted to the mesh (dry run): %+v %s", sh, sh.Created[0].Params)
+	}
+	h.mustCall(t, "godot_physics_check", nil, &pr)
+	if !pr.has("no_shape", "Ball") {
+		t.Fatalf("the dry run added a shape: %+v", pr)
+	}
 	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Floor", "shape": "box", "size": []float64{10, 1, 10}}, &sh)
 	if len(sh.Created) != 1 || sh.Created[0].Path != "Floor/CollisionShape3D" || sh.Created[0].Shape != "BoxShape3D" || !sh.Undoable || !sh.Persisted {
 		t.Fatalf("add box: %+v", sh)
@@ -308,6 +324,18 @@ func TestPhysicsLayersShapesCheck(t *testing.T) {
 	if pr.has("no_shape", "Ball") || pr.has("no_shape", "Level/Player") || !pr.has("no_shape", "Lonely") {
 		t.Fatalf("check after shapes: %+v", pr)
 	}
+
+	if !pr.has("non_uniform_scale", "Lonely") || pr.has("mask_zero", "Level/Player") {
+		t.Fatalf("check: %+v", pr)
+	}
+	// A moving body with mask 0 collides with nothing; a duplicate layer name is refused.
+	h.mustCall(t, "godot_physics_set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Level/Player"}, "mask": map[string]any{"set": []any{}}}}}, &res)
+	h.mustCall(t, "godot_physics_check", nil, &pr)
+	if !pr.has("mask_zero", "Level/Player") {
+		t.Fatalf("check with mask 0: %+v", pr)
+	}
+	sceneUndo(t, s)
+	physFail(t, s, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "3d", "n": 5, "name": "world"}}}, "VALIDATION_ERROR", "Two 3D layers would be named 'world'")
 
 	// ---- saved, read back by a fresh Godot ----
 	h.mustCall(t, "godot_scene_save", nil, nil)

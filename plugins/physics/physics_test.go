@@ -134,7 +134,7 @@ func TestGetLayersPages(t *testing.T) {
 
 func setAnswer(dry bool) map[string]any {
 	return map[string]any{"names_2d": []any{}, "names_3d": []any{map[string]any{"n": 2, "name": "props"}}, "renamed": 1, "changed": 1,
-		"nodes": []any{map[string]any{"path": "Ball", "class": "RigidBody3D", "dimension": "3d", "has_layer": true, "layer_bits": 2, "mask_bits": 3}},
+		"nodes":     []any{map[string]any{"path": "Ball", "class": "RigidBody3D", "dimension": "3d", "has_layer": true, "layer_bits": 2, "mask_bits": 3}},
 		"persisted": !dry, "undoable": !dry, "dry_run": dry}
 }
 

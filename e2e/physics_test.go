@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -350,5 +351,144 @@ func TestPhysicsLayersShapesCheck(t *testing.T) {
 	// The opaque 16x16 square of a centred 32x32 sprite spans -8..8 around the sprite (at x=5).
 	if len(c.Poly) != 6 || c.Poly[0] != 5 || c.Poly[1] != 0 || c.Poly[2] < -9 || c.Poly[2] > -7 || c.Poly[4] < 15 || c.Poly[4] > 17 || c.Poly[5] < 15 || c.Poly[5] > 17 {
 		t.Fatalf("saved polygon [pos.x pos.y min.x min.y w h]: %v", c.Poly)
+	}
+}
+
+// The other paths: names alone (the project's undo history), a mask-only
+// RayCast3D, a trimesh on a static body and primitives fitted to a scaled
+// mesh and sprite, a segment, paging, and what check reports about shape
+// nodes (concave on a moving body, orphan, empty) and areas.
+func TestPhysicsMorePaths(t *testing.T) {
+	s := newSession(t)
+	h := s.host
+	for _, ts := range []string{"scene", "physics"} {
+		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://more.tscn", "root_type": "Node3D", "root_name": "Root"}, nil)
+	for _, n := range []map[string]any{
+		{"type": "StaticBody3D", "name": "Level"},
+		{"type": "MeshInstance3D", "name": "Mesh", "parent": "Level", "properties": map[string]any{"mesh": map[string]any{"type": "BoxMesh"},
+			"position": map[string]any{"x": 3, "y": 0, "z": 0}, "scale": map[string]any{"x": 2, "y": 2, "z": 2}}},
+		{"type": "RayCast3D", "name": "Ray"},
+		{"type": "CharacterBody3D", "name": "Hero"},
+		{"type": "CollisionShape3D", "name": "Bad", "parent": "Hero", "properties": map[string]any{"shape": map[string]any{"type": "ConcavePolygonShape3D"}}},
+		{"type": "CollisionShape3D", "name": "Stray"},
+		{"type": "Area3D", "name": "Zone", "properties": map[string]any{"monitoring": false, "collision_layer": 0}},
+		{"type": "CollisionShape3D", "name": "Empty", "parent": "Zone"},
+		{"type": "Node2D", "name": "Flat"},
+		{"type": "StaticBody2D", "name": "Wall", "parent": "Flat"},
+		{"type": "Sprite2D", "name": "Pic", "parent": "Flat/Wall", "properties": map[string]any{"texture": "res://icon.svg", "scale": map[string]any{"x": 2, "y": 2}}},
+	} {
+		h.mustCall(t, "godot_scene_create_node", n, nil)
+	}
+
+	// ---- names alone: one undo action in the project's history ----
+	var res struct {
+		Renamed int `json:"renamed"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_physics_set_layers", map[string]any{"names": []any{map[string]any{"dimension": "2d", "n": 7, "name": "Lava"}}}, &res)
+	if res.Renamed != 1 || !res.Undoable || !res.Persisted {
+		t.Fatalf("names: %+v", res)
+	}
+	godotFile := filepath.Join(s.project, "project.godot")
+	if b, _ := os.ReadFile(godotFile); !strings.Contains(string(b), `2d_physics/layer_7="Lava"`) {
+		t.Fatalf("project.godot lacks the name:\n%s", b)
+	}
+	// References are case-insensitive when unique.
+	h.mustCall(t, "godot_physics_set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Flat/Wall"}, "layer": map[string]any{"add": []any{"lava"}}}}}, nil)
+	var got physLayers
+	h.mustCall(t, "godot_physics_get_layers", map[string]any{"nodes": []string{"Flat/Wall"}}, &got)
+	if got.Nodes[0].LayerBits != 1|64 || got.Nodes[0].Layer[1].Name != "Lava" {
+		t.Fatalf("Wall after add lava: %+v", got.Nodes)
+	}
+	u1 := sceneUndo(t, s)
+	u2 := sceneUndo(t, s)
+	if b, _ := os.ReadFile(godotFile); strings.Contains(string(b), "Lava") {
+		t.Fatalf("project.godot keeps the name after undo (%v, %v)", u1, u2)
+	}
+
+	// ---- a mask-only node ----
+	physFail(t, s, "set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Ray"}, "layer": map[string]any{"set": []any{2}}}}}, "VALIDATION_ERROR", "only a collision_mask")
+	h.mustCall(t, "godot_physics_set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Ray"}, "mask": map[string]any{"set": []any{2, 3}}}}}, nil)
+	var ray struct {
+		Nodes []struct {
+			HasLayer bool   `json:"has_layer"`
+			MaskBits uint32 `json:"mask_bits"`
+		} `json:"nodes"`
+	}
+	h.mustCall(t, "godot_physics_get_layers", map[string]any{"nodes": []string{"Ray"}}, &ray)
+	if len(ray.Nodes) != 1 || ray.Nodes[0].HasLayer || ray.Nodes[0].MaskBits != 6 {
+		t.Fatalf("Ray: %+v", ray)
+	}
+
+	// ---- paging: Level, Ray, Hero, Zone, Flat/Wall ----
+	var page physLayers
+	var next struct {
+		Truncated  bool   `json:"truncated"`
+		NextCursor string `json:"next_cursor"`
+	}
+	r := h.mustCall(t, "godot_physics_get_layers", map[string]any{"limit": 2}, &page)
+	r.decode(&next)
+	if page.Total != 5 || len(page.Nodes) != 2 || !next.Truncated {
+		t.Fatalf("page 1: %+v %+v", page, next)
+	}
+	h.mustCall(t, "godot_physics_get_layers", map[string]any{"limit": 2, "cursor": next.NextCursor}, &page)
+	if len(page.Nodes) != 2 || page.Nodes[0].Path != "Hero" {
+		t.Fatalf("page 2: %+v", page)
+	}
+
+	// ---- shapes ----
+	type shapeOut struct {
+		Created []struct {
+			Path     string          `json:"path"`
+			Shape    string          `json:"shape"`
+			Params   json.RawMessage `json:"params"`
+			Position []float64       `json:"position"`
+		} `json:"created"`
+	}
+	var sh shapeOut
+	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Level", "shape": "trimesh", "from": "Level/Mesh", "name": "Ground"}, &sh)
+	if len(sh.Created) != 1 || sh.Created[0].Path != "Level/Ground" || sh.Created[0].Shape != "ConcavePolygonShape3D" || string(sh.Created[0].Params) != `{"faces":12}` || sh.Created[0].Position[0] != 3 {
+		t.Fatalf("trimesh: %+v", sh)
+	}
+	// The mesh's scale 2 is in the box, not in the node: a 1x1x1 BoxMesh makes a 2x2x2 box.
+	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Level", "shape": "box", "from": "Level/Mesh", "name": "Ground"}, &sh)
+	var box struct {
+		Size []float64 `json:"size"`
+	}
+	json.Unmarshal(sh.Created[0].Params, &box)
+	if sh.Created[0].Path != "Level/Ground2" || fmt.Sprint(box.Size) != "[2 2 2]" {
+		t.Fatalf("box around a scaled mesh: %+v %s", sh, sh.Created[0].Params)
+	}
+	physFail(t, s, "add_shape", map[string]any{"body": "Level", "shape": "capsule", "radius": 2, "height": 1}, "VALIDATION_ERROR", "less than its diameter")
+	// A rectangle around the sprite (icon.svg, 16x16) scaled 2: 32x32 at its centre.
+	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Flat/Wall", "shape": "rectangle", "from": "Flat/Wall/Pic"}, &sh)
+	var rect struct {
+		Size []float64 `json:"size"`
+	}
+	json.Unmarshal(sh.Created[0].Params, &rect)
+	if fmt.Sprint(rect.Size) != "[32 32]" || fmt.Sprint(sh.Created[0].Position) != "[0 0]" {
+		t.Fatalf("rectangle around the sprite: %s", sh.Created[0].Params)
+	}
+	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Flat/Wall", "shape": "segment", "a": []float64{0, 0}, "b": []float64{100, 0}}, &sh)
+	var seg struct {
+		A, B []float64
+	}
+	json.Unmarshal(sh.Created[0].Params, &seg)
+	if fmt.Sprint(seg.A, seg.B) != "[0 0] [100 0]" {
+		t.Fatalf("segment: %s", sh.Created[0].Params)
+	}
+
+	// ---- check ----
+	var pr physProblems
+	h.mustCall(t, "godot_physics_check", nil, &pr)
+	for _, want := range [][2]string{{"concave_on_moving", "Hero/Bad"}, {"orphan_shape", "Stray"}, {"empty_shape", "Zone/Empty"}, {"not_monitoring", "Zone"}} {
+		if !pr.has(want[0], want[1]) {
+			t.Errorf("check lacks %s at %s: %+v", want[0], want[1], pr)
+		}
+	}
+	if pr.has("no_shape", "Level") || pr.has("layer_zero", "Zone") || pr.has("mask_zero", "Level") {
+		t.Errorf("check reports what is fine (a static body's mask, an area's layer): %+v", pr)
 	}
 }

@@ -149,8 +149,10 @@ func set_layers(params: Dictionary) -> Dictionary:
 	if dry or (renames.is_empty() and changed.is_empty()):
 		return c.ok(out)
 	var label: String = _label(renames, changed, root)
-	if changed.is_empty():
-		# Names only: the project's (global) undo history.
+	if root == null:
+		# Names only and no scene open: the project's (global) undo history, which
+		# godot_undo uses when no scene is open. With a scene open the action goes in
+		# the scene's history, where godot_undo looks then.
 		var mgr: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
 		mgr.create_action(label, UndoRedo.MERGE_DISABLE, ProjectSettings)
 		for rn: Array in renames:

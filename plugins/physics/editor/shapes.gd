@@ -157,6 +157,7 @@ func _build_3d(p: Dictionary, shape: String, body: Node3D, src: Node) -> Diction
 			if shape == "capsule":
 				var s3: CapsuleShape3D = CapsuleShape3D.new()
 				if h < 2.0 * r:
+					cs.free()
 					return {"error": c.fail("VALIDATION_ERROR", "A capsule's height %.3f is less than its diameter %.3f (height includes both caps); give a larger height or a smaller radius, or use a sphere." % [h, 2.0 * r])}
 				s3.radius = r
 				s3.height = h
@@ -169,6 +170,7 @@ func _build_3d(p: Dictionary, shape: String, body: Node3D, src: Node) -> Diction
 		"convex":
 			var cv: ConvexPolygonShape3D = mesh.create_convex_shape(true, false)
 			if cv == null or cv.points.is_empty():
+				cs.free()
 				return {"error": c.fail("VALIDATION_ERROR", "The mesh of '%s' gave no convex hull (it has no faces)." % src.name)}
 			var pts: PackedVector3Array = []
 			for v: Vector3 in cv.points:
@@ -179,6 +181,7 @@ func _build_3d(p: Dictionary, shape: String, body: Node3D, src: Node) -> Diction
 		"trimesh":
 			var tm: ConcavePolygonShape3D = mesh.create_trimesh_shape()
 			if tm == null or tm.get_faces().is_empty():
+				cs.free()
 				return {"error": c.fail("VALIDATION_ERROR", "The mesh of '%s' has no faces for a trimesh." % src.name)}
 			var faces: PackedVector3Array = []
 			for v2: Vector3 in tm.get_faces():

@@ -313,6 +313,10 @@ func TestPhysicsLayersShapesCheck(t *testing.T) {
 		t.Fatalf("undo left the box: %+v", pr)
 	}
 	sceneRedo(t, s)
+	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Ball", "shape": "auto", "from": "Ball/Mesh", "dry_run": true}, &sh)
+	if len(sh.Created) != 1 || sh.Created[0].Shape != "ConvexPolygonShape3D" {
+		t.Fatalf("auto on a RigidBody3D: %+v", sh)
+	}
 	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Ball", "shape": "convex", "from": "Ball/Mesh"}, &sh)
 	if len(sh.Created) != 1 || sh.Created[0].Shape != "ConvexPolygonShape3D" || len(sh.Created[0].Position) != 3 || sh.Created[0].Position[1] != 1 {
 		t.Fatalf("add convex: %+v", sh)
@@ -452,6 +456,11 @@ func TestPhysicsMorePaths(t *testing.T) {
 	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Level", "shape": "trimesh", "from": "Level/Mesh", "name": "Ground"}, &sh)
 	if len(sh.Created) != 1 || sh.Created[0].Path != "Level/Ground" || sh.Created[0].Shape != "ConcavePolygonShape3D" || string(sh.Created[0].Params) != `{"faces":12}` || sh.Created[0].Position[0] != 3 {
 		t.Fatalf("trimesh: %+v", sh)
+	}
+	// auto: trimesh on a static body (exact level geometry).
+	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Level", "shape": "auto", "from": "Level/Mesh", "dry_run": true}, &sh)
+	if len(sh.Created) != 1 || sh.Created[0].Shape != "ConcavePolygonShape3D" {
+		t.Fatalf("auto on a StaticBody3D: %+v", sh)
 	}
 	// The mesh's scale 2 is in the box, not in the node: a 1x1x1 BoxMesh makes a 2x2x2 box.
 	h.mustCall(t, "godot_physics_add_shape", map[string]any{"body": "Level", "shape": "box", "from": "Level/Mesh", "name": "Ground"}, &sh)

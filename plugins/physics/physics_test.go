@@ -223,6 +223,7 @@ func TestAddShape(t *testing.T) {
 	}{
 		{map[string]any{"body": "B", "shape": "convex"}, "give from"},
 		{map[string]any{"body": "B", "shape": "polygon"}, "Sprite2D"},
+		{map[string]any{"body": "B", "shape": "auto"}, "MeshInstance3D or Sprite2D"},
 		{map[string]any{"body": "B", "shape": "hexagon"}, "shape"},
 		{map[string]any{"body": "B", "shape": "box", "size": []float64{1, 2}}, "3 numbers"},
 		{map[string]any{"body": "B", "shape": "rectangle", "size": []float64{1, 0}}, "positive"},

@@ -185,13 +185,16 @@ func setLayers(ctx context.Context, call *sdk.Call, in SetLayersIn) (SetLayersOu
 
 // ---- add_shape ----
 
-var needsFrom = map[string]bool{"convex": true, "trimesh": true, "polygon": true}
+var needsFrom = map[string]bool{"convex": true, "trimesh": true, "polygon": true, "auto": true}
 
 func addShape(ctx context.Context, call *sdk.Call, in AddShapeIn) (AddShapeOut, error) {
 	if needsFrom[in.Shape] && in.From == "" {
 		what := "a MeshInstance3D"
-		if in.Shape == "polygon" {
+		switch in.Shape {
+		case "polygon":
 			what = "a Sprite2D"
+		case "auto":
+			what = "a MeshInstance3D or Sprite2D"
 		}
 		return AddShapeOut{}, sdk.Validation(fmt.Sprintf("shape %q is fitted to a node: give from (%s)", in.Shape, what))
 	}

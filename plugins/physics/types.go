@@ -108,8 +108,8 @@ func (o *SetLayersOut) normalize() {
 // AddShapeIn describes the shape to add.
 type AddShapeIn struct {
 	Body  string `json:"body" jsonschema:"minLength=1" description:"the CollisionObject2D/3D (body or area) to give a shape"`
-	Shape string `json:"shape" jsonschema:"enum=rectangle|circle|capsule|segment|box|sphere|cylinder|convex|trimesh|polygon" description:"2D: rectangle circle capsule segment polygon; 3D: box sphere capsule cylinder convex trimesh"`
-	From  string `json:"from,omitempty" description:"fit to this node: a MeshInstance3D (3D) or Sprite2D (2D); required for convex, trimesh, polygon"`
+	Shape string `json:"shape" jsonschema:"enum=rectangle|circle|capsule|segment|box|sphere|cylinder|convex|trimesh|polygon|auto" description:"2D: rectangle circle capsule segment polygon; 3D: box sphere capsule cylinder convex trimesh; auto (with from): trimesh on a StaticBody3D, else convex; polygon in 2D"`
+	From  string `json:"from,omitempty" description:"fit to this node: a MeshInstance3D (3D) or Sprite2D (2D); required for convex, trimesh, polygon, auto"`
 	// Sizes of a primitive (defaults: Godot's, or fitted to from).
 	Size     []float64 `json:"size,omitempty" description:"rectangle [w,h], box [x,y,z]"`
 	Radius   float64   `json:"radius,omitempty" jsonschema:"minimum=0"`

@@ -39,6 +39,9 @@ func add_shape(params: Dictionary) -> Dictionary:
 		return c.fail("VALIDATION_ERROR", hint)
 	var d: String = Common.dim(body)
 	var shape: String = str(params.get("shape", ""))
+	if shape == "auto":
+		# Exact (concave) for static level geometry, convex for what moves; pixels in 2D.
+		shape = "polygon" if d == "2d" else ("trimesh" if body is StaticBody3D else "convex")
 	var allowed: PackedStringArray = SHAPES_3D if d == "3d" else SHAPES_2D
 	if not allowed.has(shape):
 		return c.fail("VALIDATION_ERROR", "'%s' is a %s body, which takes %s shapes: %s." % [Common.rel(root, body), d.to_upper(), d.to_upper(), ", ".join(allowed)])

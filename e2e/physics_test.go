@@ -501,4 +501,31 @@ func TestPhysicsMorePaths(t *testing.T) {
 	if pr.has("no_shape", "Level") || pr.has("layer_zero", "Zone") || pr.has("mask_zero", "Level") {
 		t.Errorf("check reports what is fine (a static body's mask, an area's layer): %+v", pr)
 	}
+
+	// ---- no scene open: names go in the project's history, where godot_undo looks then ----
+	// Close every open scene (the project's main scene is open in a tab too).
+	for i := 0; ; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		r, err := h.call(ctx, "godot_scene_close", map[string]any{"confirm": true})
+		cancel()
+		if err != nil || i > 5 {
+			t.Fatalf("closing scenes: %v %+v", err, r)
+		}
+		if r.IsError {
+			break
+		}
+	}
+	h.mustCall(t, "godot_physics_set_layers", map[string]any{"names": []any{map[string]any{"dimension": "3d", "n": 4, "name": "water"}}}, &res)
+	if !res.Undoable || !res.Persisted {
+		t.Fatalf("names without a scene: %+v", res)
+	}
+	h.mustCall(t, "godot_physics_get_layers", nil, &got)
+	if len(got.Names3D) != 1 || got.Names3D[0] != (physLayer{4, "water"}) || len(got.Nodes) != 0 {
+		t.Fatalf("get_layers without a scene: %+v", got)
+	}
+	physFail(t, s, "set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Ray"}, "mask": map[string]any{"add": []any{1}}}}}, "PRECONDITION_FAILED", "No scene is open")
+	sceneUndo(t, s)
+	if b, _ := os.ReadFile(godotFile); strings.Contains(string(b), "water") {
+		t.Fatalf("project.godot keeps the name after undo:\n%s", b)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
+	"github.com/godot-mcp/godot-mcp/plugins/physics"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
 	"github.com/godot-mcp/godot-mcp/plugins/runtime"
@@ -28,6 +29,7 @@ func Builtins() []sdk.Toolset {
 		debugger.Toolset(),
 		audio.Toolset(),
 		shader.Toolset(),
+		physics.Toolset(),
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/scripts"
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
+	"github.com/godot-mcp/godot-mcp/plugins/ui"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -24,6 +25,7 @@ func Builtins() []sdk.Toolset {
 		animation.Toolset(),
 		tilemap.Toolset(),
 		debugger.Toolset(),
+		ui.Toolset(),
 	}
 }
 

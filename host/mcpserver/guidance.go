@@ -54,6 +54,7 @@ var guides = []guide{
 	{"tilemap.md", "tilemap", "Tilemap toolset guide", "How the tilemap tools behave: TileMapLayer cells, painting and terrains, TileSet authoring, GridMap and MeshLibrary, legacy TileMap nodes."},
 	{"debugger.md", "debugger", "Debugger toolset guide", "How the debugger tools behave: breakpoints (code lines only, kept across plays), why and where the game stopped, stack, variables and their paging, evaluate, step into/over/out and continue."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
+	{"ui.md", "ui", "UI toolset guide", "How the ui tools behave: Control rects as laid out in the editor and their problems, presets, anchors and size flags, Theme resources and theme overrides."},
 }
 
 // servedGuide is a docs page as an agent reads it: links to the other

@@ -72,6 +72,8 @@ func getLayout(ctx context.Context, call *sdk.Call, in GetLayoutIn) (GetLayoutOu
 	return out, nil
 }
 
+var sizeFlags = map[string]bool{"shrink_begin": true, "fill": true, "expand": true, "expand_fill": true, "shrink_center": true, "shrink_end": true}
+
 func setLayout(ctx context.Context, call *sdk.Call, in SetLayoutIn) (SetLayoutOut, error) {
 	seen := map[string]int{}
 	for i, it := range in.Items {
@@ -94,6 +96,16 @@ func setLayout(ctx context.Context, call *sdk.Call, in SetLayoutIn) (SetLayoutOu
 			}
 			if a[0] > a[2] || a[1] > a[3] {
 				return SetLayoutOut{}, sdk.Validation(at + ".anchors: left must not exceed right, nor top bottom ([left, top, right, bottom])")
+			}
+		}
+		for _, f := range [2]struct {
+			name  string
+			flags []string
+		}{{"size_flags_h", it.SizeFlagsH}, {"size_flags_v", it.SizeFlagsV}} {
+			for _, n := range f.flags {
+				if !sizeFlags[n] {
+					return SetLayoutOut{}, sdk.Validation(fmt.Sprintf("%s.%s: %q is not a size flag; use shrink_begin, fill, expand, expand_fill, shrink_center or shrink_end", at, f.name, n))
+				}
 			}
 		}
 		if c := it.CustomMinSize; c != nil && (c[0] < 0 || c[1] < 0) {

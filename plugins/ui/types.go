@@ -74,13 +74,13 @@ type Grow struct {
 type LayoutEdit struct {
 	Node          string      `json:"node" jsonschema:"minLength=1"`
 	Preset        string      `json:"preset,omitempty" jsonschema:"enum=top_left|top_right|bottom_left|bottom_right|center_left|center_top|center_right|center_bottom|center|left_wide|top_wide|right_wide|bottom_wide|vcenter_wide|hcenter_wide|full_rect"`
-	ResizeMode    string      `json:"resize_mode,omitempty" jsonschema:"enum=minsize|keep_width|keep_height|keep_size,default=minsize" description:"with preset"`
+	ResizeMode    string      `json:"resize_mode,omitempty" jsonschema:"enum=minsize|keep_width|keep_height|keep_size" description:"with preset; default minsize"`
 	Margin        int         `json:"margin,omitempty" description:"with preset: pixels from the anchors"`
 	Anchors       *[4]float64 `json:"anchors,omitempty" description:"left, top, right, bottom, 0..1; offsets are kept unless given"`
 	Offsets       *[4]float64 `json:"offsets,omitempty" description:"left, top, right, bottom"`
 	Grow          *Grow       `json:"grow,omitempty"`
-	SizeFlagsH    []string    `json:"size_flags_h,omitempty" jsonschema:"enum=shrink_begin|fill|expand|expand_fill|shrink_center|shrink_end"`
-	SizeFlagsV    []string    `json:"size_flags_v,omitempty" jsonschema:"enum=shrink_begin|fill|expand|expand_fill|shrink_center|shrink_end"`
+	SizeFlagsH    []string    `json:"size_flags_h,omitempty" description:"of shrink_begin, fill, expand, expand_fill, shrink_center, shrink_end"`
+	SizeFlagsV    []string    `json:"size_flags_v,omitempty"`
 	StretchRatio  *float64    `json:"stretch_ratio,omitempty" jsonschema:"minimum=0"`
 	CustomMinSize *[2]float64 `json:"custom_minimum_size,omitempty"`
 }

@@ -1,0 +1,287 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// ---- ui toolset e2e: Control layout and themes in a real editor ----
+
+// uiSession is an editor of its own with the scene and ui toolsets enabled and
+// a new scene res://menu.tscn open: a Control root "UI" holding a
+// VBoxContainer "Menu" (Buttons "Play" and "Quit", a Label "Title") and a
+// Panel "Panel".
+func uiSession(t testing.TB) *session {
+	t.Helper()
+	s := newSession(t)
+	for _, ts := range []string{"scene", "ui"} {
+		s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	h := s.host
+	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://menu.tscn", "root_type": "Control", "root_name": "UI"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "VBoxContainer", "name": "Menu"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Button", "name": "Play", "parent": "Menu", "properties": map[string]any{"text": "Play"}}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Button", "name": "Quit", "parent": "Menu", "properties": map[string]any{"text": "Quit"}}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Label", "name": "Title", "parent": "Menu", "properties": map[string]any{"text": "My Game"}}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Panel", "name": "Panel"}, nil)
+	return s
+}
+
+type uiRect struct{ X, Y, W, H float64 }
+
+type uiNode struct {
+	Path           string     `json:"path"`
+	Class          string     `json:"class"`
+	Rect           uiRect     `json:"rect"`
+	GlobalPosition [2]float64 `json:"global_position"`
+	Anchors        [4]float64 `json:"anchors"`
+	Offsets        [4]float64 `json:"offsets"`
+	Grow           [2]string  `json:"grow"`
+	LayoutMode     string     `json:"layout_mode"`
+	SizeFlags      struct {
+		H            []string `json:"h"`
+		V            []string `json:"v"`
+		StretchRatio float64  `json:"stretch_ratio"`
+	} `json:"size_flags"`
+	MinSize     [2]float64 `json:"minimum_size"`
+	InContainer bool       `json:"in_container"`
+	Visible     bool       `json:"visible"`
+	Problems    []string   `json:"problems"`
+}
+
+type uiLayout struct {
+	Viewport   [2]float64 `json:"viewport"`
+	Total      int        `json:"total"`
+	Returned   int        `json:"returned"`
+	Nodes      []uiNode   `json:"nodes"`
+	Truncated  bool       `json:"truncated"`
+	NextCursor string     `json:"next_cursor"`
+	sceneEdit
+}
+
+func (l uiLayout) node(t *testing.T, path string) uiNode {
+	t.Helper()
+	for _, n := range l.Nodes {
+		if n.Path == path {
+			return n
+		}
+	}
+	t.Fatalf("no %s in %+v", path, l.Nodes)
+	return uiNode{}
+}
+
+func (n uiNode) has(problem string) bool {
+	for _, p := range n.Problems {
+		if strings.HasPrefix(p, problem+":") {
+			return true
+		}
+	}
+	return false
+}
+
+func uiLayoutOf(t *testing.T, s *session, args map[string]any) uiLayout {
+	t.Helper()
+	var out uiLayout
+	s.host.mustCall(t, "godot_ui_get_layout", args, &out)
+	return out
+}
+
+// uiHeadless runs script in a fresh headless Godot (not the editor that
+// wrote the files) and decodes the JSON it prints after marker.
+func uiHeadless(t *testing.T, project, script, marker string, args ...string) map[string]any {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "ui_check.gd")
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, suite.godot, append([]string{"--headless", "--path", project, "--script", file, "--"}, args...)...)
+	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("headless: %v\n%s", err, out)
+	}
+	checkEditorOutput(t, "headless ui check", string(out))
+	_, rest, ok := strings.Cut(string(out), marker+" ")
+	if !ok {
+		t.Fatalf("no %s line:\n%s", marker, out)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(strings.SplitN(rest, "\n", 2)[0]), &got); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, rest)
+	}
+	return got
+}
+
+// uiSceneCheck prints, for the saved scene, each named node's anchors, size
+// flags, custom minimum size and theme overrides.
+const uiSceneCheck = `extends SceneTree
+
+func _initialize() -> void:
+	var args: PackedStringArray = OS.get_cmdline_user_args()
+	var root: Node = (load(args[0]) as PackedScene).instantiate()
+	var out: Dictionary = {}
+	for i: int in range(1, args.size()):
+		var c: Control = root.get_node(args[i]) as Control
+		var ov: Dictionary = {}
+		if c.has_theme_color_override("font_color"):
+			ov["font_color"] = c.get_theme_color("font_color").to_html(false)
+		if c.has_theme_constant_override("separation"):
+			ov["separation"] = c.get_theme_constant("separation")
+		if c.has_theme_font_size_override("font_size"):
+			ov["font_size"] = c.get_theme_font_size("font_size")
+		out[args[i]] = {"anchors": [c.anchor_left, c.anchor_top, c.anchor_right, c.anchor_bottom],
+			"offsets": [c.offset_left, c.offset_top, c.offset_right, c.offset_bottom],
+			"h": c.size_flags_horizontal, "v": c.size_flags_vertical, "ratio": c.size_flags_stretch_ratio,
+			"min": [c.custom_minimum_size.x, c.custom_minimum_size.y], "overrides": ov,
+			"theme": c.theme.resource_path if c.theme != null else ""}
+	root.free()
+	print("UI_CHECK " + JSON.stringify(out))
+	quit()
+`
+
+// Layout in a real editor: the headless editor lays Controls out (containers'
+// children get real sizes); presets and size flags on several Controls are one
+// undo action, read back laid out; anchors under a Container are refused; the
+// saved .tscn has them (fresh Godot); undo reverts.
+func TestUILayout(t *testing.T) {
+	s := uiSession(t)
+	h := s.host
+
+	l := uiLayoutOf(t, s, map[string]any{})
+	t.Logf("layout: %+v", l)
+	if l.Total != 6 || l.Returned != 6 {
+		t.Fatalf("want 6 Controls, got %+v", l)
+	}
+	play := l.node(t, "Menu/Play")
+	if !play.InContainer || play.LayoutMode != "container" || play.Rect.W <= 0 || play.Rect.H <= 0 {
+		t.Fatalf("a Button in a VBoxContainer has no laid-out size: %+v", play)
+	}
+	if panel := l.node(t, "Panel"); !panel.has("zero_size") {
+		t.Fatalf("an empty Panel without a minimum size is not reported zero_size: %+v", panel)
+	}
+
+	// Paging.
+	p1 := uiLayoutOf(t, s, map[string]any{"limit": 4})
+	if !p1.Truncated || p1.Returned != 4 || p1.NextCursor == "" {
+		t.Fatalf("page 1: %+v", p1)
+	}
+	p2 := uiLayoutOf(t, s, map[string]any{"limit": 4, "cursor": p1.NextCursor})
+	if p2.Truncated || p2.Returned != 2 {
+		t.Fatalf("page 2: %+v", p2)
+	}
+
+	// Refusals: anchors under a Container, an unknown node; nothing changes.
+	sceneFail(t, s, "godot_ui_set_layout", map[string]any{"items": []any{
+		map[string]any{"node": ".", "preset": "full_rect"},
+		map[string]any{"node": "Menu/Quit", "preset": "center"}}}, "VALIDATION_ERROR", "size_flags_h")
+	sceneFail(t, s, "godot_ui_set_layout", map[string]any{"items": []any{map[string]any{"node": "Menuu", "preset": "center"}}}, "RESOURCE_NOT_FOUND", "Menu")
+	if root := uiLayoutOf(t, s, map[string]any{"depth": 0}).node(t, "."); root.Anchors != [4]float64{} {
+		t.Fatalf("a refused call changed the root: %+v", root)
+	}
+
+	// A dry run answers the layout and changes nothing.
+	var dry struct {
+		Nodes []uiNode `json:"nodes"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_ui_set_layout", map[string]any{"dry_run": true, "items": []any{map[string]any{"node": ".", "preset": "full_rect"}}}, &dry)
+	if !dry.DryRun || len(dry.Nodes) != 1 || dry.Nodes[0].Anchors != [4]float64{0, 0, 1, 1} {
+		t.Fatalf("dry run: %+v", dry)
+	}
+	if root := uiLayoutOf(t, s, map[string]any{"depth": 0}).node(t, "."); root.Anchors != [4]float64{} {
+		t.Fatalf("the dry run changed the root: %+v", root)
+	}
+
+	// One call, one undo action: the root full_rect, the menu centred, size flags on the buttons.
+	var set struct {
+		Nodes []uiNode `json:"nodes"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_ui_set_layout", map[string]any{"items": []any{
+		map[string]any{"node": ".", "preset": "full_rect"},
+		map[string]any{"node": "Menu", "preset": "center", "custom_minimum_size": []float64{200, 0}},
+		map[string]any{"node": "Menu/Play", "size_flags_h": []string{"expand_fill"}, "size_flags_v": []string{"expand", "fill"}, "stretch_ratio": 2},
+		map[string]any{"node": "Panel", "anchors": []float64{0, 0.5, 1, 1}, "offsets": []float64{10, 0, -10, -10}},
+	}}, &set)
+	t.Logf("set: %+v", set)
+	if !set.Undoable || !set.Persisted || len(set.Nodes) != 4 {
+		t.Fatalf("set_layout: %+v", set)
+	}
+	root, menu, playAfter, panel := set.Nodes[0], set.Nodes[1], set.Nodes[2], set.Nodes[3]
+	if root.Anchors != [4]float64{0, 0, 1, 1} || root.Rect.W != l.Viewport[0] || root.Rect.H != l.Viewport[1] {
+		t.Fatalf("full_rect root: %+v (viewport %v)", root, l.Viewport)
+	}
+	if menu.Anchors != [4]float64{0.5, 0.5, 0.5, 0.5} || menu.Rect.W != 200 || menu.Grow != [2]string{"both", "both"} ||
+		absf(menu.Rect.X+menu.Rect.W/2-root.Rect.W/2) > 1 || absf(menu.Rect.Y+menu.Rect.H/2-root.Rect.H/2) > 1 {
+		t.Fatalf("centred menu: %+v in %+v", menu, root.Rect)
+	}
+	if strings.Join(playAfter.SizeFlags.H, ",") != "fill,expand" || playAfter.SizeFlags.StretchRatio != 2 || playAfter.Rect.W != 200 {
+		t.Fatalf("play's size flags: %+v", playAfter)
+	}
+	if panel.Anchors != [4]float64{0, 0.5, 1, 1} || panel.Rect.W != root.Rect.W-20 || panel.Rect.H != root.Rect.H/2-10 || panel.has("zero_size") {
+		t.Fatalf("panel anchors: %+v in %+v", panel, root.Rect)
+	}
+
+	// The saved scene, loaded by a fresh Godot, has them.
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	got := uiHeadless(t, s.project, uiSceneCheck, "UI_CHECK", "res://menu.tscn", ".", "Menu", "Menu/Play", "Panel")
+	t.Logf("saved: %v", got)
+	want := map[string]string{
+		".":         `"anchors":[0,0,1,1]`,
+		"Menu":      `"anchors":[0.5,0.5,0.5,0.5]`,
+		"Menu/Play": `"h":3`,
+		"Panel":     `"anchors":[0,0.5,1,1]`,
+	}
+	for k, w := range want {
+		b, _ := json.Marshal(got[k])
+		if !strings.Contains(string(b), w) {
+			t.Errorf("saved %s: %s lacks %s", k, b, w)
+		}
+	}
+	if b, _ := json.Marshal(got["Menu"]); !strings.Contains(string(b), `"min":[200,0]`) {
+		t.Errorf("saved Menu min size: %s", b)
+	}
+	if b, _ := json.Marshal(got["Menu/Play"]); !strings.Contains(string(b), `"v":3`) || !strings.Contains(string(b), `"ratio":2`) {
+		t.Errorf("saved Play flags: %s", b)
+	}
+
+	// Undo takes the whole call back.
+	u := sceneUndo(t, s)
+	if len(u.Actions) != 1 || !strings.Contains(u.Actions[0], "set layout") {
+		t.Fatalf("undo: %+v", u)
+	}
+	back := uiLayoutOf(t, s, map[string]any{})
+	if r := back.node(t, "."); r.Anchors != [4]float64{} {
+		t.Fatalf("undo left the root at %+v", r)
+	}
+	if p := back.node(t, "Menu/Play"); strings.Join(p.SizeFlags.H, ",") != "fill" || p.SizeFlags.StretchRatio != 1 {
+		t.Fatalf("undo left Play at %+v", p)
+	}
+	if m := back.node(t, "Menu"); m.Anchors != [4]float64{} || m.Rect.X != 0 {
+		t.Fatalf("undo left Menu at %+v", m)
+	}
+	if p := back.node(t, "Panel"); !p.has("zero_size") {
+		t.Fatalf("undo left Panel at %+v", p)
+	}
+	sceneRedo(t, s)
+	if r := uiLayoutOf(t, s, map[string]any{"depth": 0}).node(t, "."); r.Anchors != [4]float64{0, 0, 1, 1} {
+		t.Fatalf("redo: root at %+v", r)
+	}
+}
+
+func absf(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}

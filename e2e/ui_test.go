@@ -285,3 +285,213 @@ func absf(f float64) float64 {
 	}
 	return f
 }
+
+// uiThemeCheck prints what a fresh Godot loads from a Theme .tres.
+const uiThemeCheck = `extends SceneTree
+
+func _initialize() -> void:
+	var path: String = OS.get_cmdline_user_args()[0]
+	if not ResourceLoader.exists(path):
+		print("THEME_CHECK " + JSON.stringify({"exists": false}))
+		quit()
+		return
+	var t: Theme = load(path) as Theme
+	var out: Dictionary = {"exists": true, "default_font_size": t.default_font_size, "types": Array(t.get_type_list()),
+		"variation": str(t.get_type_variation_base("TitleLabel"))}
+	if t.has_color("font_color", "Button"):
+		out["font_color"] = t.get_color("font_color", "Button").to_html(false)
+	if t.has_font_size("font_size", "Label"):
+		out["label_font_size"] = t.get_font_size("font_size", "Label")
+	if t.has_stylebox("normal", "Button"):
+		var sb: StyleBox = t.get_stylebox("normal", "Button")
+		out["stylebox"] = sb.get_class()
+		if sb is StyleBoxFlat:
+			out["bg_color"] = (sb as StyleBoxFlat).bg_color.to_html(false)
+			out["radius"] = (sb as StyleBoxFlat).corner_radius_top_left
+	print("THEME_CHECK " + JSON.stringify(out))
+	quit()
+`
+
+type uiThemeEdit struct {
+	Path     string   `json:"path"`
+	Created  bool     `json:"created"`
+	Types    []string `json:"types"`
+	Items    int      `json:"items"`
+	Warnings []string `json:"warnings"`
+	sceneEdit
+}
+
+// Themes in a real editor: a Theme .tres is created with a StyleBoxFlat, a
+// color, a font size, a type variation and a default font size (a dry run
+// writes nothing), read back, loaded by a fresh Godot; bad names are refused
+// with did-you-mean and change nothing; an edit is one undo action that also
+// rewrites the file; a Control's overrides are checked against its type's
+// items, saved with the scene and undone.
+func TestUITheme(t *testing.T) {
+	s := uiSession(t)
+	h := s.host
+	edit := map[string]any{
+		"path": "res://ui_theme.tres",
+		"set": []any{
+			map[string]any{"type": "Button", "data_type": "stylebox", "name": "normal",
+				"value": map[string]any{"class": "StyleBoxFlat", "properties": map[string]any{"bg_color": "#336699", "corner_radius_top_left": 6}}},
+			map[string]any{"type": "Button", "data_type": "color", "name": "font_color", "value": "#ff0000"},
+			map[string]any{"type": "Label", "data_type": "font_size", "name": "font_size", "value": 20},
+			map[string]any{"type": "Button", "data_type": "color", "name": "font_colour", "value": "#ff0000"},
+		},
+		"variations":        []any{map[string]any{"type": "TitleLabel", "base": "Label"}},
+		"default_font_size": 18,
+	}
+	var out uiThemeEdit
+	h.mustCall(t, "godot_ui_theme_edit", withArgs(edit, "dry_run", true), &out)
+	if !out.DryRun || !out.Created || out.Items != 4 {
+		t.Fatalf("dry run: %+v", out)
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "ui_theme.tres")); !os.IsNotExist(err) {
+		t.Fatalf("the dry run wrote the theme: %v", err)
+	}
+	// Refusals name the right thing and write nothing.
+	bad := withArgs(edit, "set", []any{map[string]any{"type": "Button", "data_type": "stylebox", "name": "normal",
+		"value": map[string]any{"class": "StyleBoxFlat", "properties": map[string]any{"bg_colour": "#000000"}}}})
+	sceneFail(t, s, "godot_ui_theme_edit", bad, "VALIDATION_ERROR", "Did you mean 'bg_color'")
+	sceneFail(t, s, "godot_ui_theme_edit", withArgs(edit, "set", []any{map[string]any{"type": "Button", "data_type": "stylebox", "name": "normal",
+		"value": map[string]any{"class": "StyleBoxFlatt"}}}), "VALIDATION_ERROR", "Did you mean 'StyleBoxFlat'")
+	sceneFail(t, s, "godot_ui_theme_edit", withArgs(edit, "set", []any{map[string]any{"type": "Button", "data_type": "font", "name": "font", "value": "res://nope.ttf"}}),
+		"RESOURCE_NOT_FOUND", "nope.ttf")
+	if _, err := os.Stat(filepath.Join(s.project, "ui_theme.tres")); !os.IsNotExist(err) {
+		t.Fatalf("a refused edit wrote the theme: %v", err)
+	}
+
+	h.mustCall(t, "godot_ui_theme_edit", edit, &out)
+	if !out.Created || !out.Undoable || !out.Persisted || out.Items != 4 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "Did you mean 'font_color'") {
+		t.Fatalf("theme_edit: %+v", out)
+	}
+	got := uiHeadless(t, s.project, uiThemeCheck, "THEME_CHECK", "res://ui_theme.tres")
+	t.Logf("fresh theme: %v", got)
+	if got["font_color"] != "ff0000" || got["stylebox"] != "StyleBoxFlat" || got["bg_color"] != "336699" || got["radius"] != 6.0 ||
+		got["label_font_size"] != 20.0 || got["default_font_size"] != 18.0 || got["variation"] != "Label" {
+		t.Fatalf("the saved theme: %v", got)
+	}
+
+	// theme_get reads it back, whole and filtered.
+	var tg struct {
+		Path            string `json:"path"`
+		HasTheme        bool   `json:"has_theme"`
+		DefaultFontSize int    `json:"default_font_size"`
+		Types           []struct {
+			Name        string                                `json:"name"`
+			VariationOf string                                `json:"variation_of"`
+			Items       map[string]map[string]json.RawMessage `json:"items"`
+		} `json:"types"`
+		Node *struct {
+			ThemeType string                                `json:"theme_type"`
+			Overrides map[string]map[string]json.RawMessage `json:"overrides"`
+			Effective map[string]map[string]json.RawMessage `json:"effective"`
+		} `json:"node"`
+	}
+	h.mustCall(t, "godot_ui_theme_get", map[string]any{"path": "res://ui_theme.tres"}, &tg)
+	t.Logf("theme_get: %+v", tg)
+	if tg.Path != "res://ui_theme.tres" || !tg.HasTheme || tg.DefaultFontSize != 18 || len(tg.Types) != 3 {
+		t.Fatalf("theme_get: %+v", tg)
+	}
+	var button map[string]map[string]json.RawMessage
+	for _, ty := range tg.Types {
+		if ty.Name == "Button" {
+			button = ty.Items
+		}
+		if ty.Name == "TitleLabel" && ty.VariationOf != "Label" {
+			t.Fatalf("variation: %+v", ty)
+		}
+	}
+	if sb := string(button["stylebox"]["normal"]); !strings.Contains(sb, `"class":"StyleBoxFlat"`) || !strings.Contains(sb, "corner_radius_top_left") {
+		t.Fatalf("stylebox as read: %s", sb)
+	}
+	h.mustCall(t, "godot_ui_theme_get", map[string]any{"path": "res://ui_theme.tres", "type": "Label"}, &tg)
+	if len(tg.Types) != 1 || tg.Types[0].Name != "Label" {
+		t.Fatalf("filtered: %+v", tg)
+	}
+	sceneFail(t, s, "godot_ui_theme_get", map[string]any{"path": "res://ui_theme.tres", "type": "Buton"}, "RESOURCE_NOT_FOUND", "Did you mean 'Button'")
+
+	// A second edit is one undo action that rewrites the file.
+	h.mustCall(t, "godot_ui_theme_edit", map[string]any{"path": "res://ui_theme.tres", "set": []any{map[string]any{"type": "Button", "data_type": "color", "name": "font_color", "value": "#00ff00"}}}, &out)
+	if out.Created || got2(t, s)["font_color"] != "00ff00" {
+		t.Fatalf("second edit: %+v", out)
+	}
+	sceneFail(t, s, "godot_ui_theme_edit", map[string]any{"path": "res://ui_theme.tres", "remove": []any{map[string]any{"type": "Button", "data_type": "color", "name": "font_colr"}}},
+		"RESOURCE_NOT_FOUND", "Did you mean 'font_color'")
+	u := sceneUndo(t, s)
+	if len(u.Actions) != 1 || !strings.Contains(u.Actions[0], "edit Theme") {
+		t.Fatalf("undo: %+v", u)
+	}
+	if c := got2(t, s)["font_color"]; c != "ff0000" {
+		t.Fatalf("after undo the file has font_color %v", c)
+	}
+
+	// The theme on the root: a Control's effective items come from it.
+	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": ".", "properties": map[string]any{"theme": "res://ui_theme.tres"}}, nil)
+	h.mustCall(t, "godot_ui_theme_get", map[string]any{"node": "Menu/Play"}, &tg)
+	if tg.Node == nil || tg.Node.ThemeType != "Button" || string(tg.Node.Effective["font_size"]["font_size"]) != "18" || tg.HasTheme {
+		t.Fatalf("node theme: %+v", tg.Node)
+	}
+	if c := string(tg.Node.Effective["color"]["font_color"]); !strings.Contains(strings.ToLower(c), "ff0000") && !strings.Contains(c, `"r":1`) {
+		t.Fatalf("effective font_color %s", c)
+	}
+
+	// Overrides: names checked against the Button's items, all or nothing.
+	sceneFail(t, s, "godot_ui_set_theme_overrides", map[string]any{"node": "Menu/Play", "set": []any{
+		map[string]any{"data_type": "font_size", "name": "font_size", "value": 24},
+		map[string]any{"data_type": "color", "name": "font_colour", "value": "#00ff00"}}}, "VALIDATION_ERROR", "Did you mean 'font_color'")
+	sceneFail(t, s, "godot_ui_set_theme_overrides", map[string]any{"node": "Menu/Play", "set": []any{
+		map[string]any{"data_type": "constant", "name": "font_color", "value": 1}}}, "VALIDATION_ERROR", `use data_type "color"`)
+	sceneFail(t, s, "godot_ui_set_theme_overrides", map[string]any{"node": "Menu/Play", "remove": []any{
+		map[string]any{"data_type": "color", "name": "font_color"}}}, "RESOURCE_NOT_FOUND", "no color override")
+	h.mustCall(t, "godot_ui_theme_get", map[string]any{"node": "Menu/Play"}, &tg)
+	if len(tg.Node.Overrides) != 0 {
+		t.Fatalf("a refused call left overrides: %+v", tg.Node.Overrides)
+	}
+	var ov struct {
+		ThemeType string                                `json:"theme_type"`
+		Overrides map[string]map[string]json.RawMessage `json:"overrides"`
+		sceneEdit
+	}
+	h.mustCall(t, "godot_ui_set_theme_overrides", map[string]any{"node": "Menu/Play", "set": []any{
+		map[string]any{"data_type": "font_size", "name": "font_size", "value": 24},
+		map[string]any{"data_type": "color", "name": "font_color", "value": "#00ff00"},
+		map[string]any{"data_type": "stylebox", "name": "hover", "value": map[string]any{"class": "StyleBoxFlat", "properties": map[string]any{"bg_color": "#112233"}}}}}, &ov)
+	if !ov.Undoable || !ov.Persisted || string(ov.Overrides["font_size"]["font_size"]) != "24" || ov.Overrides["stylebox"]["hover"] == nil {
+		t.Fatalf("overrides: %+v", ov)
+	}
+	h.mustCall(t, "godot_ui_set_theme_overrides", map[string]any{"node": "Menu", "set": []any{map[string]any{"data_type": "constant", "name": "separation", "value": 12}}}, &ov)
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	saved := uiHeadless(t, s.project, uiSceneCheck, "UI_CHECK", "res://menu.tscn", ".", "Menu", "Menu/Play")
+	t.Logf("saved: %v", saved)
+	b, _ := json.Marshal(saved)
+	for _, w := range []string{`"font_color":"00ff00"`, `"font_size":24`, `"separation":12`, `"theme":"res://ui_theme.tres"`} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("saved scene %s lacks %s", b, w)
+		}
+	}
+	// Undo the separation, then the Button's three overrides in one step.
+	sceneUndo(t, s)
+	u = sceneUndo(t, s)
+	if len(u.Actions) != 1 || !strings.Contains(u.Actions[0], "theme overrides") {
+		t.Fatalf("undo: %+v", u)
+	}
+	h.mustCall(t, "godot_ui_theme_get", map[string]any{"node": "Menu/Play"}, &tg)
+	if len(tg.Node.Overrides) != 0 {
+		t.Fatalf("undo left overrides: %+v", tg.Node.Overrides)
+	}
+	var pt struct {
+		Source   string `json:"source"`
+		HasTheme bool   `json:"has_theme"`
+	}
+	h.mustCall(t, "godot_ui_theme_get", map[string]any{"project": true}, &pt)
+	if pt.Source != "project" || pt.HasTheme {
+		t.Fatalf("project theme: %+v", pt)
+	}
+}
+
+func got2(t *testing.T, s *session) map[string]any {
+	t.Helper()
+	return uiHeadless(t, s.project, uiThemeCheck, "THEME_CHECK", "res://ui_theme.tres")
+}

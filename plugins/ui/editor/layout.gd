@@ -16,6 +16,10 @@ const MODES: PackedStringArray = ["position", "anchors", "container", "uncontrol
 const GROW: PackedStringArray = ["begin", "end", "both"]
 const FLAGS: Dictionary = {"shrink_begin": 0, "fill": 1, "expand": 2, "expand_fill": 3, "shrink_center": 4, "shrink_end": 8}
 const EPS: float = 0.5
+## Grow directions (0 begin, 1 end, 2 both) per preset, as Control.set_grow_direction_preset
+## (not exposed to scripts) sets them.
+const H_GROW: PackedInt32Array = [1, 0, 1, 0, 1, 2, 0, 2, 2, 1, 2, 0, 2, 2, 2, 2]
+const V_GROW: PackedInt32Array = [1, 1, 0, 0, 2, 1, 2, 0, 2, 2, 1, 2, 0, 2, 2, 2]
 
 var c: Common = null
 
@@ -76,7 +80,7 @@ static func problems(n: Control) -> Array:
 	if ms.x > s.x + EPS or ms.y > s.y + EPS:
 		out.append("min_size_exceeds_size: minimum %sx%s, size %sx%s" % [ms.x, ms.y, s.x, s.y])
 	var parent: Control = n.get_parent() as Control
-	if parent != null and not n.top_level:
+	if parent != null and not n.top_level and parent.size.x > 0 and parent.size.y > 0:
 		var pr: Rect2 = Rect2(Vector2.ZERO, parent.size)
 		var r: Rect2 = n.get_rect()
 		if not pr.intersects(r) and r.size.x > 0 and r.size.y > 0:
@@ -137,7 +141,8 @@ func get_layout(params: Dictionary) -> Dictionary:
 	var nodes: Array = []
 	for i: int in range(offset, mini(all.size(), offset + limit)):
 		nodes.append(describe(root, all[i]))
-	var vp: Vector2 = (root as Node).get_viewport().get_visible_rect().size if root.get_viewport() != null else Vector2.ZERO
+	var vp: Vector2 = (root as Control).get_parent_area_size() if root is Control else Vector2(
+		float(ProjectSettings.get_setting("display/window/size/viewport_width", 0)), float(ProjectSettings.get_setting("display/window/size/viewport_height", 0)))
 	return c.ok({"scene": Nodes.scene_label(root), "viewport": [vp.x, vp.y], "total": all.size(), "nodes": nodes,
 		"next_offset": offset + limit if offset + limit < all.size() else 0})
 
@@ -217,38 +222,11 @@ static func _flags(names: Array) -> int:
 
 
 func _apply(rec: Recorder, n: Control, it: Dictionary) -> void:
-	var state: Dictionary = n.call("_edit_get_state")
-	var anchored: bool = it.has("preset") or it.has("anchors") or it.has("offsets")
-	# Undo runs in the order recorded: the state first (it resets grow in position mode), then grow.
-	if anchored:
-		rec.undo_call(n, "_edit_set_state", [state])
-	if anchored or it.has("grow"):
-		rec.undo_set(n, "grow_horizontal", n.grow_horizontal)
-		rec.undo_set(n, "grow_vertical", n.grow_vertical)
-	if it.has("preset"):
-		var preset: int = PRESETS.find(str(it["preset"]))
-		var mode: int = maxi(0, RESIZE_MODES.find(str(it.get("resize_mode", "minsize"))))
-		if n.get_parent() is Control:
-			rec.do_set(n, "layout_mode", 1)
-		rec.do_call(n, "set_anchors_and_offsets_preset", [preset, mode, int(it.get("margin", 0))])
-		rec.do_call(n, "set_grow_direction_preset", [preset])
-	if it.has("anchors"):
-		var a: Array = it["anchors"]
-		if n.get_parent() is Control:
-			rec.do_set(n, "layout_mode", 1)
-		rec.do_set(n, "anchors_preset", -1)
-		for side: int in 4:
-			rec.do_call(n, "set_anchor", [side, float(a[side]), false, false])
-	if it.has("offsets"):
-		var o: Array = it["offsets"]
-		for side2: int in 4:
-			rec.do_call(n, "set_offset", [side2, float(o[side2])])
-	if it.has("grow"):
-		var g: Dictionary = it["grow"]
-		if g.has("h"):
-			rec.do_set(n, "grow_horizontal", GROW.find(str(g["h"])))
-		if g.has("v"):
-			rec.do_set(n, "grow_vertical", GROW.find(str(g["v"])))
+	# Minimum size and flags first: a preset in minsize mode sizes to the new minimum.
+	if it.has("custom_minimum_size"):
+		var m: Array = it["custom_minimum_size"]
+		rec.undo_set(n, "custom_minimum_size", n.custom_minimum_size)
+		rec.do_set(n, "custom_minimum_size", Vector2(float(m[0]), float(m[1])))
 	if it.has("size_flags_h"):
 		rec.undo_set(n, "size_flags_horizontal", n.size_flags_horizontal)
 		rec.do_set(n, "size_flags_horizontal", _flags(it["size_flags_h"]))
@@ -258,7 +236,39 @@ func _apply(rec: Recorder, n: Control, it: Dictionary) -> void:
 	if it.has("stretch_ratio"):
 		rec.undo_set(n, "size_flags_stretch_ratio", n.size_flags_stretch_ratio)
 		rec.do_set(n, "size_flags_stretch_ratio", float(it["stretch_ratio"]))
-	if it.has("custom_minimum_size"):
-		var m: Array = it["custom_minimum_size"]
-		rec.undo_set(n, "custom_minimum_size", n.custom_minimum_size)
-		rec.do_set(n, "custom_minimum_size", Vector2(float(m[0]), float(m[1])))
+	var anchored: bool = it.has("preset") or it.has("anchors") or it.has("offsets")
+	# Undo runs in the order recorded: the state first (it resets grow in position mode), then grow.
+	if anchored:
+		rec.undo_call(n, "_edit_set_state", [n.call("_edit_get_state")])
+	if anchored or it.has("grow"):
+		rec.undo_set(n, "grow_horizontal", n.grow_horizontal)
+		rec.undo_set(n, "grow_vertical", n.grow_vertical)
+	if it.has("preset"):
+		var preset: int = PRESETS.find(str(it["preset"]))
+		var mode: int = maxi(0, RESIZE_MODES.find(str(it.get("resize_mode", "minsize"))))
+		if n.get_parent() is Control:
+			rec.do_set(n, "layout_mode", 1)
+		rec.do_call(n, "set_anchors_and_offsets_preset", [preset, mode, int(it.get("margin", 0))])
+		rec.do_set(n, "grow_horizontal", H_GROW[preset])
+		rec.do_set(n, "grow_vertical", V_GROW[preset])
+	if it.has("anchors"):
+		var a: Array = it["anchors"]
+		if n.get_parent() is Control:
+			rec.do_set(n, "layout_mode", 1)
+		rec.do_set(n, "anchors_preset", -1)
+		# set_anchor clamps a side past its opposite: open the range first, then set
+		# left/top and right/bottom (left <= right was checked).
+		for side: int in 4:
+			rec.do_call(n, "set_anchor", [side, 0.0 if side < 2 else 1.0, false, false])
+		for side2: int in 4:
+			rec.do_call(n, "set_anchor", [side2, float(a[side2]), false, false])
+	if it.has("offsets"):
+		var o: Array = it["offsets"]
+		for side3: int in 4:
+			rec.do_call(n, "set_offset", [side3, float(o[side3])])
+	if it.has("grow"):
+		var g: Dictionary = it["grow"]
+		if g.has("h"):
+			rec.do_set(n, "grow_horizontal", GROW.find(str(g["h"])))
+		if g.has("v"):
+			rec.do_set(n, "grow_vertical", GROW.find(str(g["v"])))

@@ -362,6 +362,7 @@ func TestUITheme(t *testing.T) {
 		t.Fatalf("a refused edit wrote the theme: %v", err)
 	}
 
+	out = uiThemeEdit{}
 	h.mustCall(t, "godot_ui_theme_edit", edit, &out)
 	if !out.Created || !out.Undoable || !out.Persisted || out.Items != 4 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "Did you mean 'font_color'") {
 		t.Fatalf("theme_edit: %+v", out)
@@ -419,13 +420,20 @@ func TestUITheme(t *testing.T) {
 	}
 	sceneFail(t, s, "godot_ui_theme_edit", map[string]any{"path": "res://ui_theme.tres", "remove": []any{map[string]any{"type": "Button", "data_type": "color", "name": "font_colr"}}},
 		"RESOURCE_NOT_FOUND", "Did you mean 'font_color'")
-	u := sceneUndo(t, s)
-	if len(u.Actions) != 1 || !strings.Contains(u.Actions[0], "edit Theme") {
+	// A Theme file's edits are in the editor's global history (a file, not the scene).
+	var u undoAnswer
+	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &u)
+	if u.Performed != 1 || len(u.Actions) != 1 || !strings.Contains(u.Actions[0], "edit Theme") {
 		t.Fatalf("undo: %+v", u)
 	}
 	if c := got2(t, s)["font_color"]; c != "ff0000" {
 		t.Fatalf("after undo the file has font_color %v", c)
 	}
+	h.mustCall(t, "godot_redo", map[string]any{"history": "global"}, &u)
+	if c := got2(t, s)["font_color"]; u.Performed != 1 || c != "00ff00" {
+		t.Fatalf("after redo the file has font_color %v (%+v)", c, u)
+	}
+	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &u)
 
 	// The theme on the root: a Control's effective items come from it.
 	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": ".", "properties": map[string]any{"theme": "res://ui_theme.tres"}}, nil)

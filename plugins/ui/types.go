@@ -178,14 +178,15 @@ type ThemeEditIn struct {
 
 // ThemeEditOut is the Theme after the edit.
 type ThemeEditOut struct {
-	Path    string   `json:"path"`
-	Created bool     `json:"created" description:"the file did not exist"`
-	Types   []string `json:"types" description:"theme types it has now"`
-	Items   int      `json:"items" description:"items it has now"`
+	Path     string   `json:"path"`
+	Created  bool     `json:"created" description:"the file did not exist"`
+	Types    []string `json:"types" description:"theme types it has now"`
+	Items    int      `json:"items" description:"items it has now"`
+	Warnings []string `json:"warnings" description:"items set that no built-in Control reads (with did-you-mean)"`
 	Honesty
 }
 
-func (o *ThemeEditOut) normalize() { o.Types = orEmpty(o.Types) }
+func (o *ThemeEditOut) normalize() { o.Types, o.Warnings = orEmpty(o.Types), orEmpty(o.Warnings) }
 
 // Override sets one theme override.
 type Override struct {

@@ -63,7 +63,7 @@ func Toolset() sdk.Toolset {
 			}, themeGet),
 			sdk.NewTool("theme_edit", sdk.ToolOptions{
 				Title: "Edit a Theme file",
-				Description: "Sets and removes items of a Theme .tres (created when missing), type variations and defaults, all or nothing, ONE undo action, saved. " +
+				Description: "Sets and removes items of a Theme .tres (created when missing), type variations and defaults, all or nothing, saved; ONE undo action in the global history. " +
 					"Values: colors/numbers as the codec, fonts/icons res:// paths, styleboxes {class, properties}.",
 				Safety:        sdk.Mutating,
 				Preconditions: connected,

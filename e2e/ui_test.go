@@ -277,6 +277,27 @@ func TestUILayout(t *testing.T) {
 	if r := uiLayoutOf(t, s, map[string]any{"depth": 0}).node(t, "."); r.Anchors != [4]float64{0, 0, 1, 1} {
 		t.Fatalf("redo: root at %+v", r)
 	}
+
+	// Problems an agent cannot see: clipped text, a Control off its parent,
+	// anchors under a Container.
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Label", "name": "Long", "properties": map[string]any{"text": "A very long title that cannot fit", "clip_text": true}}, nil)
+	h.mustCall(t, "godot_ui_set_layout", map[string]any{"items": []any{
+		map[string]any{"node": "Long", "offsets": []float64{0, 0, 40, 30}},
+		map[string]any{"node": "Panel", "anchors": []float64{0, 0, 0, 0}, "offsets": []float64{2000, 0, 2100, 50}}}}, nil)
+	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Menu/Quit", "properties": map[string]any{"anchor_right": 1}}, nil)
+	pl := uiLayoutOf(t, s, map[string]any{})
+	if n := pl.node(t, "Long"); !n.has("text_clipped") {
+		t.Errorf("a 40 px clip_text Label with a long text: %+v", n)
+	}
+	if n := pl.node(t, "Panel"); !n.has("outside_parent") || n.Rect.X != 2000 {
+		t.Errorf("a Panel at x=2000 in a 1152 px parent: %+v", n)
+	}
+	if n := pl.node(t, "Menu/Quit"); !n.has("anchors_under_container") {
+		t.Errorf("a Button with anchor_right 1 in a VBoxContainer: %+v", n)
+	}
+	if n := pl.node(t, "Menu/Play"); len(n.Problems) != 0 {
+		t.Errorf("a Button laid out by its container has problems: %+v", n)
+	}
 }
 
 func absf(f float64) float64 {

@@ -8,6 +8,7 @@ const Common := preload("common.gd")
 const Read := preload("theme_read.gd")
 const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
 const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
+const Files := preload("res://addons/godot_mcp/lib/files.gd")
 
 var c: Common = null
 
@@ -75,6 +76,10 @@ static func known_names(t: Theme, type: String, dt: int) -> PackedStringArray:
 func theme_edit(params: Dictionary) -> Dictionary:
 	var path: String = str(params.get("path", ""))
 	var dry: bool = bool(params.get("dry_run", false))
+	# res:// only, and no symbolic link leading out of the project.
+	var bad: Dictionary = Files.check_path(path)
+	if not bad.is_empty():
+		return bad
 	var created: bool = not ResourceLoader.exists(path)
 	var theme: Theme = null
 	if created:

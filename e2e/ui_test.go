@@ -407,6 +407,7 @@ func TestUITheme(t *testing.T) {
 		} `json:"types"`
 		Node *struct {
 			ThemeType string                                `json:"theme_type"`
+			ThemeFrom string                                `json:"theme_from"`
 			Overrides map[string]map[string]json.RawMessage `json:"overrides"`
 			Effective map[string]map[string]json.RawMessage `json:"effective"`
 		} `json:"node"`
@@ -456,7 +457,8 @@ func TestUITheme(t *testing.T) {
 	// The theme on the root: a Control's effective items come from it.
 	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": ".", "properties": map[string]any{"theme": "res://ui_theme.tres"}}, nil)
 	h.mustCall(t, "godot_ui_theme_get", map[string]any{"node": "Menu/Play"}, &tg)
-	if tg.Node == nil || tg.Node.ThemeType != "Button" || string(tg.Node.Effective["font_size"]["font_size"]) != "18" || tg.HasTheme {
+	if tg.Node == nil || tg.Node.ThemeType != "Button" || string(tg.Node.Effective["font_size"]["font_size"]) != "18" || !tg.HasTheme ||
+		tg.Node.ThemeFrom != "." || tg.Path != "res://ui_theme.tres" {
 		t.Fatalf("node theme: %+v", tg.Node)
 	}
 	if c := string(tg.Node.Effective["color"]["font_color"]); !strings.Contains(strings.ToLower(c), "ff0000") && !strings.Contains(c, `"r":1`) {

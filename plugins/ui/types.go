@@ -100,10 +100,10 @@ func (o *SetLayoutOut) normalize() { o.Nodes = normNodes(o.Nodes) }
 
 // ---- themes ----
 
-// ThemeGetIn names a Theme: a file, a Control's, or the project's.
+// ThemeGetIn names a Theme: a file, the one a Control uses, or the project's.
 type ThemeGetIn struct {
 	Path    string `json:"path,omitempty" description:"a Theme .tres"`
-	Node    string `json:"node,omitempty" description:"or a Control of the edited scene"`
+	Node    string `json:"node,omitempty" description:"or a Control of the edited scene: the theme it uses"`
 	Project bool   `json:"project,omitempty" description:"or the project's gui/theme/custom"`
 	Type    string `json:"type,omitempty" description:"only this theme type (Button, a variation, ...)"`
 }
@@ -119,6 +119,7 @@ type ThemeType struct {
 type NodeTheme struct {
 	Node      string                    `json:"node"`
 	ThemeType string                    `json:"theme_type" description:"the type its items are looked up under (its variation or class)"`
+	ThemeFrom string                    `json:"theme_from" description:"the node whose theme applies (the answer's theme), or project, or default"`
 	Overrides map[string]map[string]any `json:"overrides" description:"data type -> name -> value"`
 	Effective map[string]map[string]any `json:"effective" description:"every item its type uses, as resolved now"`
 }
@@ -127,7 +128,7 @@ type NodeTheme struct {
 type ThemeGetOut struct {
 	Source           string      `json:"source" jsonschema:"enum=file|node|project" description:"where the theme came from"`
 	Path             string      `json:"path" description:"empty when embedded or when there is no theme"`
-	HasTheme         bool        `json:"has_theme" description:"false: the node or project sets no theme (the default theme applies)"`
+	HasTheme         bool        `json:"has_theme" description:"false: no theme is set (the default theme applies)"`
 	DefaultFont      string      `json:"default_font"`
 	DefaultFontSize  int         `json:"default_font_size" description:"-1: unset"`
 	DefaultBaseScale float64     `json:"default_base_scale"`

@@ -116,7 +116,20 @@ func theme_get(params: Dictionary) -> Dictionary:
 		if found.has("error"):
 			return found["error"]
 		var n: Control = found["node"]
-		theme = n.theme
+		var root: Node = found["root"]
+		# The theme in effect: the nearest of the node and its ancestors that sets one,
+		# else the project's, else the default theme.
+		var from: String = "default"
+		var p: Node = n
+		while p != null and theme == null:
+			var own: Variant = p.get("theme") if (p is Control or p is Window) else null
+			if own is Theme:
+				theme = own
+				from = Nodes.rel(root, p) if (p == root or root.is_ancestor_of(p)) else str(p.get_path())
+			p = p.get_parent() if p != root else null
+		if theme == null and str(ProjectSettings.get_setting("gui/theme/custom", "")) != "":
+			theme = load(str(ProjectSettings.get_setting("gui/theme/custom"))) as Theme
+			from = "project" if theme != null else "default"
 		var eff: Dictionary = {}
 		for dt: int in Common.DATA_TYPES.size():
 			var by_name: Dictionary = {}
@@ -124,7 +137,7 @@ func theme_get(params: Dictionary) -> Dictionary:
 				by_name[nm] = effective(n, dt, nm)
 			if not by_name.is_empty():
 				eff[Common.DATA_TYPES[dt]] = by_name
-		node_info = {"node": Nodes.rel(found["root"], n), "theme_type": theme_type(n), "overrides": overrides(n), "effective": eff}
+		node_info = {"node": Nodes.rel(root, n), "theme_type": theme_type(n), "theme_from": from, "overrides": overrides(n), "effective": eff}
 	else:
 		source = "project"
 		var custom: String = str(ProjectSettings.get_setting("gui/theme/custom", ""))

@@ -298,6 +298,15 @@ func TestUILayout(t *testing.T) {
 	if n := pl.node(t, "Menu/Play"); len(n.Problems) != 0 {
 		t.Errorf("a Button laid out by its container has problems: %+v", n)
 	}
+
+	// Only the edited scene is laid out: naming another open scene is refused.
+	if got := uiLayoutOf(t, s, map[string]any{"scene": "res://menu.tscn", "depth": 0}); got.Total != 1 {
+		t.Fatalf("scene: the edited one: %+v", got)
+	}
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://other.tscn", "root_type": "Control", "root_name": "Other"}, nil)
+	sceneFail(t, s, "godot_ui_get_layout", map[string]any{"scene": "res://menu.tscn"}, "PRECONDITION_FAILED", "godot_scene_open")
+	sceneFail(t, s, "godot_ui_get_layout", map[string]any{"scene": "res://nope.tscn"}, "RESOURCE_NOT_FOUND", "not open")
 }
 
 func absf(f float64) float64 {

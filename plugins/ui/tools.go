@@ -55,6 +55,13 @@ func getLayout(ctx context.Context, call *sdk.Call, in GetLayoutIn) (GetLayoutOu
 		offset = n
 	}
 	p := map[string]any{"node": in.Node, "depth": in.Depth, "offset": offset, "limit": in.Limit}
+	if in.Scene != "" {
+		clean, err := respath.Clean(in.Scene)
+		if err != nil {
+			return GetLayoutOut{}, err
+		}
+		p["scene"] = clean
+	}
 	type answer struct {
 		GetLayoutOut
 		NextOffset int `json:"next_offset"`

@@ -12,6 +12,7 @@ type Honesty struct {
 
 // GetLayoutIn picks a Control subtree of the edited scene.
 type GetLayoutIn struct {
+	Scene  string `json:"scene,omitempty" description:"res:// path of the scene meant; refused unless it is the edited one"`
 	Node   string `json:"node,omitempty" jsonschema:"default=." description:"Control (or any node: its Control descendants) relative to the scene root"`
 	Depth  int    `json:"depth,omitempty" jsonschema:"default=8,minimum=0,maximum=64" description:"levels below node; 0: node only"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"default=200,minimum=1,maximum=2000"`

@@ -128,6 +128,13 @@ static func _walk(n: Node, depth: int, out: Array[Control]) -> void:
 
 ## {node, depth, offset, limit} -> {scene, viewport, total, nodes, next_offset}
 func get_layout(params: Dictionary) -> Dictionary:
+	var want: String = str(params.get("scene", ""))
+	var edited: Node = EditorInterface.get_edited_scene_root()
+	if want != "" and edited != null and edited.scene_file_path != want:
+		if Array(EditorInterface.get_open_scenes()).has(want):
+			return c.fail("PRECONDITION_FAILED", ("'%s' is open but not the edited scene ('%s'); the editor lays out only the scene in front. " +
+				"Switch with godot_scene_open {path: \"%s\"}, then retry.") % [want, Nodes.scene_label(edited), want], "active_scene")
+		return c.fail("RESOURCE_NOT_FOUND", "'%s' is not open in the editor (open: %s). Open it with godot_scene_open {path: \"%s\"}." % [want, Nodes.short_list(EditorInterface.get_open_scenes()), want])
 	var found: Dictionary = c.find_control(str(params.get("node", ".")), true)
 	if found.has("error"):
 		return found["error"]

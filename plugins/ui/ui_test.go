@@ -126,6 +126,11 @@ func TestGetLayoutPagesAndDefaults(t *testing.T) {
 		t.Fatalf("cursor not sent as offset: %v", p)
 	}
 	mustFail(t, h, "get_layout", map[string]any{"cursor": "x"}, sdk.CodeValidationError, "next_cursor")
+	mustFail(t, h, "get_layout", map[string]any{"scene": "res://../menu.tscn"}, sdk.CodeValidationError, "")
+	h.MustCall(t, "get_layout", map[string]any{"scene": "res://menu.tscn"})
+	if p := lastParams(t, h, "cmd_ui_get_layout"); p["scene"] != "res://menu.tscn" {
+		t.Fatalf("scene not sent: %v", p)
+	}
 }
 
 func TestSetLayoutChecksBeforeTheEditor(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/shader"
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
+	"github.com/godot-mcp/godot-mcp/plugins/ui"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -30,6 +31,7 @@ func Builtins() []sdk.Toolset {
 		audio.Toolset(),
 		shader.Toolset(),
 		physics.Toolset(),
+		ui.Toolset(),
 	}
 }
 

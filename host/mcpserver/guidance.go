@@ -54,10 +54,10 @@ var guides = []guide{
 	{"tilemap.md", "tilemap", "Tilemap toolset guide", "How the tilemap tools behave: TileMapLayer cells, painting and terrains, TileSet authoring, GridMap and MeshLibrary, legacy TileMap nodes."},
 	{"debugger.md", "debugger", "Debugger toolset guide", "How the debugger tools behave: breakpoints (code lines only, kept across plays), why and where the game stopped, stack, variables and their paging, evaluate, step into/over/out and continue."},
 	{"shader.md", "shader", "Shader toolset guide", "How the shader tools behave: compile errors and lines from a separate headless Godot, uniforms, writing shader files, ShaderMaterial parameters and their undo."},
-	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 	{"audio.md", "audio", "Audio toolset guide", "How the audio tools behave: the bus layout and its file, bus and effect operations, sends, audio import options and reimport."},
 	{"physics.md", "physics", "Physics toolset guide", "How the physics tools behave: named collision layers, layer and mask edits by name or number, collision shapes (primitives, fitted to meshes and sprites), the scene check."},
 	{"ui.md", "ui", "UI toolset guide", "How the ui tools behave: Control rects as laid out in the editor and their problems, presets, anchors and size flags, Theme resources and theme overrides."},
+	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 
 // servedGuide is a docs page as an agent reads it: links to the other

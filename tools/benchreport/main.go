@@ -71,10 +71,10 @@ var Targets = []Target{
 	{Bench: "ToolsList/diagnostics", Metric: "own-KB", Max: 16, What: "what the diagnostics toolset adds to tools/list"},
 	{Bench: "ToolsList/shader", Metric: "own-KB", Max: 16, What: "what the shader toolset adds to tools/list"},
 	{Bench: "ToolsList/ui", Metric: "own-KB", Max: 16, What: "what the ui toolset adds to tools/list"},
-	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 	{Bench: "ToolsList/audio", Metric: "own-KB", Max: 16, What: "what the audio toolset adds to tools/list"},
-	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
+	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
+	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},
 }
 
 // Result is one benchmark line.

@@ -163,3 +163,57 @@ func TestToolsetPreconditionActiveScene(t *testing.T) {
 		t.Errorf("get_node_in_scene = %+v", n)
 	}
 }
+
+// godot_undo then godot_redo on the global history while a scene with its
+// own undo entries is open: the undo cannot go through the editor's Undo menu
+// (Ctrl+Z would pick the scene's history), so it steps the global history
+// itself; the redo must still find that step (the editor's Redo menu does not
+// know of it) and put the change back.
+func TestGlobalRedoAfterUndoWithASceneOpen(t *testing.T) {
+	s := sharedSession(t)
+	editorStateWithScene(t, s)
+	enableE2EToolset(t, s)
+	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "project"}, nil)
+	const key = "application/config/description"
+	description := func() any {
+		var got struct {
+			Settings map[string]any `json:"settings"`
+		}
+		s.host.mustCall(t, "godot_project_get_settings", map[string]any{"keys": []string{key}}, &got)
+		return got.Settings[key]
+	}
+	before := description()
+	t.Cleanup(func() {
+		s.host.mustCall(t, "godot_project_set_settings", map[string]any{"reset": []string{key}}, nil)
+		if before != nil && before != "" {
+			s.host.mustCall(t, "godot_project_set_settings", map[string]any{"settings": map[string]any{key: before}}, nil)
+		}
+	})
+	// The scene gets an undo entry of its own.
+	s.host.mustCall(t, "godot_e2e_move_node", map[string]any{"node": "Player", "position": map[string]any{"x": 7, "y": 7}}, nil)
+	s.host.mustCall(t, "godot_project_set_settings", map[string]any{"settings": map[string]any{key: "global redo check"}}, nil)
+
+	var u undoResult
+	s.host.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &u)
+	if u.Performed != 1 || u.History != "global" || !u.HasRedo {
+		t.Fatalf("global undo = %+v, want one action undone and a redo available", u)
+	}
+	if got := description(); got == "global redo check" {
+		t.Fatalf("after the global undo the description is still %q", got)
+	}
+	var r undoResult
+	s.host.mustCall(t, "godot_redo", map[string]any{"history": "global"}, &r)
+	if r.Performed != 1 || r.History != "global" || len(r.Actions) != 1 || !strings.Contains(r.Actions[0], "set project settings") {
+		t.Fatalf("global redo = %+v, want the settings change redone", r)
+	}
+	if got := description(); got != "global redo check" {
+		t.Fatalf("after the global redo the description is %v, want %q", got, "global redo check")
+	}
+	// The scene's own entry is untouched by both.
+	var st editorState
+	s.host.mustCall(t, "godot_get_editor_state", nil, &st)
+	if !st.Undo.HasUndo || st.Undo.UndoAction != "Move Player (e2e)" {
+		t.Errorf("the scene's history after the global undo and redo: %+v, want its move still there", st.Undo)
+	}
+	s.host.mustCall(t, "godot_undo", nil, nil) // the move
+}

@@ -192,7 +192,10 @@ func _step(params: Dictionary, undoing: bool) -> Dictionary:
 				break
 			var action_name: String = ur.get_current_action_name() if undoing else ur.get_action_name(ur.get_current_action() + 1)
 			var before: int = ur.get_version()
-			if not _step_through_editor(undoing, history_name):
+			# The editor's menu may not know of a step this history took
+			# directly (an undo made while another history had entries of its
+			# own): then it does nothing, and the history is stepped directly.
+			if not _step_through_editor(undoing, history_name) or ur.get_version() == before:
 				if undoing:
 					ur.undo()
 				else:

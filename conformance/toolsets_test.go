@@ -222,7 +222,8 @@ func writeGUTProject(dir string) error {
 }
 
 // TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient: every
-// read-only tool of the four newer toolsets with editor code, against a fake
+// read-only tool of the newer toolsets with editor code (animation, tilemap,
+// debugger, diagnostics; shader, ui, audio, physics), against a fake
 // editor that answers each command with {} (every field missing, as an older
 // editor code might answer). Whatever the tool makes of that, a success or
 // an error result, the TypeScript SDK v1 client must return it rather than
@@ -246,12 +247,20 @@ func TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient(t *testing.T) 
 		{"godot_debugger_get_state", map[string]any{}},
 		{"godot_debugger_get_variables", map[string]any{}},
 		{"godot_diagnostics_editor_log", map[string]any{}},
+		{"godot_shader_get_params", map[string]any{"path": "res://glow.tres"}},
+		{"godot_ui_get_layout", map[string]any{}},
+		{"godot_ui_theme_get", map[string]any{"path": "res://theme.tres"}},
+		{"godot_audio_get_buses", map[string]any{}},
+		{"godot_audio_get_import", map[string]any{"paths": []string{"res://beep.wav"}}},
+		{"godot_physics_get_layers", map[string]any{}},
+		{"godot_physics_check", map[string]any{}},
 	}
 	url := freeBridgeURL(t)
 	dialWhenUp(t, url, func(a *fakeaddon.Addon) {
-		for _, ts := range []string{"animation", "tilemap", "debugger", "diagnostics"} {
+		for _, ts := range []string{"animation", "tilemap", "debugger", "diagnostics", "shader", "ui", "audio", "physics"} {
 			for _, cmd := range []string{"list", "get", "seek", "tree_get", "list_layers", "get_cells", "get_tileset", "gridmap_get_cells",
-				"breakpoints", "state", "variables", "editor_log"} {
+				"breakpoints", "state", "variables", "editor_log", "get_params", "get_layout", "theme_get", "get_buses", "get_import",
+				"get_layers", "check"} {
 				a.HandleResult("cmd_"+ts+"_"+cmd, map[string]any{})
 			}
 		}
@@ -261,7 +270,7 @@ func TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient(t *testing.T) 
 	env := map[string]string{
 		"GODOT_MCP_BRIDGE_URL":       url,
 		"GODOT_MCP_PLUGIN_DIR":       t.TempDir(),
-		"GODOT_MCP_DEFAULT_TOOLSETS": "animation,tilemap,debugger,diagnostics",
+		"GODOT_MCP_DEFAULT_TOOLSETS": "animation,tilemap,debugger,diagnostics,shader,ui,audio,physics",
 		"GODOT_MCP_PROJECT_DIR":      "",
 	}
 	steps := []map[string]any{{"call": "godot_get_editor_state", "until_ok": true}}

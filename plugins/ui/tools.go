@@ -149,7 +149,20 @@ func themeGet(ctx context.Context, call *sdk.Call, in ThemeGetIn) (ThemeGetOut, 
 		}
 		p["path"] = clean
 	}
-	return send[ThemeGetOut](ctx, call, "cmd_ui_theme_get", p, readTimeout)
+	out, err := send[ThemeGetOut](ctx, call, "cmd_ui_theme_get", p, readTimeout)
+	if err == nil && out.Source == "" {
+		// The source is what was asked for; an editor answer without it
+		// would not match the declared result.
+		switch {
+		case in.Path != "":
+			out.Source = "file"
+		case in.Node != "":
+			out.Source = "node"
+		default:
+			out.Source = "project"
+		}
+	}
+	return out, err
 }
 
 func themeEdit(ctx context.Context, call *sdk.Call, in ThemeEditIn) (ThemeEditOut, error) {

@@ -1,0 +1,83 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A progress notification sent right before a tool returns reaches an HTTP
+// client, every time, before the answer. mcp-go's per-request forwarder
+// drops a notification it has taken off the queue but not yet written when
+// the answer is written first; on a loaded machine that lost the last
+// progress of the conformance suite's test_tool_with_progress. The busy
+// goroutines make the forwarder wait for a CPU, as load does.
+func TestHTTPProgressSentLastIsNotLost(t *testing.T) {
+	// The 2025-06-18 revision keeps a session (one queue for all its
+	// requests), the newest one a queue per request: both lose it.
+	for _, version := range []string{"2025-06-18", mcp.LATEST_PROTOCOL_VERSION} {
+		t.Run(version, func(t *testing.T) { progressNotLost(t, version) })
+	}
+}
+
+func progressNotLost(t *testing.T, version string) {
+	s := newEchoServer(t)
+	srv := httptest.NewServer(s.GuardedHTTPHandler(HTTPGuard{}))
+	defer srv.Close()
+	tr, err := transport.NewStreamableHTTP(srv.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got atomic.Int64
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			got.Add(1)
+		}
+	})
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = version
+	init.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	defer stop.Store(true)
+	for range runtime.NumCPU() {
+		go func() {
+			for !stop.Load() { // busy, on purpose
+			}
+		}()
+	}
+	const calls = 100
+	for i := range calls {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "godot_t_echo"
+		req.Params.Arguments = map[string]any{"text": "x"}
+		req.Params.Meta = &mcp.Meta{ProgressToken: fmt.Sprint("tok-", i)}
+		if _, err := c.CallTool(ctx, req); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Load() < calls && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := got.Load(); n != calls {
+		t.Fatalf("%d of %d calls' progress notifications reached the client", n, calls)
+	}
+}

@@ -1,8 +1,6 @@
 package audio
 
 import (
-	"context"
-	"encoding/json"
 	"io/fs"
 	"regexp"
 	"strings"
@@ -32,33 +30,6 @@ func start(t *testing.T) *sdktest.Harness {
 		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
 	}
 	return sdktest.Start(t, Toolset(), opts...)
-}
-
-func lastParams(t *testing.T, h *sdktest.Harness, command string) map[string]any {
-	t.Helper()
-	rec := h.Addon().Received()
-	for i := len(rec) - 1; i >= 0; i-- {
-		if rec[i].Command == command {
-			var m map[string]any
-			if err := json.Unmarshal(rec[i].Params, &m); err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}
-	}
-	t.Fatalf("%s was not sent (sent %v)", command, h.Commands())
-	return nil
-}
-
-func mustFail(t *testing.T, h *sdktest.Harness, tool string, args any, code sdk.ErrorCode, hintHas string, opts ...sdktest.CallOption) {
-	t.Helper()
-	res, err := h.Call(context.Background(), tool, args, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Err == nil || res.Err.Code != code || !strings.Contains(res.Err.Hint, hintHas) {
-		t.Fatalf("%s %v: got %+v %s, want %s with %q", tool, args, res.Err, res.Structured, code, hintHas)
-	}
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
@@ -120,7 +91,7 @@ func TestEditBusesSendsOpsAndDryRun(t *testing.T) {
 	if out.Applied != 2 || !out.Undoable || !out.Persisted {
 		t.Fatalf("edit_buses: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_audio_edit_buses")
+	p := h.LastParams(t, "cmd_audio_edit_buses")
 	sent := p["ops"].([]any)
 	if p["dry_run"] != false || len(sent) != 2 || sent[0].(map[string]any)["volume_db"] != -6.0 ||
 		sent[1].(map[string]any)["properties"].(map[string]any)["room_size"] != 0.5 {
@@ -130,7 +101,7 @@ func TestEditBusesSendsOpsAndDryRun(t *testing.T) {
 		t.Fatalf("unset fields must not be sent: %v", sent[0])
 	}
 	h.MustCall(t, "edit_buses", map[string]any{"ops": ops[:1]}, sdktest.DryRun())
-	if p := lastParams(t, h, "cmd_audio_edit_buses"); p["dry_run"] != true {
+	if p := h.LastParams(t, "cmd_audio_edit_buses"); p["dry_run"] != true {
 		t.Fatalf("dry run not passed on: %v", p)
 	}
 }
@@ -155,9 +126,9 @@ func TestEditBusesRefusesBadOps(t *testing.T) {
 		{map[string]any{"op": "remove_effect", "bus": "Music", "index": -1}, sdk.CodeValidationError, "index"},
 	}
 	for _, c := range cases {
-		mustFail(t, h, "edit_buses", map[string]any{"ops": []any{c.op}}, c.code, c.hint)
+		h.MustFail(t, "edit_buses", map[string]any{"ops": []any{c.op}}, c.code, c.hint)
 	}
-	mustFail(t, h, "edit_buses", map[string]any{"ops": []any{}}, sdk.CodeValidationError, "ops")
+	h.MustFail(t, "edit_buses", map[string]any{"ops": []any{}}, sdk.CodeValidationError, "ops")
 	if len(h.Commands()) != 0 {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
@@ -167,7 +138,7 @@ func TestEditBusesRefusesBadOps(t *testing.T) {
 func TestEditBusesPassesEditorRefusal(t *testing.T) {
 	h := start(t)
 	h.Addon().HandleError("cmd_audio_edit_buses", &sdk.Error{Code: sdk.CodeValidationError, Hint: "ops[0]: Master (bus 0) cannot be removed: every other bus ends in it."})
-	mustFail(t, h, "edit_buses", map[string]any{"ops": []any{map[string]any{"op": "remove_bus", "bus": "Master"}}}, sdk.CodeValidationError, "Master (bus 0) cannot be removed")
+	h.MustFail(t, "edit_buses", map[string]any{"ops": []any{map[string]any{"op": "remove_bus", "bus": "Master"}}}, sdk.CodeValidationError, "Master (bus 0) cannot be removed")
 }
 
 func TestImportPaths(t *testing.T) {
@@ -182,10 +153,10 @@ func TestImportPaths(t *testing.T) {
 		t.Fatalf("get_import: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "get_import", map[string]any{"paths": []string{"res://../x.wav"}}, sdk.CodeValidationError, "leaves the project")
-	mustFail(t, h, "get_import", map[string]any{"paths": []string{"res://icon.png"}}, sdk.CodeValidationError, "not a .wav, .ogg or .mp3")
-	mustFail(t, h, "set_import", map[string]any{"paths": []string{"res://a.wav"}, "options": map[string]any{}}, sdk.CodeValidationError, "options is empty")
-	mustFail(t, h, "set_import", map[string]any{"paths": []string{}, "options": map[string]any{"loop": true}}, sdk.CodeValidationError, "paths")
+	h.MustFail(t, "get_import", map[string]any{"paths": []string{"res://../x.wav"}}, sdk.CodeValidationError, "leaves the project")
+	h.MustFail(t, "get_import", map[string]any{"paths": []string{"res://icon.png"}}, sdk.CodeValidationError, "not a .wav, .ogg or .mp3")
+	h.MustFail(t, "set_import", map[string]any{"paths": []string{"res://a.wav"}, "options": map[string]any{}}, sdk.CodeValidationError, "options is empty")
+	h.MustFail(t, "set_import", map[string]any{"paths": []string{}, "options": map[string]any{"loop": true}}, sdk.CodeValidationError, "paths")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
@@ -202,7 +173,7 @@ func TestSetImportSendsOptions(t *testing.T) {
 	if !out.Changed || !out.Undoable || len(out.Files) != 1 {
 		t.Fatalf("set_import: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_audio_set_import")
+	p := h.LastParams(t, "cmd_audio_set_import")
 	o := p["options"].(map[string]any)
 	if o["edit/loop_mode"] != "forward" || o["edit/loop_end"] != 100.0 || p["dry_run"] != false || p["paths"].([]any)[0] != "res://a.wav" {
 		t.Fatalf("params: %v", p)
@@ -220,12 +191,12 @@ func TestAssign(t *testing.T) {
 	if out.Changed != 1 || out.Nodes[0].Previous != "Master" {
 		t.Fatalf("assign: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_audio_assign"); p["bus"] != "Music" || p["nodes"].([]any)[0] != "Theme" || p["dry_run"] != false {
+	if p := h.LastParams(t, "cmd_audio_assign"); p["bus"] != "Music" || p["nodes"].([]any)[0] != "Theme" || p["dry_run"] != false {
 		t.Fatalf("params: %v", p)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "assign", map[string]any{"nodes": []string{}, "bus": "Music"}, sdk.CodeValidationError, "nodes")
-	mustFail(t, h, "assign", map[string]any{"nodes": []string{"Theme"}, "bus": ""}, sdk.CodeValidationError, "bus")
+	h.MustFail(t, "assign", map[string]any{"nodes": []string{}, "bus": "Music"}, sdk.CodeValidationError, "nodes")
+	h.MustFail(t, "assign", map[string]any{"nodes": []string{"Theme"}, "bus": ""}, sdk.CodeValidationError, "bus")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}

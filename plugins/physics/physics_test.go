@@ -33,33 +33,6 @@ func start(t *testing.T) *sdktest.Harness {
 	return sdktest.Start(t, Toolset(), opts...)
 }
 
-func lastParams(t *testing.T, h *sdktest.Harness, command string) map[string]any {
-	t.Helper()
-	rec := h.Addon().Received()
-	for i := len(rec) - 1; i >= 0; i-- {
-		if rec[i].Command == command {
-			var m map[string]any
-			if err := json.Unmarshal(rec[i].Params, &m); err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}
-	}
-	t.Fatalf("%s was not sent (sent %v)", command, h.Commands())
-	return nil
-}
-
-func mustFail(t *testing.T, h *sdktest.Harness, tool string, args any, code sdk.ErrorCode, hintHas string, opts ...sdktest.CallOption) {
-	t.Helper()
-	res, err := h.Call(context.Background(), tool, args, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Err == nil || res.Err.Code != code || !strings.Contains(res.Err.Hint, hintHas) {
-		t.Fatalf("%s %v: got %+v %s, want %s with %q", tool, args, res.Err, res.Structured, code, hintHas)
-	}
-}
-
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
@@ -115,18 +88,18 @@ func TestGetLayersPages(t *testing.T) {
 	if !out.Truncated || out.NextCursor != "1" || out.Returned != 1 || out.Total != 2 || out.Names2D == nil || out.Nodes[0].Mask == nil || out.Nodes[0].Layer[0].Name != "world" {
 		t.Fatalf("page 1: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_physics_get_layers"); p["offset"] != 0.0 || p["limit"] != 1.0 || p["nodes"] == nil {
+	if p := h.LastParams(t, "cmd_physics_get_layers"); p["offset"] != 0.0 || p["limit"] != 1.0 || p["nodes"] == nil {
 		t.Fatalf("params: %v", p)
 	}
 	out = GetLayersOut{}
 	h.MustCall(t, "get_layers", map[string]any{"cursor": "1"}).Decode(&out)
-	if out.Truncated || out.NextCursor != "" || lastParams(t, h, "cmd_physics_get_layers")["limit"] != 200.0 {
+	if out.Truncated || out.NextCursor != "" || h.LastParams(t, "cmd_physics_get_layers")["limit"] != 200.0 {
 		t.Fatalf("page 2: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "get_layers", map[string]any{"cursor": "x"}, sdk.CodeValidationError, "cursor")
-	mustFail(t, h, "get_layers", map[string]any{"nodes": []string{" "}}, sdk.CodeValidationError, "nodes[0]")
-	mustFail(t, h, "get_layers", map[string]any{"limit": 5000}, sdk.CodeValidationError, "limit")
+	h.MustFail(t, "get_layers", map[string]any{"cursor": "x"}, sdk.CodeValidationError, "cursor")
+	h.MustFail(t, "get_layers", map[string]any{"nodes": []string{" "}}, sdk.CodeValidationError, "nodes[0]")
+	h.MustFail(t, "get_layers", map[string]any{"limit": 5000}, sdk.CodeValidationError, "limit")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
@@ -156,7 +129,7 @@ func TestSetLayers(t *testing.T) {
 	if !out.Undoable || out.DryRun || out.Changed != 1 || out.Nodes[0].Layer == nil || out.Names2D == nil {
 		t.Fatalf("set_layers: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_physics_set_layers")
+	p := h.LastParams(t, "cmd_physics_set_layers")
 	e := p["edits"].([]any)[0].(map[string]any)
 	mask := e["mask"].(map[string]any)
 	if p["dry_run"] != false || p["names"].([]any)[0].(map[string]any)["name"] != "props" || e["layer"].(map[string]any)["set"].([]any)[0] != "props" ||
@@ -164,33 +137,33 @@ func TestSetLayers(t *testing.T) {
 		t.Fatalf("params: %v", p)
 	}
 	h.MustCall(t, "set_layers", args, sdktest.DryRun()).Decode(&out)
-	if !out.DryRun || out.Undoable || lastParams(t, h, "cmd_physics_set_layers")["dry_run"] != true {
+	if !out.DryRun || out.Undoable || h.LastParams(t, "cmd_physics_set_layers")["dry_run"] != true {
 		t.Fatalf("dry run: %+v", out)
 	}
 	n := len(h.Commands())
 	edit := func(bits map[string]any) map[string]any {
 		return map[string]any{"edits": []any{map[string]any{"nodes": []string{"Ball"}, "mask": bits}}}
 	}
-	mustFail(t, h, "set_layers", map[string]any{}, sdk.CodeValidationError, "nothing to do")
-	mustFail(t, h, "set_layers", edit(map[string]any{"add": []any{33}}), sdk.CodeValidationError, "1..32")
-	mustFail(t, h, "set_layers", edit(map[string]any{"add": []any{0}}), sdk.CodeValidationError, "1..32")
-	mustFail(t, h, "set_layers", edit(map[string]any{"add": []any{1.5}}), sdk.CodeValidationError, "1..32")
-	mustFail(t, h, "set_layers", edit(map[string]any{"add": []any{""}}), sdk.CodeValidationError, "empty name")
-	mustFail(t, h, "set_layers", edit(map[string]any{"add": []any{true}}), sdk.CodeValidationError, "layer number")
-	mustFail(t, h, "set_layers", edit(map[string]any{}), sdk.CodeValidationError, "give set, add or remove")
-	mustFail(t, h, "set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Ball"}}}}, sdk.CodeValidationError, "layer and/or mask")
-	mustFail(t, h, "set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{}, "mask": map[string]any{"add": []any{1}}}}}, sdk.CodeValidationError, "nodes")
-	mustFail(t, h, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "3d", "n": 33, "name": "x"}}}, sdk.CodeValidationError, "n")
-	mustFail(t, h, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "4d", "n": 1, "name": "x"}}}, sdk.CodeValidationError, "dimension")
-	mustFail(t, h, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "2d", "n": 1, "name": "7"}}}, sdk.CodeValidationError, "not be a number")
-	mustFail(t, h, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "2d", "n": 1, "name": "a"}, map[string]any{"dimension": "2d", "n": 1, "name": "b"}}},
+	h.MustFail(t, "set_layers", map[string]any{}, sdk.CodeValidationError, "nothing to do")
+	h.MustFail(t, "set_layers", edit(map[string]any{"add": []any{33}}), sdk.CodeValidationError, "1..32")
+	h.MustFail(t, "set_layers", edit(map[string]any{"add": []any{0}}), sdk.CodeValidationError, "1..32")
+	h.MustFail(t, "set_layers", edit(map[string]any{"add": []any{1.5}}), sdk.CodeValidationError, "1..32")
+	h.MustFail(t, "set_layers", edit(map[string]any{"add": []any{""}}), sdk.CodeValidationError, "empty name")
+	h.MustFail(t, "set_layers", edit(map[string]any{"add": []any{true}}), sdk.CodeValidationError, "layer number")
+	h.MustFail(t, "set_layers", edit(map[string]any{}), sdk.CodeValidationError, "give set, add or remove")
+	h.MustFail(t, "set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Ball"}}}}, sdk.CodeValidationError, "layer and/or mask")
+	h.MustFail(t, "set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{}, "mask": map[string]any{"add": []any{1}}}}}, sdk.CodeValidationError, "nodes")
+	h.MustFail(t, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "3d", "n": 33, "name": "x"}}}, sdk.CodeValidationError, "n")
+	h.MustFail(t, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "4d", "n": 1, "name": "x"}}}, sdk.CodeValidationError, "dimension")
+	h.MustFail(t, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "2d", "n": 1, "name": "7"}}}, sdk.CodeValidationError, "not be a number")
+	h.MustFail(t, "set_layers", map[string]any{"names": []any{map[string]any{"dimension": "2d", "n": 1, "name": "a"}, map[string]any{"dimension": "2d", "n": 1, "name": "b"}}},
 		sdk.CodeValidationError, "both name")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
 	// The editor's refusal (an unknown layer name, say) is the tool's answer.
 	h.Addon().HandleError("cmd_physics_set_layers", &sdk.Error{Code: "VALIDATION_ERROR", Hint: "no 3D physics layer is named 'wrld'. Did you mean 'world'?"})
-	mustFail(t, h, "set_layers", edit(map[string]any{"add": []any{"wrld"}}), sdk.CodeValidationError, "Did you mean 'world'")
+	h.MustFail(t, "set_layers", edit(map[string]any{"add": []any{"wrld"}}), sdk.CodeValidationError, "Did you mean 'world'")
 }
 
 func TestAddShape(t *testing.T) {
@@ -208,12 +181,12 @@ func TestAddShape(t *testing.T) {
 	if len(out.Created) != 1 || out.Created[0].Shape != "BoxShape3D" || !out.Undoable {
 		t.Fatalf("add_shape: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_physics_add_shape")
+	p := h.LastParams(t, "cmd_physics_add_shape")
 	if p["body"] != "Floor" || p["shape"] != "box" || len(p["size"].([]any)) != 3 || p["radius"] != nil || p["from"] != nil || p["dry_run"] != false {
 		t.Fatalf("params: %v", p)
 	}
 	h.MustCall(t, "add_shape", map[string]any{"body": "Ball", "shape": "convex", "from": "Ball/Mesh"}, sdktest.DryRun()).Decode(&out)
-	if !out.DryRun || lastParams(t, h, "cmd_physics_add_shape")["dry_run"] != true || lastParams(t, h, "cmd_physics_add_shape")["from"] != "Ball/Mesh" {
+	if !out.DryRun || h.LastParams(t, "cmd_physics_add_shape")["dry_run"] != true || h.LastParams(t, "cmd_physics_add_shape")["from"] != "Ball/Mesh" {
 		t.Fatalf("dry run: %+v", out)
 	}
 	n := len(h.Commands())
@@ -236,13 +209,13 @@ func TestAddShape(t *testing.T) {
 		{map[string]any{"body": "B", "shape": "box", "epsilon": 1}, "epsilon"},
 		{map[string]any{"body": "", "shape": "box"}, "body"},
 	} {
-		mustFail(t, h, "add_shape", c.args, sdk.CodeValidationError, c.hint)
+		h.MustFail(t, "add_shape", c.args, sdk.CodeValidationError, c.hint)
 	}
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
 	h.Addon().HandleError("cmd_physics_add_shape", &sdk.Error{Code: "VALIDATION_ERROR", Hint: "A trimesh (ConcavePolygonShape3D) collides only as static level geometry"})
-	mustFail(t, h, "add_shape", map[string]any{"body": "Ball", "shape": "trimesh", "from": "Ball/Mesh"}, sdk.CodeValidationError, "trimesh")
+	h.MustFail(t, "add_shape", map[string]any{"body": "Ball", "shape": "trimesh", "from": "Ball/Mesh"}, sdk.CodeValidationError, "trimesh")
 }
 
 func TestCheckPages(t *testing.T) {
@@ -263,10 +236,10 @@ func TestCheckPages(t *testing.T) {
 		t.Fatalf("check: %+v", out)
 	}
 	h.MustCall(t, "check", map[string]any{"cursor": out.NextCursor}).Decode(&out)
-	if out.Truncated || lastParams(t, h, "cmd_physics_check")["offset"] != 1.0 {
+	if out.Truncated || h.LastParams(t, "cmd_physics_check")["offset"] != 1.0 {
 		t.Fatalf("check page 2: %+v", out)
 	}
-	mustFail(t, h, "check", map[string]any{"cursor": "-3"}, sdk.CodeValidationError, "cursor")
+	h.MustFail(t, "check", map[string]any{"cursor": "-3"}, sdk.CodeValidationError, "cursor")
 	h.Addon().HandleError("cmd_physics_check", &sdk.Error{Code: "PRECONDITION_FAILED", Hint: "No scene is open", Required: "active_scene"})
-	mustFail(t, h, "check", nil, sdk.CodePreconditionFailed, "No scene")
+	h.MustFail(t, "check", nil, sdk.CodePreconditionFailed, "No scene")
 }

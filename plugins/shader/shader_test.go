@@ -1,8 +1,6 @@
 package shader
 
 import (
-	"context"
-	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -33,33 +31,6 @@ func start(t *testing.T) *sdktest.Harness {
 		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
 	}
 	return sdktest.Start(t, Toolset(), opts...)
-}
-
-func lastParams(t *testing.T, h *sdktest.Harness, command string) map[string]any {
-	t.Helper()
-	rec := h.Addon().Received()
-	for i := len(rec) - 1; i >= 0; i-- {
-		if rec[i].Command == command {
-			var m map[string]any
-			if err := json.Unmarshal(rec[i].Params, &m); err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}
-	}
-	t.Fatalf("%s was not sent (sent %v)", command, h.Commands())
-	return nil
-}
-
-func mustFail(t *testing.T, h *sdktest.Harness, tool string, args any, code sdk.ErrorCode, hintHas string, opts ...sdktest.CallOption) {
-	t.Helper()
-	res, err := h.Call(context.Background(), tool, args, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Err == nil || res.Err.Code != code || !strings.Contains(res.Err.Hint, hintHas) {
-		t.Fatalf("%s %v: got %+v %s, want %s with %q", tool, args, res.Err, res.Structured, code, hintHas)
-	}
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
@@ -212,9 +183,9 @@ func TestValidateFilesAndIncludes(t *testing.T) {
 	if out.Valid || len(out.Errors) != 1 || out.Errors[0].Line != 3 || !strings.Contains(out.Errors[0].Message, "res://nope.gdshaderinc") {
 		t.Fatalf("missing include: %+v", out)
 	}
-	mustFail(t, h, "validate", map[string]any{"path": "res://fx/nope.gdshader"}, sdk.CodeResourceNotFound, "no file res://fx/nope.gdshader")
-	mustFail(t, h, "validate", map[string]any{"path": "res://fx/main.gd"}, sdk.CodeValidationError, ".gdshader")
-	mustFail(t, h, "validate", map[string]any{}, sdk.CodeValidationError, "give code")
+	h.MustFail(t, "validate", map[string]any{"path": "res://fx/nope.gdshader"}, sdk.CodeResourceNotFound, "no file res://fx/nope.gdshader")
+	h.MustFail(t, "validate", map[string]any{"path": "res://fx/main.gd"}, sdk.CodeValidationError, ".gdshader")
+	h.MustFail(t, "validate", map[string]any{}, sdk.CodeValidationError, "give code")
 	if _, err := os.Stat(filepath.Join(dir, ".godot")); err == nil {
 		t.Error("the compile process wrote the project's .godot")
 	}
@@ -245,10 +216,10 @@ func TestWriteSendsAndValidates(t *testing.T) {
 	if !out.Valid || len(out.Uniforms) != 4 || len(out.LostIn) != 1 || out.LostIn[0].Lost[0] != "old" {
 		t.Fatalf("write: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_shader_write"); p["code"] != goodShader || p["dry_run"] != false {
+	if p := h.LastParams(t, "cmd_shader_write"); p["code"] != goodShader || p["dry_run"] != false {
 		t.Fatalf("sent %v", p)
 	}
-	mustFail(t, h, "write", map[string]any{"path": "res://a.txt", "code": "x"}, sdk.CodeValidationError, ".gdshaderinc")
+	h.MustFail(t, "write", map[string]any{"path": "res://a.txt", "code": "x"}, sdk.CodeValidationError, ".gdshaderinc")
 }
 
 func TestSetParamsChecksArguments(t *testing.T) {
@@ -256,16 +227,16 @@ func TestSetParamsChecksArguments(t *testing.T) {
 	h.Addon().HandleResult("cmd_shader_set_params", map[string]any{"target": "S:material", "material": "", "shader": "res://a.gdshader", "params": []any{},
 		"changed": []string{"speed"}, "created": true, "persisted": true, "undoable": true, "dry_run": false})
 	h.MustCall(t, "set_params", map[string]any{"node": "S", "create_with_shader": "res://a.gdshader", "set": map[string]any{"speed": 3}})
-	p := lastParams(t, h, "cmd_shader_set_params")
+	p := h.LastParams(t, "cmd_shader_set_params")
 	if p["property"] != "material" || p["create_with_shader"] != "res://a.gdshader" || p["dry_run"] != false {
 		t.Fatalf("sent %v", p)
 	}
-	mustFail(t, h, "set_params", map[string]any{"node": "S"}, sdk.CodeValidationError, "nothing to do")
-	mustFail(t, h, "set_params", map[string]any{"node": "S", "path": "res://m.tres", "reset": []string{"a"}}, sdk.CodeValidationError, "exactly one")
-	mustFail(t, h, "set_params", map[string]any{"path": "res://m.tres", "create_with_shader": "res://a.gdshader"}, sdk.CodeValidationError, "needs node")
-	mustFail(t, h, "set_params", map[string]any{"node": "S", "set": map[string]any{"a": 1}, "reset": []string{"a"}}, sdk.CodeValidationError, "both")
+	h.MustFail(t, "set_params", map[string]any{"node": "S"}, sdk.CodeValidationError, "nothing to do")
+	h.MustFail(t, "set_params", map[string]any{"node": "S", "path": "res://m.tres", "reset": []string{"a"}}, sdk.CodeValidationError, "exactly one")
+	h.MustFail(t, "set_params", map[string]any{"path": "res://m.tres", "create_with_shader": "res://a.gdshader"}, sdk.CodeValidationError, "needs node")
+	h.MustFail(t, "set_params", map[string]any{"node": "S", "set": map[string]any{"a": 1}, "reset": []string{"a"}}, sdk.CodeValidationError, "both")
 	h.MustCall(t, "set_params", map[string]any{"path": "res://m.tres", "reset": []string{"a"}}, sdktest.DryRun())
-	if p := lastParams(t, h, "cmd_shader_set_params"); p["dry_run"] != true || p["path"] != "res://m.tres" {
+	if p := h.LastParams(t, "cmd_shader_set_params"); p["dry_run"] != true || p["path"] != "res://m.tres" {
 		t.Fatalf("dry run sent %v", p)
 	}
 }
@@ -283,7 +254,7 @@ func TestWriteDryRunChecksTheGivenCode(t *testing.T) {
 	if out.Valid || len(out.Errors) != 1 || out.Errors[0].Line != 11 || out.LostIn == nil || !out.DryRun {
 		t.Fatalf("dry-run write: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_shader_write"); p["dry_run"] != true {
+	if p := h.LastParams(t, "cmd_shader_write"); p["dry_run"] != true {
 		t.Fatalf("sent %v", p)
 	}
 }
@@ -298,10 +269,10 @@ func TestGetParamsTargets(t *testing.T) {
 	if out.Params == nil {
 		t.Fatalf("params must be a list: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_shader_get_params"); p["node"] != "Rect" || p["property"] != "material" {
+	if p := h.LastParams(t, "cmd_shader_get_params"); p["node"] != "Rect" || p["property"] != "material" {
 		t.Fatalf("sent %v", p)
 	}
-	mustFail(t, h, "get_params", map[string]any{"path": "res://m.tres", "property": "material"}, sdk.CodeValidationError, "property goes with node")
-	mustFail(t, h, "get_params", map[string]any{"path": "/etc/passwd"}, sdk.CodeValidationError, "res://")
-	mustFail(t, h, "get_params", map[string]any{}, sdk.CodeValidationError, "exactly one")
+	h.MustFail(t, "get_params", map[string]any{"path": "res://m.tres", "property": "material"}, sdk.CodeValidationError, "property goes with node")
+	h.MustFail(t, "get_params", map[string]any{"path": "/etc/passwd"}, sdk.CodeValidationError, "res://")
+	h.MustFail(t, "get_params", map[string]any{}, sdk.CodeValidationError, "exactly one")
 }

@@ -25,17 +25,17 @@ func TestGridMapBuildLibrary(t *testing.T) {
 	if out.Path != "res://lib.tres" || len(out.Items) != 1 || out.Items[0].Shapes != 1 || !out.Undoable {
 		t.Fatalf("build_library: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_tilemap_gridmap_build_library"); p["scene"] != "res://meshes.tscn" || p["dry_run"] != false || p["apply_transforms"] != nil {
+	if p := h.LastParams(t, "cmd_tilemap_gridmap_build_library"); p["scene"] != "res://meshes.tscn" || p["dry_run"] != false || p["apply_transforms"] != nil {
 		t.Fatalf("params: %v", p)
 	}
 	h.MustCall(t, "gridmap_build_library", map[string]any{"scene": "res://meshes.tscn", "gridmap": "Grid"}, sdktest.DryRun()).Decode(&out)
-	if !out.DryRun || lastParams(t, h, "cmd_tilemap_gridmap_build_library")["dry_run"] != true {
+	if !out.DryRun || h.LastParams(t, "cmd_tilemap_gridmap_build_library")["dry_run"] != true {
 		t.Fatalf("dry run: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "gridmap_build_library", map[string]any{"scene": "res://meshes.tscn"}, sdk.CodeValidationError, "give path")
-	mustFail(t, h, "gridmap_build_library", map[string]any{"scene": "/tmp/x.tscn", "gridmap": "Grid"}, sdk.CodeValidationError, "res://")
-	mustFail(t, h, "gridmap_build_library", map[string]any{"scene": "res://m.tscn", "path": "res://lib.png"}, sdk.CodeValidationError, ".tres")
+	h.MustFail(t, "gridmap_build_library", map[string]any{"scene": "res://meshes.tscn"}, sdk.CodeValidationError, "give path")
+	h.MustFail(t, "gridmap_build_library", map[string]any{"scene": "/tmp/x.tscn", "gridmap": "Grid"}, sdk.CodeValidationError, "res://")
+	h.MustFail(t, "gridmap_build_library", map[string]any{"scene": "res://m.tscn", "path": "res://lib.png"}, sdk.CodeValidationError, ".tres")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
@@ -50,7 +50,7 @@ func TestGridMapCells(t *testing.T) {
 	if !cells.Truncated || cells.NextCursor != "1" || cells.Cells[0].Name != "Ball" || cells.Cells[0].Orientation != 10 {
 		t.Fatalf("get_cells: %+v", cells)
 	}
-	if p := lastParams(t, h, "cmd_tilemap_gridmap_get_cells"); p["box"] == nil || p["offset"] != 0.0 {
+	if p := h.LastParams(t, "cmd_tilemap_gridmap_get_cells"); p["box"] == nil || p["offset"] != 0.0 {
 		t.Fatalf("params: %v", p)
 	}
 	h.Addon().Handle("cmd_tilemap_gridmap_set_cells", func(_ context.Context, p json.RawMessage) (any, *sdk.Error) {
@@ -65,15 +65,15 @@ func TestGridMapCells(t *testing.T) {
 	if out.Written != 3 || !out.Undoable {
 		t.Fatalf("set_cells: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_tilemap_gridmap_set_cells")
+	p := h.LastParams(t, "cmd_tilemap_gridmap_set_cells")
 	if set := p["set"].([]any)[0].(map[string]any); set["item"] != nil || set["name"] != "Box" || p["dry_run"] != false {
 		t.Fatalf("params: %v", p)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "gridmap_set_cells", map[string]any{"gridmap": "Grid"}, sdk.CodeValidationError, "nothing to do")
-	mustFail(t, h, "gridmap_set_cells", map[string]any{"gridmap": "Grid", "set": []any{map[string]any{"item": 0, "name": "Box", "cells": [][3]int{{0, 0, 0}}}}}, sdk.CodeValidationError, "exactly one of item")
-	mustFail(t, h, "gridmap_set_cells", map[string]any{"gridmap": "Grid", "set": []any{map[string]any{"item": 0, "orientation": 24, "cells": [][3]int{{0, 0, 0}}}}}, sdk.CodeValidationError, "orientation")
-	mustFail(t, h, "gridmap_get_cells", map[string]any{"gridmap": "Grid", "cursor": "-3"}, sdk.CodeValidationError, "cursor")
+	h.MustFail(t, "gridmap_set_cells", map[string]any{"gridmap": "Grid"}, sdk.CodeValidationError, "nothing to do")
+	h.MustFail(t, "gridmap_set_cells", map[string]any{"gridmap": "Grid", "set": []any{map[string]any{"item": 0, "name": "Box", "cells": [][3]int{{0, 0, 0}}}}}, sdk.CodeValidationError, "exactly one of item")
+	h.MustFail(t, "gridmap_set_cells", map[string]any{"gridmap": "Grid", "set": []any{map[string]any{"item": 0, "orientation": 24, "cells": [][3]int{{0, 0, 0}}}}}, sdk.CodeValidationError, "orientation")
+	h.MustFail(t, "gridmap_get_cells", map[string]any{"gridmap": "Grid", "cursor": "-3"}, sdk.CodeValidationError, "cursor")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}

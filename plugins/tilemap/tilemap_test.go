@@ -39,34 +39,6 @@ func start(t *testing.T) *sdktest.Harness {
 	return sdktest.Start(t, Toolset(), opts...)
 }
 
-// lastParams is what the editor got with the last command.
-func lastParams(t *testing.T, h *sdktest.Harness, command string) map[string]any {
-	t.Helper()
-	rec := h.Addon().Received()
-	for i := len(rec) - 1; i >= 0; i-- {
-		if rec[i].Command == command {
-			var m map[string]any
-			if err := json.Unmarshal(rec[i].Params, &m); err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}
-	}
-	t.Fatalf("%s was not sent (sent %v)", command, h.Commands())
-	return nil
-}
-
-func mustFail(t *testing.T, h *sdktest.Harness, tool string, args any, code sdk.ErrorCode, hintHas string, opts ...sdktest.CallOption) {
-	t.Helper()
-	res, err := h.Call(context.Background(), tool, args, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Err == nil || res.Err.Code != code || !strings.Contains(res.Err.Hint, hintHas) {
-		t.Fatalf("%s %v: got %+v %s, want %s with %q", tool, args, res.Err, res.Structured, code, hintHas)
-	}
-}
-
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
@@ -130,7 +102,7 @@ func TestGetCellsPages(t *testing.T) {
 	if !out.Truncated || out.NextCursor != "1" || out.Returned != 1 || out.Total != 2 {
 		t.Fatalf("page 1: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_tilemap_get_cells"); p["offset"] != 0.0 || p["limit"] != 1.0 || p["rect"] == nil {
+	if p := h.LastParams(t, "cmd_tilemap_get_cells"); p["offset"] != 0.0 || p["limit"] != 1.0 || p["rect"] == nil {
 		t.Fatalf("params: %v", p)
 	}
 	cursor := out.NextCursor
@@ -140,8 +112,8 @@ func TestGetCellsPages(t *testing.T) {
 		t.Fatalf("page 2: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "get_cells", map[string]any{"layer": "Ground", "cursor": "x"}, sdk.CodeValidationError, "cursor")
-	mustFail(t, h, "get_cells", map[string]any{"layer": "Ground", "limit": 20000}, sdk.CodeValidationError, "limit")
+	h.MustFail(t, "get_cells", map[string]any{"layer": "Ground", "cursor": "x"}, sdk.CodeValidationError, "cursor")
+	h.MustFail(t, "get_cells", map[string]any{"layer": "Ground", "limit": 20000}, sdk.CodeValidationError, "limit")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
@@ -157,12 +129,12 @@ func TestGetTileSet(t *testing.T) {
 	if len(out.Sources) != 1 || out.Sources[0].Tiles[0].TerrainSet != -1 || out.TileSize != [2]int{16, 16} {
 		t.Fatalf("get_tileset: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_tilemap_get_tileset"); p["path"] != "res://tiles.tres" || p["tiles_limit"] != 500.0 {
+	if p := h.LastParams(t, "cmd_tilemap_get_tileset"); p["path"] != "res://tiles.tres" || p["tiles_limit"] != 500.0 {
 		t.Fatalf("params: %v", p)
 	}
-	mustFail(t, h, "get_tileset", map[string]any{}, sdk.CodeValidationError, "exactly one of layer")
-	mustFail(t, h, "get_tileset", map[string]any{"layer": "G", "path": "res://t.tres"}, sdk.CodeValidationError, "exactly one of layer")
-	mustFail(t, h, "get_tileset", map[string]any{"path": "res://../t.tres"}, sdk.CodeValidationError, "leaves the project")
+	h.MustFail(t, "get_tileset", map[string]any{}, sdk.CodeValidationError, "exactly one of layer")
+	h.MustFail(t, "get_tileset", map[string]any{"layer": "G", "path": "res://t.tres"}, sdk.CodeValidationError, "exactly one of layer")
+	h.MustFail(t, "get_tileset", map[string]any{"path": "res://../t.tres"}, sdk.CodeValidationError, "leaves the project")
 }
 
 func paintAnswer(dry bool) map[string]any {
@@ -188,7 +160,7 @@ func TestPaint(t *testing.T) {
 	if !out.Undoable || out.DryRun || out.Written != 3 {
 		t.Fatalf("paint: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_tilemap_paint")
+	p := h.LastParams(t, "cmd_tilemap_paint")
 	terr := p["terrain"].([]any)[0].(map[string]any)
 	set := p["set"].([]any)[0].(map[string]any)
 	if p["dry_run"] != false || terr["mode"] != "connect" || terr["ignore_empty_terrains"] != nil || set["tile"].(map[string]any)["alt"] != nil || len(set["cells"].([]any)) != 2 {
@@ -198,21 +170,21 @@ func TestPaint(t *testing.T) {
 	if !out.DryRun || out.Undoable {
 		t.Fatalf("dry run: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_tilemap_paint"); p["dry_run"] != true {
+	if p := h.LastParams(t, "cmd_tilemap_paint"); p["dry_run"] != true {
 		t.Fatalf("dry run params: %v", p)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "paint", map[string]any{"layer": "Ground"}, sdk.CodeValidationError, "nothing to paint")
-	mustFail(t, h, "paint", map[string]any{"layer": "Ground", "patterns": []any{map[string]any{"at": []int{0, 0}}}}, sdk.CodeValidationError, "exactly one of index")
-	mustFail(t, h, "paint", map[string]any{"layer": "Ground", "fill": []any{map[string]any{"rect": map[string]int{"x": 0, "y": 0, "w": 2000, "h": 2000}}}}, sdk.CodeValidationError, "at most")
-	mustFail(t, h, "paint", map[string]any{"layer": "Ground", "terrain": []any{map[string]any{"mode": "line", "terrain_set": 0, "terrain": 0, "cells": [][2]int{{0, 0}}}}}, sdk.CodeValidationError, "mode")
-	mustFail(t, h, "paint", map[string]any{"layer": "Ground", "erase": [][]int{{0}}}, sdk.CodeValidationError, "erase")
+	h.MustFail(t, "paint", map[string]any{"layer": "Ground"}, sdk.CodeValidationError, "nothing to paint")
+	h.MustFail(t, "paint", map[string]any{"layer": "Ground", "patterns": []any{map[string]any{"at": []int{0, 0}}}}, sdk.CodeValidationError, "exactly one of index")
+	h.MustFail(t, "paint", map[string]any{"layer": "Ground", "fill": []any{map[string]any{"rect": map[string]int{"x": 0, "y": 0, "w": 2000, "h": 2000}}}}, sdk.CodeValidationError, "at most")
+	h.MustFail(t, "paint", map[string]any{"layer": "Ground", "terrain": []any{map[string]any{"mode": "line", "terrain_set": 0, "terrain": 0, "cells": [][2]int{{0, 0}}}}}, sdk.CodeValidationError, "mode")
+	h.MustFail(t, "paint", map[string]any{"layer": "Ground", "erase": [][]int{{0}}}, sdk.CodeValidationError, "erase")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
 	}
 	// The editor's refusal (a legacy TileMap, say) is the tool's answer.
 	h.Addon().HandleError("cmd_tilemap_paint", &sdk.Error{Code: "PRECONDITION_FAILED", Hint: "'Old' is a TileMap node", Required: "tile_map_layer"})
-	mustFail(t, h, "paint", map[string]any{"layer": "Old", "erase": [][2]int{{0, 0}}}, sdk.CodePreconditionFailed, "TileMap node")
+	h.MustFail(t, "paint", map[string]any{"layer": "Old", "erase": [][2]int{{0, 0}}}, sdk.CodePreconditionFailed, "TileMap node")
 }
 
 // build_tileset with new sends cmd_tilemap_create_tileset.
@@ -232,28 +204,28 @@ func TestBuildNewTileSet(t *testing.T) {
 		"physics_layers": []any{map[string]any{}},
 		"tiles":          []any{map[string]any{"atlas": []int{0, 0}, "collision": []any{map[string]any{}}, "custom_data": map[string]any{"damage": 3}}},
 	}
-	mustFail(t, h, "build_tileset", args, sdk.CodeValidationError, "leaves the project")
+	h.MustFail(t, "build_tileset", args, sdk.CodeValidationError, "leaves the project")
 	args["path"] = "res://tiles.tres"
 	var out BuildTileSetOut
 	h.MustCall(t, "build_tileset", args).Decode(&out)
 	if out.Path != "res://tiles.tres" || out.Tiles != 4 || !out.Undoable {
 		t.Fatalf("build_tileset new: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_tilemap_create_tileset")
+	p := h.LastParams(t, "cmd_tilemap_create_tileset")
 	atlas := p["atlases"].([]any)[0].(map[string]any)
 	if atlas["texture"] != "res://icon.svg" || atlas["margins"] != nil || atlas["create_tiles"] != "all" || p["tile_shape"] != "square" || p["new"] != nil || fmt.Sprint(p["tile_size"]) != "[8 8]" || p["dry_run"] != false {
 		t.Fatalf("params: %v", p)
 	}
 	h.MustCall(t, "build_tileset", args, sdktest.DryRun()).Decode(&out)
-	if !out.DryRun || lastParams(t, h, "cmd_tilemap_create_tileset")["dry_run"] != true {
+	if !out.DryRun || h.LastParams(t, "cmd_tilemap_create_tileset")["dry_run"] != true {
 		t.Fatalf("dry run: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "build_tileset", map[string]any{"new": map[string]any{"tile_size": []int{8, 8}}}, sdk.CodeValidationError, "give path")
-	mustFail(t, h, "build_tileset", map[string]any{"path": "res://t.png", "new": map[string]any{"tile_size": []int{8, 8}}}, sdk.CodeValidationError, ".tres")
-	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{0, 8}}}, sdk.CodeValidationError, "positive")
-	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "need an atlas")
-	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
+	h.MustFail(t, "build_tileset", map[string]any{"new": map[string]any{"tile_size": []int{8, 8}}}, sdk.CodeValidationError, "give path")
+	h.MustFail(t, "build_tileset", map[string]any{"path": "res://t.png", "new": map[string]any{"tile_size": []int{8, 8}}}, sdk.CodeValidationError, ".tres")
+	h.MustFail(t, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{0, 8}}}, sdk.CodeValidationError, "positive")
+	h.MustFail(t, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "need an atlas")
+	h.MustFail(t, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
 		"tiles": []any{map[string]any{"atlas": []int{0, 0}, "collision": []any{map[string]any{"points": [][2]float64{{0, 0}, {1, 1}}}}}}}, sdk.CodeValidationError, "at least 3 points")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())
@@ -278,19 +250,19 @@ func TestBuildOntoTileSet(t *testing.T) {
 	if out.CustomDataLayers != 2 || !out.Undoable {
 		t.Fatalf("build_tileset onto: %+v", out)
 	}
-	p := lastParams(t, h, "cmd_tilemap_edit_tileset")
+	p := h.LastParams(t, "cmd_tilemap_edit_tileset")
 	if tile := p["tiles"].([]any)[0].(map[string]any); tile["source"] != 0.0 || tile["atlas_index"] != nil || p["dry_run"] != false {
 		t.Fatalf("params: %v", p)
 	}
 	h.MustCall(t, "build_tileset", args, sdktest.DryRun()).Decode(&out)
-	if !out.DryRun || lastParams(t, h, "cmd_tilemap_edit_tileset")["dry_run"] != true {
+	if !out.DryRun || h.LastParams(t, "cmd_tilemap_edit_tileset")["dry_run"] != true {
 		t.Fatalf("dry run: %+v", out)
 	}
 	n := len(h.Commands())
-	mustFail(t, h, "build_tileset", map[string]any{"path": "res://tiles.tres"}, sdk.CodeValidationError, "nothing to add")
-	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "path": "res://tiles.tres", "physics_layers": []any{map[string]any{}}}, sdk.CodeValidationError, "exactly one of layer")
-	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "existing atlas source")
-	mustFail(t, h, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
+	h.MustFail(t, "build_tileset", map[string]any{"path": "res://tiles.tres"}, sdk.CodeValidationError, "nothing to add")
+	h.MustFail(t, "build_tileset", map[string]any{"layer": "G", "path": "res://tiles.tres", "physics_layers": []any{map[string]any{}}}, sdk.CodeValidationError, "exactly one of layer")
+	h.MustFail(t, "build_tileset", map[string]any{"layer": "G", "tiles": []any{map[string]any{"atlas": []int{0, 0}}}}, sdk.CodeValidationError, "existing atlas source")
+	h.MustFail(t, "build_tileset", map[string]any{"layer": "G", "new": map[string]any{"tile_size": []int{8, 8}}, "atlases": []any{map[string]any{"texture": "res://i.svg"}},
 		"tiles": []any{map[string]any{"source": 0, "atlas": []int{0, 0}}}}, sdk.CodeValidationError, "no sources yet")
 	if len(h.Commands()) != n {
 		t.Fatalf("a refused call reached the editor: %v", h.Commands())

@@ -34,33 +34,6 @@ func start(t *testing.T) *sdktest.Harness {
 	return sdktest.Start(t, Toolset(), opts...)
 }
 
-func lastParams(t *testing.T, h *sdktest.Harness, command string) map[string]any {
-	t.Helper()
-	rec := h.Addon().Received()
-	for i := len(rec) - 1; i >= 0; i-- {
-		if rec[i].Command == command {
-			var m map[string]any
-			if err := json.Unmarshal(rec[i].Params, &m); err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}
-	}
-	t.Fatalf("%s was not sent (sent %v)", command, h.Commands())
-	return nil
-}
-
-func mustFail(t *testing.T, h *sdktest.Harness, tool string, args any, code sdk.ErrorCode, hintHas string, opts ...sdktest.CallOption) {
-	t.Helper()
-	res, err := h.Call(context.Background(), tool, args, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Err == nil || res.Err.Code != code || !strings.Contains(res.Err.Hint, hintHas) {
-		t.Fatalf("%s %v: got %+v %s, want %s with %q", tool, args, res.Err, res.Structured, code, hintHas)
-	}
-}
-
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
@@ -114,7 +87,7 @@ func TestGetLayoutPagesAndDefaults(t *testing.T) {
 	if !out.Truncated || out.NextCursor != "1" || out.Returned != 1 || out.Nodes[0].Problems == nil || out.Nodes[0].SizeFlags.V == nil {
 		t.Fatalf("page 1: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_ui_get_layout"); p["node"] != "." || p["depth"] != 8.0 || p["limit"] != 1.0 || p["offset"] != 0.0 {
+	if p := h.LastParams(t, "cmd_ui_get_layout"); p["node"] != "." || p["depth"] != 8.0 || p["limit"] != 1.0 || p["offset"] != 0.0 {
 		t.Fatalf("defaults not sent: %v", p)
 	}
 	out = GetLayoutOut{}
@@ -122,13 +95,13 @@ func TestGetLayoutPagesAndDefaults(t *testing.T) {
 	if out.Truncated || out.NextCursor != "" {
 		t.Fatalf("page 2: %+v", out)
 	}
-	if p := lastParams(t, h, "cmd_ui_get_layout"); p["offset"] != 1.0 {
+	if p := h.LastParams(t, "cmd_ui_get_layout"); p["offset"] != 1.0 {
 		t.Fatalf("cursor not sent as offset: %v", p)
 	}
-	mustFail(t, h, "get_layout", map[string]any{"cursor": "x"}, sdk.CodeValidationError, "next_cursor")
-	mustFail(t, h, "get_layout", map[string]any{"scene": "res://../menu.tscn"}, sdk.CodeValidationError, "")
+	h.MustFail(t, "get_layout", map[string]any{"cursor": "x"}, sdk.CodeValidationError, "next_cursor")
+	h.MustFail(t, "get_layout", map[string]any{"scene": "res://../menu.tscn"}, sdk.CodeValidationError, "")
 	h.MustCall(t, "get_layout", map[string]any{"scene": "res://menu.tscn"})
-	if p := lastParams(t, h, "cmd_ui_get_layout"); p["scene"] != "res://menu.tscn" {
+	if p := h.LastParams(t, "cmd_ui_get_layout"); p["scene"] != "res://menu.tscn" {
 		t.Fatalf("scene not sent: %v", p)
 	}
 }
@@ -146,12 +119,12 @@ func TestSetLayoutChecksBeforeTheEditor(t *testing.T) {
 		{map[string]any{"node": "A", "custom_minimum_size": []float64{-1, 0}}, "negative"},
 		{map[string]any{"node": "A"}, "nothing to set"},
 	} {
-		mustFail(t, h, "set_layout", map[string]any{"items": []any{c.item}}, sdk.CodeValidationError, c.hint)
+		h.MustFail(t, "set_layout", map[string]any{"items": []any{c.item}}, sdk.CodeValidationError, c.hint)
 	}
-	mustFail(t, h, "set_layout", map[string]any{"items": []any{map[string]any{"node": "A", "preset": "center"}, map[string]any{"node": "A", "preset": "center"}}},
+	h.MustFail(t, "set_layout", map[string]any{"items": []any{map[string]any{"node": "A", "preset": "center"}, map[string]any{"node": "A", "preset": "center"}}},
 		sdk.CodeValidationError, "also items[0]")
-	mustFail(t, h, "set_layout", map[string]any{"items": []any{map[string]any{"node": "A", "preset": "middle"}}}, sdk.CodeValidationError, "preset")
-	mustFail(t, h, "set_layout", map[string]any{"items": []any{map[string]any{"node": "A", "size_flags_h": []string{"stretch"}}}}, sdk.CodeValidationError, "size_flags_h")
+	h.MustFail(t, "set_layout", map[string]any{"items": []any{map[string]any{"node": "A", "preset": "middle"}}}, sdk.CodeValidationError, "preset")
+	h.MustFail(t, "set_layout", map[string]any{"items": []any{map[string]any{"node": "A", "size_flags_h": []string{"stretch"}}}}, sdk.CodeValidationError, "size_flags_h")
 	if n := len(h.Addon().Received()); n != 0 {
 		t.Fatalf("refused calls reached the editor %d times", n)
 	}
@@ -165,7 +138,7 @@ func TestSetLayoutSendsItemsAndDryRun(t *testing.T) {
 	if !out.DryRun || len(out.Nodes) != 1 {
 		t.Fatalf("%+v", out)
 	}
-	p := lastParams(t, h, "cmd_ui_set_layout")
+	p := h.LastParams(t, "cmd_ui_set_layout")
 	items := p["items"].([]any)
 	it := items[0].(map[string]any)
 	if p["dry_run"] != true || it["preset"] != "center" || it["resize_mode"] != nil || it["anchors"] != nil {
@@ -175,9 +148,9 @@ func TestSetLayoutSendsItemsAndDryRun(t *testing.T) {
 
 func TestThemeGetNamesOneSource(t *testing.T) {
 	h := start(t)
-	mustFail(t, h, "theme_get", map[string]any{}, sdk.CodeValidationError, "exactly one")
-	mustFail(t, h, "theme_get", map[string]any{"path": "res://a.tres", "project": true}, sdk.CodeValidationError, "exactly one")
-	mustFail(t, h, "theme_get", map[string]any{"path": "res://../x.tres"}, sdk.CodeValidationError, "")
+	h.MustFail(t, "theme_get", map[string]any{}, sdk.CodeValidationError, "exactly one")
+	h.MustFail(t, "theme_get", map[string]any{"path": "res://a.tres", "project": true}, sdk.CodeValidationError, "exactly one")
+	h.MustFail(t, "theme_get", map[string]any{"path": "res://../x.tres"}, sdk.CodeValidationError, "")
 	h.Addon().HandleResult("cmd_ui_theme_get", map[string]any{"source": "file", "path": "res://t.tres", "has_theme": true,
 		"types": []any{map[string]any{"name": "Button", "items": nil}}})
 	var out ThemeGetOut
@@ -185,18 +158,18 @@ func TestThemeGetNamesOneSource(t *testing.T) {
 	if len(out.Types) != 1 || out.Types[0].Items == nil {
 		t.Fatalf("%+v", out)
 	}
-	if p := lastParams(t, h, "cmd_ui_theme_get"); p["path"] != "res://t.tres" || p["type"] != "Button" {
+	if p := h.LastParams(t, "cmd_ui_theme_get"); p["path"] != "res://t.tres" || p["type"] != "Button" {
 		t.Fatalf("params %v", p)
 	}
 }
 
 func TestThemeEditChecks(t *testing.T) {
 	h := start(t)
-	mustFail(t, h, "theme_edit", map[string]any{"path": "res://t.png", "default_font_size": 12}, sdk.CodeValidationError, ".tres")
-	mustFail(t, h, "theme_edit", map[string]any{"path": "res://t.tres"}, sdk.CodeValidationError, "nothing to edit")
-	mustFail(t, h, "theme_edit", map[string]any{"path": "res://t.tres", "set": []any{map[string]any{"type": "Button", "data_type": "colour", "name": "x", "value": 1}}},
+	h.MustFail(t, "theme_edit", map[string]any{"path": "res://t.png", "default_font_size": 12}, sdk.CodeValidationError, ".tres")
+	h.MustFail(t, "theme_edit", map[string]any{"path": "res://t.tres"}, sdk.CodeValidationError, "nothing to edit")
+	h.MustFail(t, "theme_edit", map[string]any{"path": "res://t.tres", "set": []any{map[string]any{"type": "Button", "data_type": "colour", "name": "x", "value": 1}}},
 		sdk.CodeValidationError, "data_type")
-	mustFail(t, h, "theme_edit", map[string]any{"path": "res://t.tres", "set": []any{map[string]any{"type": "Button", "data_type": "color", "name": "x"}}},
+	h.MustFail(t, "theme_edit", map[string]any{"path": "res://t.tres", "set": []any{map[string]any{"type": "Button", "data_type": "color", "name": "x"}}},
 		sdk.CodeValidationError, "value")
 	h.Addon().HandleResult("cmd_ui_theme_edit", map[string]any{"path": "res://t.tres", "created": true, "types": nil, "items": 1, "undoable": true, "persisted": true})
 	var out ThemeEditOut
@@ -206,16 +179,16 @@ func TestThemeEditChecks(t *testing.T) {
 	if !out.Created || out.Types == nil {
 		t.Fatalf("%+v", out)
 	}
-	if p := lastParams(t, h, "cmd_ui_theme_edit"); p["path"] != "res://t.tres" || p["default_font_size"] != 18.0 || p["dry_run"] != false {
+	if p := h.LastParams(t, "cmd_ui_theme_edit"); p["path"] != "res://t.tres" || p["default_font_size"] != 18.0 || p["dry_run"] != false {
 		t.Fatalf("params %v", p)
 	}
 }
 
 func TestSetOverridesChecks(t *testing.T) {
 	h := start(t)
-	mustFail(t, h, "set_theme_overrides", map[string]any{"node": "B"}, sdk.CodeValidationError, "nothing to change")
+	h.MustFail(t, "set_theme_overrides", map[string]any{"node": "B"}, sdk.CodeValidationError, "nothing to change")
 	h.Addon().HandleError("cmd_ui_set_theme_overrides", sdk.Validation("set[0]: a Button has no color item 'font_colour'. Did you mean 'font_color'?"))
-	mustFail(t, h, "set_theme_overrides", map[string]any{"node": "B", "set": []any{map[string]any{"data_type": "color", "name": "font_colour", "value": "#ff0000"}}},
+	h.MustFail(t, "set_theme_overrides", map[string]any{"node": "B", "set": []any{map[string]any{"data_type": "color", "name": "font_colour", "value": "#ff0000"}}},
 		sdk.CodeValidationError, "Did you mean 'font_color'")
 	h.Addon().HandleResult("cmd_ui_set_theme_overrides", map[string]any{"node": "B", "theme_type": "Button", "undoable": true, "persisted": true})
 	var out OverridesOut

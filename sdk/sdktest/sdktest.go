@@ -541,6 +541,35 @@ func (h *Harness) MustCall(t testing.TB, tool string, args any, opts ...CallOpti
 	return res
 }
 
+// MustFail is MustCall for a call that must be refused: it fails t unless
+// the tool answers an error with code whose hint contains hintHas.
+func (h *Harness) MustFail(t testing.TB, tool string, args any, code sdk.ErrorCode, hintHas string, opts ...CallOption) *Result {
+	t.Helper()
+	res := h.MustCall(t, tool, args, opts...)
+	if res.Err == nil || res.Err.Code != code || !strings.Contains(res.Err.Hint, hintHas) {
+		t.Fatalf("%s %v: got %+v %s, want %s with %q", tool, args, res.Err, res.Structured, code, hintHas)
+	}
+	return res
+}
+
+// LastParams is what the fake editor received with the last command named
+// command, decoded; it fails t when no such command was sent.
+func (h *Harness) LastParams(t testing.TB, command string) map[string]any {
+	t.Helper()
+	rec := h.editor.Received()
+	for i := len(rec) - 1; i >= 0; i-- {
+		if rec[i].Command == command {
+			var m map[string]any
+			if err := json.Unmarshal(rec[i].Params, &m); err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+	}
+	t.Fatalf("%s was not sent (sent %v)", command, h.Commands())
+	return nil
+}
+
 // Commands lists the names of the commands the fake editor received, in order.
 func (h *Harness) Commands() []string {
 	var out []string

@@ -3,6 +3,7 @@ extends RefCounted
 ## Shared helpers of the audio toolset's editor commands: answers, did-you-mean and
 ## the stored properties of a resource.
 
+const Names := preload("res://addons/godot_mcp/lib/names.gd")
 const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
 
 var router: RefCounted = null
@@ -30,30 +31,9 @@ static func encode(v: Variant) -> Variant:
 	return Codec.encode(v)
 
 
-## The nearest of [param have] to [param want] as " Did you mean 'x'?", or "".
+## The nearest of [param have] to [param want] as " Did you mean 'x'?", or "" (lib/names.gd).
 static func did_you_mean(want: String, have: PackedStringArray, at_least: float = 0.4) -> String:
-	var best: String = ""
-	var best_score: float = 0.0
-	for h: String in have:
-		var a: String = want.to_lower()
-		var b: String = h.to_lower()
-		var s: float = maxf(a.similarity(b), 1.0 - float(_distance(a, b)) / float(maxi(1, maxi(a.length(), b.length()))))
-		if s > best_score:
-			best_score = s
-			best = h
-	return " Did you mean '%s'?" % best if best != "" and best_score >= at_least else ""
-
-
-static func _distance(a: String, b: String) -> int:
-	var prev: PackedInt32Array = []
-	for j: int in b.length() + 1:
-		prev.append(j)
-	for i: int in a.length():
-		var cur: PackedInt32Array = [i + 1]
-		for j: int in b.length():
-			cur.append(mini(mini(prev[j + 1] + 1, cur[j] + 1), prev[j] + (0 if a[i] == b[j] else 1)))
-		prev = cur
-	return prev[b.length()]
+	return Names.did_you_mean(want, have, at_least)
 
 
 ## The names of the stored (saved) properties of [param obj], resource_* and script left out.

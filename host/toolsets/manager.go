@@ -330,6 +330,11 @@ func (m *Manager) describe(e *entry, stamp fileStamp, done chan struct{}) {
 // changed, waits for them at most ListWait, and reports the rest as
 // "describing".
 func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
+	return m.list(ctx, m.listWait)
+}
+
+// list is List waiting at most wait for the descriptions being read.
+func (m *Manager) list(ctx context.Context, wait time.Duration) []mcpserver.ToolsetStatus {
 	var pending []<-chan struct{}
 	for _, name := range m.order {
 		if ch := m.describeLater(m.entries[name]); ch != nil {
@@ -337,7 +342,7 @@ func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
 		}
 	}
 	if len(pending) > 0 {
-		timer := time.NewTimer(m.listWait)
+		timer := time.NewTimer(wait)
 	wait:
 		for _, ch := range pending {
 			select {
@@ -396,7 +401,12 @@ func (m *Manager) Enabled() []string {
 // enabled or not (mcpserver.ToolOwners). Toolsets never described yet are
 // described first, as godot_list_toolsets does.
 func (m *Manager) ToolOwner(ctx context.Context, tool string) (string, bool) {
-	m.List(ctx)
+	// Waits out the descriptions still being read, up to their own bound
+	// rather than List's: right after start every toolset is being described
+	// at once (fourteen plugin processes on a busy 2-CPU box took more than
+	// List's 2 s), and a call of a disabled toolset's tool must still be told
+	// which toolset to enable, not that the tool does not exist.
+	m.list(ctx, m.describeTimeout)
 	for _, name := range m.order {
 		e := m.entries[name]
 		e.mu.Lock()

@@ -34,9 +34,12 @@ test: lint test-go gdparse proto-check
 
 # go test's own output, then one summary line (tools/testsummary reads
 # go test -json); the line is kept in bin/.test-go-summary for `make test`.
+# The e2e suite runs after the other packages, once per Godot engine found
+# (tools/e2erun; docs/godot-versions.md says where engines are looked for);
+# the other packages' tests that use a Godot binary get the first engine.
 test-go:
-	@mkdir -p bin && $(GO) build -o bin/testsummary ./tools/testsummary
-	@set -o pipefail; $(GO) test -race -count=1 -timeout 45m -json $(PKGS) | bin/testsummary -out bin/.test-go-summary
+	@mkdir -p bin && $(GO) build -o bin/testsummary ./tools/testsummary && $(GO) build -o bin/e2erun ./tools/e2erun
+	@set -o pipefail; { GODOT_BIN="$$(bin/e2erun -first)" GODOT_BINS= $(GO) test -race -count=1 -timeout 45m -json $$($(GO) list $(PKGS) | grep -v '/e2e$$'); bin/e2erun -json; } | bin/testsummary -out bin/.test-go-summary
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -52,7 +55,7 @@ gdparse:
 	@bash tools/gdparse.sh
 
 e2e:
-	$(GO) test -race -count=1 -v -timeout 30m ./e2e/...
+	@$(GO) run ./tools/e2erun
 
 bench:
 	@bash tools/bench.sh

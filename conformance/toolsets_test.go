@@ -300,14 +300,18 @@ func TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient(t *testing.T) 
 }
 
 // TestRealCheckProjectThroughTypeScriptSDKClient: a result made by a real
-// Godot (godot on PATH, headless), not a canned one:
+// Godot (GODOT_BIN, else godot on PATH, headless), not a canned one:
 // godot_diagnostics_check_project over a project with a parse error and a
 // missing dependency, called through the TypeScript SDK v1 client, is
 // accepted by the client and matches the tool's full contract.
 func TestRealCheckProjectThroughTypeScriptSDKClient(t *testing.T) {
 	needNPM(t)
-	if _, err := exec.LookPath("godot"); err != nil {
-		t.Skip("no godot on PATH: skipping the real check_project result")
+	godot := os.Getenv("GODOT_BIN")
+	if godot == "" {
+		godot = "godot"
+	}
+	if _, err := exec.LookPath(godot); err != nil {
+		t.Skipf("no Godot binary (GODOT_BIN=%q, or godot on PATH): skipping the real check_project result", os.Getenv("GODOT_BIN"))
 	}
 	project := t.TempDir()
 	files := map[string]string{

@@ -26,6 +26,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/addoninstall"
 	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/internal/testing/godotengines"
 )
 
 // Bounds of the slow steps. The CI machine has 2 cores; a cold editor start
@@ -55,11 +56,16 @@ func TestMain(m *testing.M) {
 }
 
 func runMain(m *testing.M) int {
+	if os.Getenv(listOnlyEnv) != "" {
+		return m.Run()
+	}
 	godot, version, why := findGodot()
 	if why != "" {
-		fmt.Fprintln(os.Stderr, "e2e: skipped: "+why)
+		fmt.Fprintf(os.Stderr, "e2e: skipped: 0 of %s ran: %s\n", countTests(), why)
 		return 0
 	}
+	// tools/testsummary keys this run's results by the engine named here.
+	fmt.Printf("e2e: engine: %s %s\n", (godotengines.Engine{Version: version}).Label(), godot)
 	if err := prepare(godot, version); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: setup failed:", err)
 		cleanupSuite()
@@ -73,41 +79,51 @@ func runMain(m *testing.M) int {
 	return code
 }
 
+// listOnlyEnv makes TestMain only run m.Run (for countTests' -test.list).
+const listOnlyEnv = "GODOT_MCP_E2E_LIST_ONLY"
+
+// countTests is how many tests the suite has, for the line of a skipped run
+// ("0 of 66 ran"): the test binary run again with -test.list.
+func countTests() string {
+	cmd := exec.Command(os.Args[0], "-test.list", ".")
+	cmd.Env = append(os.Environ(), listOnlyEnv+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return "?"
+	}
+	n := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "Test") {
+			n++
+		}
+	}
+	return strconv.Itoa(n)
+}
+
 func cleanupSuite() {
 	if suite.work != "" && os.Getenv("E2E_KEEP") == "" {
 		os.RemoveAll(suite.work)
 	}
 }
 
-// findGodot returns the Godot 4 binary and its version, or why there is none.
+// findGodot returns the Godot 4 binary of this run and its version, or why
+// there is none. tools/e2erun (make test) runs the suite once per engine
+// with GODOT_BIN naming it; run directly, the suite takes the first engine
+// internal/testing/godotengines finds (GODOT_BINS, GODOT_BIN, the engine
+// cache, PATH) and says which.
 func findGodot() (bin, version, why string) {
-	bin = os.Getenv("GODOT_BIN")
-	if bin != "" {
-		if p, err := exec.LookPath(bin); err == nil {
-			bin = p
-		} else {
-			return "", "", fmt.Sprintf("GODOT_BIN=%s is not an executable Godot binary (%v)", bin, err)
-		}
-	} else {
-		p, err := exec.LookPath("godot")
-		if err != nil {
-			return "", "", "no Godot 4 binary found (set GODOT_BIN or put godot on PATH)"
-		}
-		bin = p
+	if why := os.Getenv("GODOT_MCP_E2E_NO_ENGINE"); why != "" {
+		return "", "", why
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--version")
-	cmd.Env = godotEnv()
-	out, err := cmd.Output()
-	version = strings.TrimSpace(lastLine(string(out)))
-	if err != nil || version == "" {
-		return "", "", fmt.Sprintf("%s --version failed (%v); no usable Godot 4 binary", bin, err)
+	all := godotengines.Find()
+	usable, why := godotengines.Usable(all)
+	if len(usable) == 0 {
+		return "", "", why
 	}
-	if !strings.HasPrefix(version, "4.") {
-		return "", "", fmt.Sprintf("%s is Godot %s, the addon needs Godot 4 (set GODOT_BIN to a Godot 4 binary)", bin, version)
+	if len(usable) > 1 {
+		fmt.Fprintf(os.Stderr, "e2e: %d engines found, this run uses %s; `make test` (tools/e2erun) runs the suite on each\n", len(usable), usable[0].Path)
 	}
-	return bin, version, ""
+	return usable[0].Path, usable[0].Version, ""
 }
 
 func lastLine(s string) string {
@@ -354,13 +370,32 @@ func (e *editor) running() bool {
 
 var scriptErrorRE = regexp.MustCompile(`SCRIPT ERROR|Parse Error`)
 
+// addonErrorRE marks an engine error raised in our addon or a toolset's
+// editor code: Godot names the script in the lines after "ERROR:".
+var addonErrorRE = regexp.MustCompile(`res://addons/godot_mcp`)
+
 // scriptErrors returns each line with SCRIPT ERROR or Parse Error, with the
-// line after it (Godot prints "at: file:line" there).
+// line after it (Godot prints "at: file:line" there), and each engine
+// "ERROR:" whose line or the two after it name a script of our addon
+// (res://addons/godot_mcp*): an error our code raised (push_error, a failed
+// engine call) is a bug even when the tool's answer looked right.
 func scriptErrors(out string) []string {
 	lines := strings.Split(out, "\n")
 	var found []string
 	for i, l := range lines {
-		if scriptErrorRE.MatchString(l) {
+		isErr := scriptErrorRE.MatchString(l)
+		if !isErr && strings.HasPrefix(strings.TrimSpace(l), "ERROR:") {
+			for j := i; j < len(lines) && j <= i+2; j++ {
+				if j > i && strings.HasPrefix(strings.TrimSpace(lines[j]), "ERROR:") {
+					break
+				}
+				if addonErrorRE.MatchString(lines[j]) {
+					isErr = true
+					break
+				}
+			}
+		}
+		if isErr {
 			s := strings.TrimRight(l, "\r")
 			if i+1 < len(lines) {
 				s += "\n" + strings.TrimRight(lines[i+1], "\r")

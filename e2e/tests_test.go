@@ -6,25 +6,30 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/godot-mcp/godot-mcp/internal/testing/godotengines"
 )
 
 // The test frameworks are not part of this repository: these tests run
-// against a copy on the machine, named by an environment variable (the
-// addons/<framework> folder), and skip with one line when it is not set.
+// against a copy on the machine, the addons/<framework> folder named by an
+// environment variable, else the framework cache
+// (~/.cache/godot-mcp/frameworks/<name>/addons/<name>, docs/godot-versions.md),
+// and skip with one line when there is none.
 const (
 	gutDirEnv     = "GODOT_MCP_TEST_GUT_DIR"
 	gdunit4DirEnv = "GODOT_MCP_TEST_GDUNIT4_DIR"
 )
 
-// frameworkCopy returns the framework folder named by env, or skips.
+// frameworkCopy returns the framework folder named by env or in the cache,
+// or skips.
 func frameworkCopy(t *testing.T, env, cfg string) string {
 	t.Helper()
-	dir := os.Getenv(env)
-	if dir == "" {
-		t.Skipf("%s is not set: point it at a copy of addons/%s to run this test", env, cfg)
+	dir := godotengines.FrameworkDir(env, cfg)
+	if _, err := os.Stat(dir); err != nil && os.Getenv(env) == "" {
+		t.Skipf("no copy of addons/%s: set %s or put one at %s (docs/godot-versions.md)", cfg, env, dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "plugin.cfg")); err != nil {
-		t.Fatalf("%s=%s has no plugin.cfg: %v", env, dir, err)
+		t.Fatalf("%s has no plugin.cfg: %v", dir, err)
 	}
 	return dir
 }

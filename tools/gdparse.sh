@@ -2,7 +2,8 @@
 # GDScript parse check: installs the pinned tree-sitter-gdscript (npm ci, first run
 # only), proves the checker still catches a broken file (self-test), then parses
 # every .gd file under addon/, plugins/*/editor/ and examples/*/editor/ (the toolsets'
-# editor code), or under the paths given as arguments.
+# editor code), or under the paths given as arguments. Without arguments it then
+# has each Godot engine found parse them too (tools/gdcheck-engines.sh).
 # Exit status: non-zero when any file has a syntax error.
 set -euo pipefail
 
@@ -22,5 +23,8 @@ if [ "$#" -eq 0 ]; then
 	for d in "$here"/../plugins/*/editor "$here"/../examples/*/editor; do
 		[ -d "$d" ] && set -- "$@" "$d"
 	done
+	node gdparse.js "$@"
+	# Then each Godot engine found parses the same files (tools/gdcheck-engines.sh).
+	exec bash "$here/gdcheck-engines.sh"
 fi
 exec node gdparse.js "$@"

@@ -1,7 +1,11 @@
 // Command testsummary reads `go test -json` on stdin, prints what plain
 // `go test` prints (package results, and the output of failing tests and
 // of failed builds), and ends with one line: how many packages and tests
-// ran, which failed, and what was skipped and why. With -out FILE the same
+// ran, which failed, and what was skipped and why. A package run more than
+// once, each time on another engine (tools/e2erun: its TestMain prints
+// "e2e: engine: LABEL PATH" first), is counted once per engine as
+// "e2e on LABEL: X of Y ran". A package that ran no test and declared no
+// skip fails, and so does a run in which no test passed. With -out FILE the same
 // summary (without the "go test:" prefix) is also written to FILE, for
 // `make test`'s last line. It exits 1 when anything failed.
 //
@@ -60,10 +64,43 @@ type summary struct {
 	skips      map[skipKey]int   // tests skipped, by package and reason
 	suiteSkips map[string]string // package → why its whole suite skipped (its TestMain said "X: skipped: why")
 	garbage    int               // lines that are not test2json events
+
+	engine      map[string]string    // package → engine label of its current run
+	engineOrder []string             // package@engine keys, in the order they ran
+	tops        map[string]*topCount // package (or package@engine) → its top-level tests
+	engineSkips []string             // "e2e: engine skipped: why" lines of tools/e2erun
+	ranNone     []string             // packages that passed with no test run and no skip said
 }
 
+// topCount counts a package's top-level tests (subtests are not counted).
+type topCount struct{ passed, failed, skipped int }
+
 func newSummary(w io.Writer) *summary {
-	return &summary{w: w, buffers: map[string][]string{}, packages: map[string]string{}, skips: map[skipKey]int{}, suiteSkips: map[string]string{}}
+	return &summary{w: w, buffers: map[string][]string{}, packages: map[string]string{}, skips: map[skipKey]int{}, suiteSkips: map[string]string{},
+		engine: map[string]string{}, tops: map[string]*topCount{}}
+}
+
+// engineRE is the line the e2e TestMain prints before its tests run.
+var engineRE = regexp.MustCompile(`^[\w./-]+: engine: (\S+)`)
+
+// engineSkipRE is tools/e2erun's line for an engine it could not use.
+var engineSkipRE = regexp.MustCompile(`^[\w./-]+: engine skipped: (.+)$`)
+
+// key is the package as results are counted: with its engine when it runs
+// on one.
+func (s *summary) key(pkg string) string {
+	if l := s.engine[pkg]; l != "" {
+		return pkg + "@" + l
+	}
+	return pkg
+}
+
+func (s *summary) top(pkg string) *topCount {
+	k := s.key(pkg)
+	if s.tops[k] == nil {
+		s.tops[k] = &topCount{}
+	}
+	return s.tops[k]
 }
 
 // suiteSkipRE is the line a TestMain prints when it skips its whole suite,
@@ -87,7 +124,8 @@ func (s *summary) read(r io.Reader) bool {
 		}
 		s.event(e)
 	}
-	return len(s.failures) > 0 || len(s.buildFails) > 0 || s.garbage > 0 || s.count("fail") > 0
+	return len(s.failures) > 0 || len(s.buildFails) > 0 || s.garbage > 0 || s.count("fail") > 0 ||
+		len(s.ranNone) > 0 || s.passed == 0
 }
 
 func (s *summary) event(e event) {
@@ -101,35 +139,59 @@ func (s *summary) event(e event) {
 	}
 	if e.Test == "" {
 		switch e.Action {
+		case "start":
+			delete(s.engine, e.Package)
 		case "output":
 			// Lines plain go test does not print (it says "[no tests to run]").
 			if e.Output == "PASS\n" || e.Output == "testing: warning: no tests to run\n" {
 				return
 			}
-			if m := suiteSkipRE.FindStringSubmatch(strings.TrimSpace(e.Output)); m != nil {
-				s.suiteSkips[e.Package] = m[1]
+			line := strings.TrimSpace(e.Output)
+			if m := suiteSkipRE.FindStringSubmatch(line); m != nil {
+				s.suiteSkips[s.key(e.Package)] = m[1]
+			}
+			if m := engineRE.FindStringSubmatch(line); m != nil {
+				s.engine[e.Package] = m[1]
+				s.engineOrder = append(s.engineOrder, s.key(e.Package))
+			}
+			if m := engineSkipRE.FindStringSubmatch(line); m != nil {
+				s.engineSkips = append(s.engineSkips, m[1])
 			}
 			fmt.Fprint(s.w, e.Output)
 		case "pass", "fail", "skip":
-			s.packages[e.Package] = e.Action
+			k := s.key(e.Package)
+			s.packages[k] = e.Action
+			if c := s.tops[k]; e.Action == "pass" && (c == nil || c.passed+c.failed+c.skipped == 0) && s.suiteSkips[k] == "" {
+				s.ranNone = append(s.ranNone, k)
+			}
 		}
 		return
 	}
-	key := e.Package + "\x00" + e.Test
+	key := s.key(e.Package) + "\x00" + e.Test
+	top := !strings.Contains(e.Test, "/")
 	switch e.Action {
 	case "output":
 		s.buffers[key] = append(s.buffers[key], e.Output)
 	case "pass":
 		s.passed++
+		if top {
+			s.top(e.Package).passed++
+		}
 		delete(s.buffers, key)
 	case "fail":
-		s.failures = append(s.failures, e.Package+"."+e.Test)
+		s.failures = append(s.failures, s.key(e.Package)+"."+e.Test)
+		if top {
+			s.top(e.Package).failed++
+		}
 		for _, line := range s.buffers[key] {
 			fmt.Fprint(s.w, line)
 		}
 		delete(s.buffers, key)
 	case "skip":
-		s.skips[skipKey{e.Package, skipReason(s.buffers[key])}]++
+		s.skips[skipKey{s.key(e.Package), skipReason(s.buffers[key])}]++
+		if top {
+			s.top(e.Package).skipped++
+		}
 		delete(s.buffers, key)
 	}
 }
@@ -201,6 +263,27 @@ func (s *summary) line() string {
 		fmt.Fprintf(&b, "; %s without tests", plural(n, "package"))
 	}
 	b.WriteString(")")
+	for _, k := range s.engineOrder {
+		c := s.tops[k]
+		if c == nil {
+			c = &topCount{}
+		}
+		pkg, label, _ := strings.Cut(k, "@")
+		fmt.Fprintf(&b, "; %s on %s: %d of %d ran", s.short(pkg), label, c.passed+c.failed, c.passed+c.failed+c.skipped)
+	}
+	if len(s.engineSkips) > 0 {
+		fmt.Fprintf(&b, "; engines skipped: %s", strings.Join(s.engineSkips, "; "))
+	}
+	if s.passed == 0 {
+		b.WriteString("; FAILED: no test passed")
+	}
+	if len(s.ranNone) > 0 {
+		short := make([]string, len(s.ranNone))
+		for i, p := range s.ranNone {
+			short[i] = s.short(p)
+		}
+		fmt.Fprintf(&b, "; FAILED: ran no test and said no skip: %s", strings.Join(short, ", "))
+	}
 	if n := s.count("fail"); n > 0 || len(s.failures) > 0 || len(s.buildFails) > 0 {
 		fmt.Fprintf(&b, "; FAILED: %s", plural(n, "package"))
 		if len(s.failures) > 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,81 @@ func TestSummaryAllPassed(t *testing.T) {
 	}
 	if !newSummary(&bytes.Buffer{}).read(strings.NewReader("go: downloading failed\n")) {
 		t.Error("output that is no event (go failing before the tests) must fail the run")
+	}
+}
+
+// ev is one test2json event line.
+func ev(action, pkg, test, output string) string {
+	b, _ := json.Marshal(event{Action: action, Package: pkg, Test: test, Output: output})
+	return string(b)
+}
+
+func TestSummaryPerEngine(t *testing.T) {
+	const e2e = "example.com/mod/e2e"
+	var lines []string
+	lines = append(lines, ev("output", e2e, "", "e2e: engine skipped: /x/godot (from GODOT_BINS) is not an executable Godot binary\n"))
+	// The same package twice, on two engines: a failure on the second is
+	// named with its engine, and each run is counted apart.
+	for i, label := range []string{"4.4.1.stable", "4.8.dev"} {
+		lines = append(lines,
+			ev("start", e2e, "", ""),
+			ev("output", e2e, "", "e2e: engine: "+label+" /opt/"+label+"/godot\n"),
+			ev("pass", e2e, "TestA", ""),
+			ev("pass", e2e, "TestA/sub", ""),
+			ev("output", e2e, "TestB", "    b_test.go:1: no xvfb-run\n"),
+			ev("skip", e2e, "TestB", ""))
+		if i == 1 {
+			lines = append(lines, ev("output", e2e, "TestC", "    c_test.go:9: differs on 4.8\n"), ev("fail", e2e, "TestC", ""), ev("fail", e2e, "", ""))
+		} else {
+			lines = append(lines, ev("pass", e2e, "TestC", ""), ev("pass", e2e, "", ""))
+		}
+	}
+	lines = append(lines, ev("pass", "example.com/mod/a", "TestOK", ""), ev("pass", "example.com/mod/a", "", ""))
+	var out bytes.Buffer
+	s := newSummary(&out)
+	if !s.read(strings.NewReader(strings.Join(lines, "\n"))) {
+		t.Error("the failure on the second engine was not reported")
+	}
+	line := s.line()
+	for _, want := range []string{
+		"e2e on 4.4.1.stable: 2 of 3 ran",
+		"e2e on 4.8.dev: 2 of 3 ran",
+		"engines skipped: /x/godot (from GODOT_BINS) is not an executable Godot binary",
+		"tests e2e@4.8.dev.TestC",
+		"e2e@4.4.1.stable (1 test: no xvfb-run)",
+		"e2e@4.8.dev (1 test: no xvfb-run)",
+	} {
+		if !strings.Contains(line, want) {
+			t.Errorf("line lacks %q:\n%s", want, line)
+		}
+	}
+	if strings.Contains(line, "e2e@4.4.1.stable.TestC") {
+		t.Errorf("the pass on the first engine is named as a failure:\n%s", line)
+	}
+}
+
+func TestSummaryRanNothing(t *testing.T) {
+	// A package that passes without running a test or saying why fails.
+	s := newSummary(&bytes.Buffer{})
+	in := strings.Join([]string{
+		ev("pass", "x/a", "TestOK", ""), ev("pass", "x/a", "", ""),
+		ev("output", "x/quiet", "", "testing: warning: no tests to run\n"), ev("pass", "x/quiet", "", ""),
+	}, "\n")
+	if !s.read(strings.NewReader(in)) {
+		t.Error("a package that ran no test and said no skip passed")
+	}
+	if line := s.line(); !strings.Contains(line, "FAILED: ran no test and said no skip: quiet") {
+		t.Errorf("line: %s", line)
+	}
+	// A run where every test skipped fails too.
+	s = newSummary(&bytes.Buffer{})
+	in = strings.Join([]string{
+		ev("output", "x/a", "TestS", "    a_test.go:2: no npm\n"), ev("skip", "x/a", "TestS", ""), ev("pass", "x/a", "", ""),
+	}, "\n")
+	if !s.read(strings.NewReader(in)) {
+		t.Error("a run in which no test passed was reported as passed")
+	}
+	if line := s.line(); !strings.Contains(line, "FAILED: no test passed") {
+		t.Errorf("line: %s", line)
 	}
 }

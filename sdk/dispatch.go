@@ -54,6 +54,9 @@ func newRegistry(ts Toolset) (*registry, error) {
 	if ts.MinGodot != "" && !validGodotVersion(ts.MinGodot) {
 		return nil, fmt.Errorf("toolset %q: MinGodot %q is not a version like \"4.3\" or \"4.2.1\"", ts.Name, ts.MinGodot)
 	}
+	if ts.MaxTestedGodot != "" && !validGodotVersion(ts.MaxTestedGodot) {
+		return nil, fmt.Errorf("toolset %q: MaxTestedGodot %q is not a version like \"4.8\" or \"4.4.1\"", ts.Name, ts.MaxTestedGodot)
+	}
 	if len(ts.Tools) == 0 {
 		return nil, fmt.Errorf("toolset %q has no tools", ts.Name)
 	}
@@ -116,7 +119,7 @@ func (r *registry) Describe(context.Context) (plugmodel.ToolsetInfo, error) {
 }
 
 func (r *registry) describe() plugmodel.ToolsetInfo {
-	d := plugmodel.ToolsetInfo{Name: r.ts.Name, Version: r.ts.Version, Description: r.ts.Description, MinGodot: r.ts.MinGodot,
+	d := plugmodel.ToolsetInfo{Name: r.ts.Name, Version: r.ts.Version, Description: r.ts.Description, MinGodot: r.ts.MinGodot, MaxTestedGodot: r.ts.MaxTestedGodot,
 		SDKVersion: sdkVersion(), EditorFiles: r.editorFiles, EditorVersion: r.editorVersion}
 	for _, name := range r.names {
 		t := r.tools[name]

@@ -56,6 +56,10 @@ type Toolset struct {
 	// empty means any Godot 4. The host refuses to enable the toolset for an
 	// older editor.
 	MinGodot string
+	// MaxTestedGodot is the newest Godot version the tools were tested with
+	// ("4.8"); empty when not said. godot_list_toolsets shows it, and the
+	// host warns (without refusing) when the editor is newer.
+	MaxTestedGodot string
 	// Tools are built with NewTool.
 	Tools []Tool
 	// Resources and ResourceTemplates are MCP resources served while the

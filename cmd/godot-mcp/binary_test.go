@@ -104,6 +104,57 @@ func TestBinaryStdioTranscript(t *testing.T) {
 	if cmds := addon.Received(); len(cmds) != 1 || cmds[0].Command != "cmd_get_editor_state" {
 		t.Fatalf("editor received %+v", cmds)
 	}
+	// The editor's version, and whether it is one the e2e matrix proves.
+	var tested struct {
+		TestedGodot []string `json:"tested_godot"`
+		Bridge      struct {
+			Peer struct {
+				GodotVersion string `json:"godot_version"`
+				GodotTested  bool   `json:"godot_tested"`
+				GodotNote    string `json:"godot_note"`
+			} `json:"peer"`
+		} `json:"bridge"`
+	}
+	json.Unmarshal(call(p, "godot_get_server_info", nil).StructuredContent, &tested)
+	if strings.Join(tested.TestedGodot, ",") != "4.4,4.8" || tested.Bridge.Peer.GodotVersion != "4.4.1.stable" || !tested.Bridge.Peer.GodotTested ||
+		!strings.Contains(tested.Bridge.Peer.GodotNote, "is tested") {
+		t.Fatalf("server info with the editor: %+v", tested)
+	}
+	// Every built-in toolset says the range the matrix proves (each one
+	// described: on a starved machine a description may time out, and then
+	// the toolset says nothing of itself yet).
+	var sets struct {
+		Toolsets []struct {
+			Name      string `json:"name"`
+			State     string `json:"state"`
+			Version   string `json:"version"`
+			MinGodot  string `json:"min_godot"`
+			MaxTested string `json:"max_tested_godot"`
+		} `json:"toolsets"`
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		json.Unmarshal(call(p, "godot_list_toolsets", nil).StructuredContent, &sets)
+		describing := false
+		for _, ts := range sets.Toolsets {
+			describing = describing || ts.State == "describing"
+		}
+		if !describing || time.Now().After(deadline) {
+			break
+		}
+	}
+	described := 0
+	for _, ts := range sets.Toolsets {
+		if ts.Version == "" {
+			continue
+		}
+		described++
+		if ts.MinGodot != "4.4" || ts.MaxTested != "4.8" {
+			t.Errorf("toolset %s: min_godot %q, max_tested_godot %q; want 4.4 and 4.8", ts.Name, ts.MinGodot, ts.MaxTested)
+		}
+	}
+	if described == 0 {
+		t.Fatalf("list_toolsets: no toolset described itself: %+v", sets)
+	}
 	p.AssertOnlyJSONRPC()
 }
 

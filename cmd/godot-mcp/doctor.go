@@ -244,6 +244,11 @@ func editorFix(bridgeURL string) string {
 
 func reportEditor(r *doctorReport, server, project, godot, addonVersion string) {
 	r.ok("editor", fmt.Sprintf("connected: project %s, Godot %s, addon %s", project, godot, addonVersion))
+	if tested, note := contract.GodotTested(godot); tested {
+		r.ok("editor Godot version", note)
+	} else {
+		r.warn("editor Godot version", note, fmt.Sprintf("use Godot %s for the proven path (docs/godot-versions.md)", strings.Join(contract.TestedGodot, " or ")))
+	}
 	if n := addonversion.Notice(server, addonVersion); n != "" {
 		r.fail("editor addon", n, "")
 	}

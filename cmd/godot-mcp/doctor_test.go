@@ -92,6 +92,7 @@ func TestDoctorFromZero(t *testing.T) {
 		"ok    addon: version " + addon.Version + " installed, matches this server",
 		"ok    plugin: enabled in project.godot",
 		"ok    editor: connected: project " + project,
+		"ok    editor Godot version: Godot 4.4 is tested",
 		"ok    godot (headless runs):",
 		"all checks passed.",
 	} {
@@ -134,6 +135,7 @@ func TestDoctorAsksTheRunningServer(t *testing.T) {
 	a := dialEditor(t, server.BridgeURL(), "/tmp/game")
 	out, _, _ = runBinary(t, env, "doctor", "--wait", "0")
 	if doctorLine(out, "ok    editor: connected: project "+a.ProjectDir()) == "" ||
+		doctorLine(out, "ok    editor Godot version: Godot 4.4 is tested") == "" ||
 		doctorLine(out, "FAIL  editor addon: Addon version fakeaddon differs from server version") == "" {
 		t.Fatalf("with an editor:\n%s", out)
 	}

@@ -40,6 +40,8 @@ type NoArgs struct{}
 type PeerInfo struct {
 	ProjectDir   string    `json:"project_dir"`
 	GodotVersion string    `json:"godot_version"`
+	GodotTested  bool      `json:"godot_tested" description:"whether the editor's Godot (major.minor) is one the e2e suite runs on in CI (tested_godot)"`
+	GodotNote    string    `json:"godot_note" description:"what godot_tested means for this editor, in a sentence"`
 	AddonVersion string    `json:"addon_version"`
 	ConnectedAt  time.Time `json:"connected_at"`
 }
@@ -65,6 +67,7 @@ type ServerInfo struct {
 	VersionNotice         string          `json:"version_notice,omitempty" description:"set when the connected addon's version differs from the server's"`
 	Toolsets              []ToolsetStatus `json:"toolsets"`
 	PluginDir             PluginDirInfo   `json:"plugin_dir"`
+	TestedGodot           []string        `json:"tested_godot" description:"the Godot versions (major.minor) every tool is proven on by the e2e suite"`
 }
 
 // ToolsetList is the result of godot_list_toolsets.
@@ -351,6 +354,7 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		Bridge:                BridgeInfo{URL: st.URL, Listening: st.Listening, Connected: st.Connected},
 		Toolsets:              s.listToolsets(ctx),
 		PluginDir:             PluginDirInfo{Path: s.cfg.PluginDir, Skipped: s.skipped},
+		TestedGodot:           contract.TestedGodot,
 	}
 	if info.PluginDir.Skipped == nil {
 		info.PluginDir.Skipped = []SkippedPlugin{}
@@ -360,6 +364,7 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 			ProjectDir: st.Peer.ProjectDir, GodotVersion: st.Peer.GodotVersion,
 			AddonVersion: st.Peer.AddonVersion, ConnectedAt: st.Peer.ConnectedAt,
 		}
+		info.Bridge.Peer.GodotTested, info.Bridge.Peer.GodotNote = contract.GodotTested(st.Peer.GodotVersion)
 		info.VersionNotice = addonversion.Notice(contract.Version, st.Peer.AddonVersion)
 	}
 	return OK(info)

@@ -45,6 +45,7 @@ type SurfaceToolset struct {
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
 	MinGodot    string    `json:"min_godot,omitempty"`
+	MaxTested   string    `json:"max_tested_godot,omitempty"`
 	Tools       []ToolDef `json:"tools"`
 }
 
@@ -118,7 +119,10 @@ func (s Surface) Markdown() string {
 	}
 	for _, ts := range s.Toolsets {
 		fmt.Fprintf(&b, "## Toolset `%s`\n\n%s\n\n", ts.Name, ts.Description)
-		if ts.MinGodot != "" {
+		switch {
+		case ts.MinGodot != "" && ts.MaxTested != "":
+			fmt.Fprintf(&b, "Needs Godot %s or newer; tested up to %s.\n\n", ts.MinGodot, ts.MaxTested)
+		case ts.MinGodot != "":
 			fmt.Fprintf(&b, "Needs Godot %s or newer.\n\n", ts.MinGodot)
 		}
 		b.WriteString("| tool | class | what |\n|---|---|---|\n")

@@ -237,7 +237,7 @@ func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
 		st.Path = e.spec.Path
 	}
 	if e.info != nil {
-		st.Description, st.Version, st.MinGodot, st.ToolCount = e.info.Description, e.info.Version, e.info.MinGodot, len(e.info.Tools)
+		st.Description, st.Version, st.MinGodot, st.MaxTested, st.ToolCount = e.info.Description, e.info.Version, e.info.MinGodot, e.info.MaxTestedGodot, len(e.info.Tools)
 		if len(e.info.EditorFiles) > 0 {
 			ec := &mcpserver.EditorCodeStatus{Folder: "res://addons/godot_mcp_ext/" + e.info.Name + "/", Version: e.info.EditorVersion}
 			for _, f := range e.info.EditorFiles {
@@ -902,7 +902,7 @@ func BuiltinSpecs(self string, names []string) []pluginhost.Spec {
 func SurfaceFromInfo(info plugmodel.ToolsetInfo) mcpserver.SurfaceToolset {
 	e := &entry{spec: pluginhost.Spec{Name: info.Name}, info: &info}
 	var m Manager
-	st := mcpserver.SurfaceToolset{Name: info.Name, Description: info.Description, MinGodot: info.MinGodot}
+	st := mcpserver.SurfaceToolset{Name: info.Name, Description: info.Description, MinGodot: info.MinGodot, MaxTested: info.MaxTestedGodot}
 	for _, t := range m.tools(e) {
 		st.Tools = append(st.Tools, t.Def)
 	}

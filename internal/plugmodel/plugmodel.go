@@ -42,6 +42,9 @@ type ToolsetInfo struct {
 	// stamp; both empty when the toolset ships none.
 	EditorFiles   []EditorFile
 	EditorVersion string
+	// MaxTestedGodot is the newest Godot version the toolset was tested
+	// with ("4.8"); "" when not said.
+	MaxTestedGodot string
 }
 
 // ToolInfo is one tool's declared metadata.

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -144,11 +145,12 @@ func treeEdit(ctx context.Context, call *sdk.Call, in TreeEditIn) (TreeEditOut, 
 // Toolset is the animation toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "animation",
-		Version:     "0.1.0",
-		Description: "Animations: read and edit AnimationPlayer libraries, animations, tracks and keys, and AnimationTree graphs; seek to check a pose. All undoable.",
-		MinGodot:    "4.4",
-		EditorCode:  EditorCode(),
+		Name:           "animation",
+		Version:        "0.1.0",
+		Description:    "Animations: read and edit AnimationPlayer libraries, animations, tracks and keys, and AnimationTree graphs; seek to check a pose. All undoable.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     EditorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List animation players",

@@ -11,6 +11,7 @@ import (
 	"embed"
 	"io/fs"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -33,11 +34,12 @@ var (
 // Toolset is the audio toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "audio",
-		Version:     "0.1.0",
-		Description: "Audio buses (volume, solo, mute, sends, effects) saved to the bus layout file, and audio import options; all undoable.",
-		MinGodot:    "4.3",
-		EditorCode:  editorCode(),
+		Name:           "audio",
+		Version:        "0.1.0",
+		Description:    "Audio buses (volume, solo, mute, sends, effects) saved to the bus layout file, and audio import options; all undoable.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_buses", sdk.ToolOptions{
 				Title: "Get audio buses",

@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -43,11 +44,12 @@ func EditorCode() fs.FS {
 // Toolset is the debugger toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "debugger",
-		Version:     "0.1.0",
-		Description: "Debug the running game: breakpoints, break now, why and where it stopped, call stack, variables, evaluate, step into/over/out and continue.",
-		MinGodot:    "4.4",
-		EditorCode:  EditorCode(),
+		Name:           "debugger",
+		Version:        "0.1.0",
+		Description:    "Debug the running game: breakpoints, break now, why and where it stopped, call stack, variables, evaluate, step into/over/out and continue.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     EditorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list_breakpoints", sdk.ToolOptions{
 				Title:         "List breakpoints",

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -119,11 +120,12 @@ func editorLog(ctx context.Context, call *sdk.Call, in LogIn) (LogOut, error) {
 // Toolset is the diagnostics toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "diagnostics",
-		Version:     "0.1.0",
-		Description: "What is broken: the editor's Output panel errors and warnings from a cursor, and a whole-project check (scripts parse, scenes and resources load, dependencies and UIDs resolve).",
-		MinGodot:    "4.4",
-		EditorCode:  editorCode(),
+		Name:           "diagnostics",
+		Version:        "0.1.0",
+		Description:    "What is broken: the editor's Output panel errors and warnings from a cursor, and a whole-project check (scripts parse, scenes and resources load, dependencies and UIDs resolve).",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("editor_log", sdk.ToolOptions{
 				Title: "Editor output and errors",

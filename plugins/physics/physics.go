@@ -11,6 +11,7 @@ import (
 	"embed"
 	"io/fs"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -33,11 +34,12 @@ var (
 // Toolset is the physics toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "physics",
-		Version:     "0.1.0",
-		Description: "Collision layers by name, collision layer and mask edits, collision shapes fitted to meshes and sprites, and a physics check of the scene; all undoable.",
-		MinGodot:    "4.3",
-		EditorCode:  editorCode(),
+		Name:           "physics",
+		Version:        "0.1.0",
+		Description:    "Collision layers by name, collision layer and mask edits, collision shapes fitted to meshes and sprites, and a physics check of the scene; all undoable.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_layers", sdk.ToolOptions{
 				Title: "Get collision layers",

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -33,10 +34,11 @@ const (
 func Toolset() sdk.Toolset {
 	bridge := []string{sdk.RequireBridgeConnected}
 	return sdk.Toolset{
-		Name:        "project",
-		Version:     "0.2.0",
-		Description: "Project settings, the input map and autoloads, saved to project.godot.",
-		MinGodot:    "4.4",
+		Name:           "project",
+		Version:        "0.2.0",
+		Description:    "Project settings, the input map and autoloads, saved to project.godot.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_settings", sdk.ToolOptions{
 				Title: "Get project settings",

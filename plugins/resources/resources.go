@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/plugins/internal/resfs"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -620,11 +621,12 @@ func reimport(ctx context.Context, call *sdk.Call, in ReimportIn) (ReimportOut, 
 func Toolset() sdk.Toolset {
 	pre := []string{sdk.RequireBridgeConnected}
 	return sdk.Toolset{
-		Name:        "resources",
-		Version:     "0.2.0",
-		Description: "Files and resources under res://: list, search, read, create, move and delete, with references and UIDs kept intact.",
-		MinGodot:    "4.4",
-		EditorCode:  editorCode(),
+		Name:           "resources",
+		Version:        "0.2.0",
+		Description:    "Files and resources under res://: list, search, read, create, move and delete, with references and UIDs kept intact.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List project files",

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -34,10 +35,11 @@ var bridgeOnly = []string{sdk.RequireBridgeConnected}
 // Toolset is the runtime toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "runtime",
-		Version:     "0.2.0",
-		Description: "The running game: play and stop, output and errors, live tree and properties, input, pause and frame steps, screenshots, performance, and headless runs.",
-		MinGodot:    "4.4",
+		Name:           "runtime",
+		Version:        "0.2.0",
+		Description:    "The running game: play and stop, output and errors, live tree and properties, input, pause and frame steps, screenshots, performance, and headless runs.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
 			sdk.NewTool("play", sdk.ToolOptions{
 				Title: "Play the game",

@@ -10,6 +10,7 @@
 package scene
 
 import (
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -21,11 +22,12 @@ var (
 // Toolset is the scene toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "scene",
-		Version:     "0.2.0",
-		Description: "Scenes and nodes: read the tree, create, edit, move and delete nodes, save scenes, all undoable.",
-		MinGodot:    "4.4",
-		EditorCode:  editorCode(),
+		Name:           "scene",
+		Version:        "0.2.0",
+		Description:    "Scenes and nodes: read the tree, create, edit, move and delete nodes, save scenes, all undoable.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title: "Get the scene tree",

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/plugins/internal/resfs"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -627,11 +628,12 @@ func getSymbols(ctx context.Context, call *sdk.Call, in SymbolsIn) (SymbolsOut, 
 func Toolset() sdk.Toolset {
 	pre := []string{sdk.RequireBridgeConnected}
 	return sdk.Toolset{
-		Name:        "scripts",
-		Version:     "0.2.0",
-		Description: "GDScript files: list, read, write, patch and validate scripts (errors from Godot's own parser), attach them to nodes.",
-		MinGodot:    "4.4",
-		EditorCode:  editorCode(),
+		Name:           "scripts",
+		Version:        "0.2.0",
+		Description:    "GDScript files: list, read, write, patch and validate scripts (errors from Godot's own parser), attach them to nodes.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List scripts",

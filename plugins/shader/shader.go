@@ -11,6 +11,7 @@ import (
 	"embed"
 	"io/fs"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -30,11 +31,12 @@ var connected = []string{sdk.RequireBridgeConnected}
 // Toolset is the shader toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "shader",
-		Version:     "0.1.0",
-		Description: "Shaders and ShaderMaterials: compile errors with lines, uniforms, write shader files, read and set material parameters (undoable).",
-		MinGodot:    "4.3",
-		EditorCode:  editorCode(),
+		Name:           "shader",
+		Version:        "0.1.0",
+		Description:    "Shaders and ShaderMaterials: compile errors with lines, uniforms, write shader files, read and set material parameters (undoable).",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("validate", sdk.ToolOptions{
 				Title: "Check a shader",

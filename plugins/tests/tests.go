@@ -4,15 +4,19 @@
 // reports, with each test's output and script errors read from the console.
 package tests
 
-import "github.com/godot-mcp/godot-mcp/sdk"
+import (
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
 
 // Toolset is the tests toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "tests",
-		Version:     "0.1.0",
-		Description: "Unit tests: detect GUT or gdUnit4, list suites and tests, run them headless with per-test results.",
-		MinGodot:    "4.4",
+		Name:           "tests",
+		Version:        "0.1.0",
+		Description:    "Unit tests: detect GUT or gdUnit4, list suites and tests, run them headless with per-test results.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
 			sdk.NewTool("detect", sdk.ToolOptions{
 				Title:       "Detect test frameworks",

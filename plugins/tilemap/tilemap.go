@@ -11,6 +11,7 @@ import (
 	"embed"
 	"io/fs"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -33,11 +34,12 @@ var (
 // Toolset is the tilemap toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "tilemap",
-		Version:     "0.1.0",
-		Description: "TileMapLayer, TileSet and GridMap: read and paint cells and terrains, create TileSets and MeshLibraries, all undoable.",
-		MinGodot:    "4.3",
-		EditorCode:  editorCode(),
+		Name:           "tilemap",
+		Version:        "0.1.0",
+		Description:    "TileMapLayer, TileSet and GridMap: read and paint cells and terrains, create TileSets and MeshLibraries, all undoable.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list_layers", sdk.ToolOptions{
 				Title: "List tile layers",

@@ -12,6 +12,7 @@ import (
 	"embed"
 	"io/fs"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -34,11 +35,12 @@ var (
 // Toolset is the ui toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "ui",
-		Version:     "0.1.0",
-		Description: "Control layout and themes: the laid-out rects and their problems, presets, anchors, size flags, Theme resources and theme overrides, all undoable.",
-		MinGodot:    "4.3",
-		EditorCode:  editorCode(),
+		Name:           "ui",
+		Version:        "0.1.0",
+		Description:    "Control layout and themes: the laid-out rects and their problems, presets, anchors, size flags, Theme resources and theme overrides, all undoable.",
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_layout", sdk.ToolOptions{
 				Title: "Get Control layout",

@@ -70,6 +70,7 @@ type summary struct {
 	tops        map[string]*topCount // package (or package@engine) → its top-level tests
 	engineSkips []string             // "e2e: engine skipped: why" lines of tools/e2erun
 	ranNone     []string             // packages that passed with no test run and no skip said
+	noTests     map[string]bool      // packages whose test binary said it has no test to run (only benchmarks)
 }
 
 // topCount counts a package's top-level tests (subtests are not counted).
@@ -77,7 +78,7 @@ type topCount struct{ passed, failed, skipped int }
 
 func newSummary(w io.Writer) *summary {
 	return &summary{w: w, buffers: map[string][]string{}, packages: map[string]string{}, skips: map[skipKey]int{}, suiteSkips: map[string]string{},
-		engine: map[string]string{}, tops: map[string]*topCount{}}
+		engine: map[string]string{}, tops: map[string]*topCount{}, noTests: map[string]bool{}}
 }
 
 // engineRE is the line the e2e TestMain prints before its tests run.
@@ -143,7 +144,11 @@ func (s *summary) event(e event) {
 			delete(s.engine, e.Package)
 		case "output":
 			// Lines plain go test does not print (it says "[no tests to run]").
-			if e.Output == "PASS\n" || e.Output == "testing: warning: no tests to run\n" {
+			if e.Output == "testing: warning: no tests to run\n" {
+				s.noTests[s.key(e.Package)] = true
+				return
+			}
+			if e.Output == "PASS\n" {
 				return
 			}
 			line := strings.TrimSpace(e.Output)
@@ -161,7 +166,9 @@ func (s *summary) event(e event) {
 		case "pass", "fail", "skip":
 			k := s.key(e.Package)
 			s.packages[k] = e.Action
-			if c := s.tops[k]; e.Action == "pass" && (c == nil || c.passed+c.failed+c.skipped == 0) && s.suiteSkips[k] == "" {
+			// A test binary that ran no test, said no skip and did not say it
+			// has none (a TestMain that returned early) proves nothing.
+			if c := s.tops[k]; e.Action == "pass" && (c == nil || c.passed+c.failed+c.skipped == 0) && s.suiteSkips[k] == "" && !s.noTests[k] {
 				s.ranNone = append(s.ranNone, k)
 			}
 		}

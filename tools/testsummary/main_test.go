@@ -113,16 +113,18 @@ func TestSummaryPerEngine(t *testing.T) {
 }
 
 func TestSummaryRanNothing(t *testing.T) {
-	// A package that passes without running a test or saying why fails.
+	// A package that passes without running a test or saying why fails; one
+	// whose binary says it has no test (only benchmarks) does not.
 	s := newSummary(&bytes.Buffer{})
 	in := strings.Join([]string{
 		ev("pass", "x/a", "TestOK", ""), ev("pass", "x/a", "", ""),
-		ev("output", "x/quiet", "", "testing: warning: no tests to run\n"), ev("pass", "x/quiet", "", ""),
+		ev("output", "x/quiet", "", "ok  \tx/quiet\t0.1s\n"), ev("pass", "x/quiet", "", ""),
+		ev("output", "x/bench", "", "testing: warning: no tests to run\n"), ev("pass", "x/bench", "", ""),
 	}, "\n")
 	if !s.read(strings.NewReader(in)) {
 		t.Error("a package that ran no test and said no skip passed")
 	}
-	if line := s.line(); !strings.Contains(line, "FAILED: ran no test and said no skip: quiet") {
+	if line := s.line(); !strings.Contains(line, "FAILED: ran no test and said no skip: quiet") || strings.Contains(line, "bench") {
 		t.Errorf("line: %s", line)
 	}
 	// A run where every test skipped fails too.

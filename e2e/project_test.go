@@ -326,10 +326,16 @@ func TestProjectToolset(t *testing.T) {
 			"VALIDATION_ERROR", "{x: number, y: number}")
 		var out struct {
 			Settings map[string]any `json:"settings"`
+			Missing  []string       `json:"missing"`
+			Total    int            `json:"total"`
 		}
-		s.host.mustCall(t, ps+"get_settings", map[string]any{"keys": []string{"application/config/name"}}, &out)
+		s.host.mustCall(t, ps+"get_settings", map[string]any{"keys": []string{"application/config/name", "application/run/main_scene", "game/nothing_here"}}, &out)
 		if out.Settings["application/config/name"] != "E2E Sample" {
 			t.Fatalf("a refused call changed the name: %v", out.Settings)
+		}
+		// total counts the keys found (it said 0 for keys alone).
+		if out.Total != 2 || len(out.Missing) != 1 {
+			t.Fatalf("keys: total %d, missing %v; want 2 and one missing", out.Total, out.Missing)
 		}
 	})
 

@@ -322,7 +322,7 @@ func commandCases() []commandCase {
 			`{"path":"Player/Camera2D","old_parent":".","parent":"Player","index":0,"global_transform_kept":false}`},
 		{"move_node: defaults (reorder, keep)", "move_node", map[string]any{"node": "Camera2D"}, nil, "cmd_scene_move_node",
 			`{"node":"Camera2D","new_parent":"","index":-1,"keep_global_transform":true,"dry_run":false}`,
-			with(edit, map[string]any{"old_path": "Camera2D", "path": "Camera2D", "old_parent": ".", "parent": ".", "old_index": 1, "index": 2, "global_transform_kept": false}),
+			with(edit, map[string]any{"old_path": "Camera2D", "path": "Camera2D", "old_parent": ".", "parent": ".", "old_index": 1, "index": 2, "global_transform_kept": true}),
 			`{"old_index":1,"index":2}`},
 		{"set_properties", "set_properties", map[string]any{"node": "Label", "properties": map[string]any{"text": "Score: 0", "visible": false}}, nil, "cmd_scene_set_properties",
 			`{"node":"Label","properties":{"text":"Score: 0","visible":false},"dry_run":false}`,

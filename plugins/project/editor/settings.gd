@@ -66,7 +66,9 @@ func get_settings(params: Dictionary) -> Dictionary:
 			var near: PackedStringArray = Common.suggest(key, index.keys())
 			if not near.is_empty():
 				suggestions[key] = near
-	var total: int = 0
+	# total counts every setting the call matched: each key found, plus the
+	# prefix's matches on all pages (a key the prefix also matches once).
+	var total: int = settings.size()
 	var truncated: bool = false
 	var next_cursor: String = ""
 	if prefix != "":
@@ -75,18 +77,22 @@ func get_settings(params: Dictionary) -> Dictionary:
 			if str(k).begins_with(prefix):
 				matched.append(str(k))
 		matched.sort()
-		total = matched.size()
-		var start: int = mini(int(offset), total)
-		var end: int = mini(start + int(limit), total)
+		var keys_outside: int = 0
+		for key: String in settings:
+			if not key.begins_with(prefix):
+				keys_outside += 1
+		total = matched.size() + keys_outside
+		var start: int = mini(int(offset), matched.size())
+		var end: int = mini(start + int(limit), matched.size())
 		for i: int in range(start, end):
 			var key: String = matched[i]
 			settings[key] = _setting_json(key)
 			if with_info:
 				info[key] = _setting_info(key, index.get(key, {}))
-		truncated = end < total
+		truncated = end < matched.size()
 		if truncated:
 			next_cursor = str(end)
-		if total == 0:
+		if matched.is_empty():
 			var near_p: PackedStringArray = Common.suggest(prefix, index.keys())
 			if not near_p.is_empty():
 				suggestions[prefix] = near_p

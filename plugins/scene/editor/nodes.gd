@@ -386,6 +386,7 @@ func _op_move_node(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 		"old_path": old_path, "path": Nodes.rel(root, node),
 		"old_parent": Nodes.rel(root, old_parent), "parent": Nodes.rel(root, new_parent),
 		"old_index": old_idx, "index": node.get_index(),
-		"global_transform_kept": bool(keep) and reparenting and xform_prop != "",
+		# A reorder under the same parent leaves the global transform as it was.
+		"global_transform_kept": xform_prop != "" and (not reparenting or bool(keep)),
 		"persisted": persist["persisted"], "reason": persist["reason"],
 	})

@@ -321,3 +321,40 @@ func snapshot(t *testing.T, dirs ...string) string {
 	}
 	return b.String()
 }
+
+// #24.6: `addon install` follows no link a cloned project planted: not
+// `addons` (23 files were written outside), not the addon folder or a file
+// in it (also with --force), not project.godot (its target was copied into
+// the project). It refuses naming the link; nothing changes on either side.
+func TestAddonInstallRefusesPlantedLinks(t *testing.T) {
+	for _, tc := range []struct{ name, link, target string }{
+		{"addons", "addons", "outside"},
+		{"addon folder", "addons/godot_mcp", "outside"},
+		{"addon file", "addons/godot_mcp/plugin.cfg", "outside/file"},
+		{"project.godot", "project.godot", "outside/project.godot"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, env := userDirs(t)
+			project := tempProject(t)
+			os.MkdirAll(filepath.Join(home, "outside"), 0o755)
+			os.WriteFile(filepath.Join(home, "outside", "file"), []byte("mine\n"), 0o644)
+			os.WriteFile(filepath.Join(home, "outside", "project.godot"), []byte("config_version=5\n; another project\n"), 0o644)
+			link := filepath.Join(project, filepath.FromSlash(tc.link))
+			os.Remove(link)
+			os.MkdirAll(filepath.Dir(link), 0o755)
+			if err := os.Symlink(filepath.Join(home, tc.target), link); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, home, project)
+			for _, args := range [][]string{{"--enable"}, {"--enable", "--force"}, {"--dry-run"}} {
+				out, errOut, code := runBinary(t, env, append([]string{"addon", "install", "--project", project}, args...)...)
+				if code == 0 || !strings.Contains(errOut, link+" is a symbolic link") || !strings.Contains(errOut, "Nothing was changed") {
+					t.Fatalf("%v: exit %d\nstdout: %s\nstderr: %s", args, code, out, errOut)
+				}
+			}
+			if after := snapshot(t, home, project); after != before {
+				t.Fatalf("files changed:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+		})
+	}
+}

@@ -535,6 +535,11 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 	if cerr := s.addContent(content); cerr != nil {
 		s.RemoveTools(servedToolNames(tools)...)
 		rollback()
+		var taken *ResourceTakenError
+		if errors.As(cerr, &taken) {
+			return nil, envelope.Errorf(envelope.ValidationError,
+				"Toolset %s cannot be enabled: %v. Resources are never shadowed; disable the other toolset first, or ask the toolset's author to change the URI.", which, cerr)
+		}
 		return nil, envelope.Errorf(envelope.InternalError, "toolset %s cannot be served: %v. Disable the other toolset first, or report this to the toolset's author.", which, cerr)
 	}
 	s.bridge.PushToolsets(s.toolsets.Enabled())

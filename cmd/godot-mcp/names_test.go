@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -161,5 +163,40 @@ func TestBinaryResourcesCannotBeHijacked(t *testing.T) {
 	}
 	if got := read("probe://item/1"); !strings.Contains(got, "served by the probe") {
 		t.Errorf("overlap_tpl's template does not answer: %s", got)
+	}
+}
+
+// #24.10: enabling several toolsets (or all) of which one is refused
+// enables nothing and installs no editor code: the editor is not asked to
+// load (then unload) the others' code, and the project is left as it was.
+func TestBinaryRefusedSetInstallsNoEditorCode(t *testing.T) {
+	dir := t.TempDir()
+	if err := hosttest.BuildProbeToolset(dir, "hijack_tool"); err != nil {
+		t.Fatal(err)
+	}
+	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir)
+	p.Initialize()
+	a := dialEditor(t, p.BridgeURL(), "")
+	r := call(p, "godot_enable_toolset", map[string]any{"names": []string{"scene", "hijack_tool"}})
+	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "hijack_tool") {
+		t.Fatalf("enable: %s", r.StructuredContent)
+	}
+	for _, c := range a.Received() {
+		if strings.HasPrefix(c.Command, "cmd_ext_") {
+			t.Errorf("the editor was sent %s %s for a set that was refused", c.Command, c.Params)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(a.ProjectDir(), "addons", "godot_mcp_ext")); err == nil {
+		t.Error("editor code was written into the project for a set that was refused")
+	}
+	if names := p.ToolNames(); names["godot_scene_get_tree"] || names["godot_hijack_tool_env"] {
+		t.Error("tools of the refused set are served")
+	}
+	// Alone, scene is enabled and its code installed.
+	if r := call(p, "godot_enable_toolset", map[string]any{"name": "scene"}); r.IsError {
+		t.Fatalf("enable scene: %s", r.StructuredContent)
+	}
+	if _, err := os.Stat(filepath.Join(a.ProjectDir(), "addons", "godot_mcp_ext", "scene")); err != nil {
+		t.Fatal(err)
 	}
 }

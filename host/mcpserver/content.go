@@ -317,6 +317,20 @@ func (s *Server) addContent(out EnableOutcome) error {
 	return nil
 }
 
+// removeContent stops serving what addContent served.
+func (s *Server) removeContent(out EnableOutcome) {
+	uris := make([]string, len(out.Resources))
+	for i, r := range out.Resources {
+		uris[i] = r.URI
+	}
+	s.RemoveResources(uris...)
+	names := make([]string, len(out.Prompts))
+	for i, p := range out.Prompts {
+		names[i] = p.Name
+	}
+	s.RemovePrompts(names...)
+}
+
 func servedToolNames(tools []Tool) []string {
 	names := make([]string, len(tools))
 	for i, t := range tools {

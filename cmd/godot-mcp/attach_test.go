@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -248,5 +249,48 @@ func TestBinaryBridgePortTakenByAnotherProgram(t *testing.T) {
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Fatalf("took %v to give up", d)
+	}
+}
+
+// #24.13: the attach endpoint's GET /attach checks Host and Origin like
+// its /mcp (docs/multi-client.md): a browser page reached through DNS
+// rebinding, or a cross-origin one, gets nothing, even with the token.
+func TestBinaryAttachProbeChecksHostAndOrigin(t *testing.T) {
+	port := freePort(t)
+	runDir := t.TempDir()
+	owner := startBinary(t, "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:"+port, "XDG_RUNTIME_DIR="+runDir)
+	owner.Initialize()
+	waitLog(t, owner, "other godot-mcp servers for this bridge attach here")
+	data, err := os.ReadFile(filepath.Join(runDir, "godot-mcp", "bridge-"+port+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info attach.Info
+	json.Unmarshal(data, &info)
+	probe := strings.TrimSuffix(info.URL, "/mcp") + "/attach"
+	get := func(host, origin string) int {
+		req, _ := http.NewRequest(http.MethodGet, probe, nil)
+		req.Header.Set("Authorization", "Bearer "+info.Token)
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get("", ""); code != http.StatusOK {
+		t.Fatalf("the owner's probe answered %d", code)
+	}
+	if code := get("evil.example:80", ""); code != http.StatusMisdirectedRequest {
+		t.Errorf("a foreign Host got %d, want 421", code)
+	}
+	if code := get("", "http://evil.example"); code != http.StatusForbidden {
+		t.Errorf("a foreign Origin got %d, want 403", code)
 	}
 }

@@ -23,14 +23,17 @@ func runDir(t *testing.T) string {
 	return filepath.Join(d, "godot-mcp")
 }
 
-func echoMCP(token string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func echoMCP(token string, probe http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/attach", probe)
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !validBearer(r.Header.Get("Authorization"), token) {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
-	})
+	}))
+	return mux
 }
 
 func TestPublishWritesAUserOnlyFileAndFindChecksTheOwner(t *testing.T) {

@@ -24,11 +24,14 @@ type Published struct {
 	log  *slog.Logger
 }
 
-// Publish serves mcp (the streamable HTTP MCP handler, given the token it
-// must require) at http://127.0.0.1:PORT/mcp on an ephemeral loopback port
-// and writes the attach file of bridgeURL's port. The token is 32 random
-// bytes; the file is readable by the user alone.
-func Publish(bridgeURL, version string, mcp func(token string) http.Handler, log *slog.Logger) (*Published, error) {
+// Publish serves the endpoint handler builds, given the token it must
+// require and the owner's probe (which answers GET /attach), on an
+// ephemeral loopback port, and writes the attach file of bridgeURL's port
+// (its URL is http://127.0.0.1:PORT/mcp). handler serves the streamable
+// HTTP MCP handler at /mcp and probe at /attach, both behind the same
+// Host/Origin and token checks. The token is 32 random bytes; the file is
+// readable by the user alone.
+func Publish(bridgeURL, version string, handler func(token string, probe http.Handler) http.Handler, log *slog.Logger) (*Published, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -50,10 +53,7 @@ func Publish(bridgeURL, version string, mcp func(token string) http.Handler, log
 		path: path,
 		log:  log,
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp(token))
-	mux.HandleFunc("/attach", p.probe)
-	p.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	p.srv = &http.Server{Handler: handler(token, http.HandlerFunc(p.probe)), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := p.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("attach endpoint stopped", "err", err)

@@ -244,7 +244,7 @@ func (s *Server) GuardedHTTPHandler(g HTTPGuard) http.Handler {
 		server.WithHeartbeatInterval(httpHeartbeat),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(h))
+	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(promptArgumentsChecked(h)))
 	if g.Log == nil {
 		g.Log = s.log
 	}

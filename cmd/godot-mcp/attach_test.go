@@ -294,3 +294,64 @@ func TestBinaryAttachProbeChecksHostAndOrigin(t *testing.T) {
 		t.Errorf("a foreign Origin got %d, want 403", code)
 	}
 }
+
+// #24.3: wrong bearer tokens sent to the owner's attach endpoint (by any
+// local process) neither block the attached servers nor make them believe
+// the owner exited: an attached client's calls go on, nothing tells it
+// the owner is gone, and a new server still attaches.
+func TestBinaryWrongAttachTokensHarmNobody(t *testing.T) {
+	port := freePort(t)
+	runDir := t.TempDir()
+	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port, "XDG_RUNTIME_DIR=" + runDir}
+	owner := startBinary(t, env...)
+	owner.Initialize()
+	waitLog(t, owner, "other godot-mcp servers for this bridge attach here")
+	attached := startBinary(t, env...)
+	attached.Initialize()
+	waitLog(t, attached, "another godot-mcp server owns the editor bridge")
+	if r := call(attached, "godot_get_server_info", nil); r.IsError {
+		t.Fatalf("before: %s", r.StructuredContent)
+	}
+
+	data, err := os.ReadFile(filepath.Join(runDir, "godot-mcp", "bridge-"+port+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info attach.Info
+	json.Unmarshal(data, &info)
+	for i := 0; i < 30; i++ {
+		for _, path := range []string{"/mcp", "/attach"} {
+			req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(info.URL, "/mcp")+path, strings.NewReader(`{}`))
+			req.Header.Set("Authorization", "Bearer wrong")
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+	}
+
+	done := make(chan string, 1)
+	go func() {
+		res, rpcErr, _ := attached.Try("tools/call", map[string]any{"name": "godot_get_server_info", "arguments": map[string]any{}})
+		if rpcErr != nil || strings.Contains(string(res), `"isError":true`) {
+			done <- string(res) + string(rpcErr)
+		}
+		done <- ""
+	}()
+	select {
+	case got := <-done:
+		if got != "" {
+			t.Fatalf("after wrong tokens: %s", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the attached server hangs after wrong tokens to the owner:\n%s", attached.Stderr())
+	}
+	if strings.Contains(attached.Stderr(), "went away") || strings.Contains(attached.Stderr(), "is gone") {
+		t.Fatalf("the attached server believed the owner exited:\n%s", attached.Stderr())
+	}
+	third := startBinary(t, env...)
+	third.Initialize()
+	waitLog(t, third, "another godot-mcp server owns the editor bridge")
+	if r := call(third, "godot_get_server_info", nil); r.IsError {
+		t.Fatalf("a new server: %s", r.StructuredContent)
+	}
+}

@@ -355,3 +355,63 @@ func TestBinaryWrongAttachTokensHarmNobody(t *testing.T) {
 		t.Fatalf("a new server: %s", r.StructuredContent)
 	}
 }
+
+// #24.4: the attach endpoint bounds what strangers can hold, like the HTTP
+// transport: 1,000 silent sockets leave the owner with a bounded number of
+// descriptors and a server still attaches and is served; a huge header is
+// refused (431).
+func TestBinaryAttachEndpointBoundsConnections(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc to count descriptors")
+	}
+	port := freePort(t)
+	runDir := t.TempDir()
+	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port, "XDG_RUNTIME_DIR=" + runDir}
+	owner := startBinary(t, env...)
+	owner.Initialize()
+	waitLog(t, owner, "other godot-mcp servers for this bridge attach here")
+	data, err := os.ReadFile(filepath.Join(runDir, "godot-mcp", "bridge-"+port+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info attach.Info
+	json.Unmarshal(data, &info)
+	addr := strings.TrimSuffix(strings.TrimPrefix(info.URL, "http://"), "/mcp")
+	fds := func() int {
+		entries, _ := os.ReadDir("/proc/" + strconv.Itoa(owner.Cmd.Process.Pid) + "/fd")
+		return len(entries)
+	}
+	before := fds()
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for i := 0; i < 1000; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("dial %d: %v", i, err)
+		}
+		conns = append(conns, c)
+	}
+	time.Sleep(500 * time.Millisecond) // let the owner accept them
+	if n := fds(); n-before > 400 {
+		t.Errorf("1,000 silent sockets: the owner holds %d descriptors more", n-before)
+	}
+	attached := startBinary(t, env...)
+	attached.Initialize()
+	waitLog(t, attached, "another godot-mcp server owns the editor bridge")
+	if r := call(attached, "godot_get_server_info", nil); r.IsError {
+		t.Fatalf("an attached server: %s", r.StructuredContent)
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(info.URL, "/mcp")+"/attach", nil)
+	req.Header.Set("Authorization", "Bearer "+info.Token)
+	req.Header.Set("X-Big", strings.Repeat("x", 1<<20))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a 1 MiB header: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+}

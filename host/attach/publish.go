@@ -14,6 +14,24 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/connlimit"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
+)
+
+// The attach endpoint's limits are the HTTP transport's
+// (host/mcpserver/http_limits.go): any local process can connect to it, and
+// must not make the owner hold sockets (descriptors) without end (#24.4).
+// The connection limit shrinks with a low file limit (connlimit.Budget
+// keeps fdReserve descriptors free); the connection idle the longest makes
+// room for a newcomer, and a refused request closes its connection
+// (mcpserver.HTTPGuard).
+const (
+	maxConns       = 256
+	fdReserve      = 512
+	headerTimeout  = 10 * time.Second
+	idleTimeout    = 60 * time.Second
+	maxHeaderBytes = 64 << 10
 )
 
 // Published is the owner's attach endpoint. Close withdraws it.
@@ -53,9 +71,24 @@ func Publish(bridgeURL, version string, handler func(token string, probe http.Ha
 		path: path,
 		log:  log,
 	}
-	p.srv = &http.Server{Handler: handler(token, http.HandlerFunc(p.probe)), ReadHeaderTimeout: 10 * time.Second}
+	p.srv = &http.Server{
+		Handler:           handler(token, http.HandlerFunc(p.probe)),
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
+	warn := logcap.NewLimiter(10 * time.Second)
+	lim := connlimit.New(connlimit.Budget(maxConns, fdReserve, 16), func(remote net.Addr, why connlimit.Reason) {
+		if why == connlimit.Evicted {
+			warn.Warn(log, "closed the attach connection idle the longest to make room (connection limit reached)", "remote", remote.String())
+		} else {
+			warn.Warn(log, "refused an attach connection: every connection is busy", "remote", remote.String())
+		}
+	})
+	lim.Install(p.srv)
 	go func() {
-		if err := p.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := p.srv.Serve(lim.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("attach endpoint stopped", "err", err)
 		}
 	}()

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -248,5 +252,185 @@ func TestBinaryBridgePortTakenByAnotherProgram(t *testing.T) {
 	}
 	if d := time.Since(start); d > 15*time.Second {
 		t.Fatalf("took %v to give up", d)
+	}
+}
+
+// #24.13: the attach endpoint's GET /attach checks Host and Origin like
+// its /mcp (docs/multi-client.md): a browser page reached through DNS
+// rebinding, or a cross-origin one, gets nothing, even with the token.
+func TestBinaryAttachProbeChecksHostAndOrigin(t *testing.T) {
+	port := freePort(t)
+	runDir := t.TempDir()
+	owner := startBinary(t, "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:"+port, "XDG_RUNTIME_DIR="+runDir)
+	owner.Initialize()
+	waitLog(t, owner, "other godot-mcp servers for this bridge attach here")
+	data, err := os.ReadFile(filepath.Join(runDir, "godot-mcp", "bridge-"+port+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info attach.Info
+	json.Unmarshal(data, &info)
+	probe := strings.TrimSuffix(info.URL, "/mcp") + "/attach"
+	get := func(host, origin string) int {
+		req, _ := http.NewRequest(http.MethodGet, probe, nil)
+		req.Header.Set("Authorization", "Bearer "+info.Token)
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get("", ""); code != http.StatusOK {
+		t.Fatalf("the owner's probe answered %d", code)
+	}
+	if code := get("evil.example:80", ""); code != http.StatusMisdirectedRequest {
+		t.Errorf("a foreign Host got %d, want 421", code)
+	}
+	if code := get("", "http://evil.example"); code != http.StatusForbidden {
+		t.Errorf("a foreign Origin got %d, want 403", code)
+	}
+}
+
+// #24.3: wrong bearer tokens sent to the owner's attach endpoint (by any
+// local process) neither block the attached servers nor make them believe
+// the owner exited: an attached client's calls go on, nothing tells it
+// the owner is gone, and a new server still attaches.
+func TestBinaryWrongAttachTokensHarmNobody(t *testing.T) {
+	port := freePort(t)
+	runDir := t.TempDir()
+	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port, "XDG_RUNTIME_DIR=" + runDir}
+	owner := startBinary(t, env...)
+	owner.Initialize()
+	waitLog(t, owner, "other godot-mcp servers for this bridge attach here")
+	attached := startBinary(t, env...)
+	attached.Initialize()
+	waitLog(t, attached, "another godot-mcp server owns the editor bridge")
+	if r := call(attached, "godot_get_server_info", nil); r.IsError {
+		t.Fatalf("before: %s", r.StructuredContent)
+	}
+
+	data, err := os.ReadFile(filepath.Join(runDir, "godot-mcp", "bridge-"+port+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info attach.Info
+	json.Unmarshal(data, &info)
+	for i := 0; i < 30; i++ {
+		for _, path := range []string{"/mcp", "/attach"} {
+			req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(info.URL, "/mcp")+path, strings.NewReader(`{}`))
+			req.Header.Set("Authorization", "Bearer wrong")
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}
+	}
+
+	done := make(chan string, 1)
+	go func() {
+		res, rpcErr, _ := attached.Try("tools/call", map[string]any{"name": "godot_get_server_info", "arguments": map[string]any{}})
+		if rpcErr != nil || strings.Contains(string(res), `"isError":true`) {
+			done <- string(res) + string(rpcErr)
+		}
+		done <- ""
+	}()
+	select {
+	case got := <-done:
+		if got != "" {
+			t.Fatalf("after wrong tokens: %s", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the attached server hangs after wrong tokens to the owner:\n%s", attached.Stderr())
+	}
+	if strings.Contains(attached.Stderr(), "went away") || strings.Contains(attached.Stderr(), "is gone") {
+		t.Fatalf("the attached server believed the owner exited:\n%s", attached.Stderr())
+	}
+	third := startBinary(t, env...)
+	third.Initialize()
+	waitLog(t, third, "another godot-mcp server owns the editor bridge")
+	if r := call(third, "godot_get_server_info", nil); r.IsError {
+		t.Fatalf("a new server: %s", r.StructuredContent)
+	}
+}
+
+// #24.4: the attach endpoint bounds what strangers can hold, like the HTTP
+// transport: 1,000 silent sockets leave the owner with a bounded number of
+// descriptors and a server still attaches and is served; a huge header is
+// refused (431).
+func TestBinaryAttachEndpointBoundsConnections(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc to count descriptors")
+	}
+	port := freePort(t)
+	runDir := t.TempDir()
+	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port, "XDG_RUNTIME_DIR=" + runDir}
+	owner := startBinary(t, env...)
+	owner.Initialize()
+	waitLog(t, owner, "other godot-mcp servers for this bridge attach here")
+	data, err := os.ReadFile(filepath.Join(runDir, "godot-mcp", "bridge-"+port+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info attach.Info
+	json.Unmarshal(data, &info)
+	addr := strings.TrimSuffix(strings.TrimPrefix(info.URL, "http://"), "/mcp")
+	fds := func() int {
+		entries, _ := os.ReadDir("/proc/" + strconv.Itoa(owner.Cmd.Process.Pid) + "/fd")
+		return len(entries)
+	}
+	before := fds()
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for i := 0; i < 1000; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("dial %d: %v", i, err)
+		}
+		conns = append(conns, c)
+	}
+	// The owner closes all but its limit of them (the idlest first).
+	var closed atomic.Int32
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			if _, err := c.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+				closed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := closed.Load(); n < 1000-300 {
+		t.Errorf("1,000 silent sockets: the owner closed only %d", n)
+	}
+	if n := fds(); before > 0 && n-before > 400 { // /proc/PID/fd is readable (as root)
+		t.Errorf("1,000 silent sockets: the owner holds %d descriptors more", n-before)
+	}
+	attached := startBinary(t, env...)
+	attached.Initialize()
+	waitLog(t, attached, "another godot-mcp server owns the editor bridge")
+	if r := call(attached, "godot_get_server_info", nil); r.IsError {
+		t.Fatalf("an attached server: %s", r.StructuredContent)
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(info.URL, "/mcp")+"/attach", nil)
+	req.Header.Set("Authorization", "Bearer "+info.Token)
+	req.Header.Set("X-Big", strings.Repeat("x", 1<<20))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("a 1 MiB header: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/plugins"
@@ -72,5 +75,60 @@ func TestBuiltinEditorCodeInstalledOnFirstCall(t *testing.T) {
 	}
 	if got := a.Received(); len(got) != 3 || got[2].Command != "cmd_scene_list_open" {
 		t.Fatalf("the second call sent %+v, want only cmd_scene_list_open", got[2:])
+	}
+}
+
+// #24.6: a cloned project planted a stamp and either a link where the
+// installer used to write its temporary file (and at the file), or a stamp
+// entry leading out of the folder (of a file whose content is known):
+// enabling the toolset is refused, saying why, and the file outside is
+// neither written nor removed.
+func TestBinaryEditorCodeFollowsNoPlantedLink(t *testing.T) {
+	for _, plant := range []string{"link", "stamp path"} {
+		t.Run(plant, func(t *testing.T) {
+			p := startBinary(t)
+			p.Initialize()
+			a := dialEditor(t, p.BridgeURL(), "")
+			outsideDir := t.TempDir()
+			outside := filepath.Join(outsideDir, "bashrc")
+			const content = "# my shell\n"
+			os.WriteFile(outside, []byte(content), 0o644)
+			dir := filepath.Join(a.ProjectDir(), "addons", "godot_mcp_ext", "scene")
+			os.MkdirAll(dir, 0o755)
+			files := map[string]string{}
+			want := "a path outside its folder"
+			if plant == "link" {
+				ts, _ := plugins.Lookup("scene")
+				var first string
+				fs.WalkDir(ts.EditorCode, ".", func(path string, d fs.DirEntry, err error) error {
+					if err == nil && !d.IsDir() && first == "" {
+						first = path
+					}
+					return err
+				})
+				link := filepath.Join(dir, filepath.FromSlash(first))
+				os.MkdirAll(filepath.Dir(link), 0o755)
+				os.Symlink(outside, link+".godot_mcp_tmp")
+				os.Symlink(outside, link)
+				want = link + " is a symbolic link"
+			} else {
+				rel, _ := filepath.Rel(dir, outside)
+				h := sha256.Sum256([]byte(content))
+				files[filepath.ToSlash(rel)] = hex.EncodeToString(h[:])
+			}
+			stamp, _ := json.Marshal(map[string]any{"toolset": "scene", "version": "0", "files": files})
+			os.WriteFile(filepath.Join(dir, ".godot_mcp_stamp.json"), stamp, 0o644)
+
+			r := call(p, "godot_enable_toolset", map[string]any{"names": []string{"scene"}})
+			if !r.IsError || !strings.Contains(string(r.StructuredContent), "toolset_editor_code") || !strings.Contains(string(r.StructuredContent), want) {
+				t.Fatalf("enable: %s", r.StructuredContent)
+			}
+			if b, err := os.ReadFile(outside); string(b) != content {
+				t.Fatalf("the file outside was changed or removed: %q %v", b, err)
+			}
+			if entries, _ := os.ReadDir(outsideDir); len(entries) != 1 {
+				t.Fatalf("written outside: %v", entries)
+			}
+		})
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/godot-mcp/godot-mcp/addon"
 	"github.com/godot-mcp/godot-mcp/host/addoninstall"
@@ -47,15 +49,40 @@ type doctorReport struct {
 	failed int
 }
 
+// line prints one verdict. detail and fix may hold what a peer chose (the
+// editor's hello, a running server's answer, error texts): control
+// characters in them are printed escaped, so nothing reaches the terminal
+// as an escape sequence or forges a line.
 func (r *doctorReport) line(verdict, what, detail, fix string) {
-	fmt.Fprintf(r.w, "%-4s  %s", verdict, what)
+	fmt.Fprintf(r.w, "%-4s  %s", verdict, printable(what))
 	if detail != "" {
-		fmt.Fprintf(r.w, ": %s", detail)
+		fmt.Fprintf(r.w, ": %s", printable(detail))
 	}
 	fmt.Fprintln(r.w)
 	if fix != "" {
-		fmt.Fprintf(r.w, "      fix: %s\n", fix)
+		fmt.Fprintf(r.w, "      fix: %s\n", printable(fix))
 	}
+}
+
+// printable escapes control characters (C0, DEL, C1), bidirectional
+// controls and invalid UTF-8, Go-style.
+func printable(s string) string {
+	bad := func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError
+	}
+	if !strings.ContainsFunc(s, bad) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if bad(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func (r *doctorReport) ok(what, detail string)        { r.line("ok", what, detail, "") }

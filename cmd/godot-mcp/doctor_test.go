@@ -156,3 +156,32 @@ func TestDoctorBridgePortTakenByAnother(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+// #24.11: whatever dials the bridge chooses the strings doctor prints:
+// terminal escapes and other control characters in them are shown
+// escaped, never sent to the terminal.
+func TestDoctorPrintsNoPeerControlCharacters(t *testing.T) {
+	project := tempProject(t)
+	port := freePort(t)
+	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port, "XDG_RUNTIME_DIR=" + t.TempDir(), "GODOT_BIN=" + fakeGodot(t, "4.4.1.stable")}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go keepDialing(ctx, "ws://127.0.0.1:"+port, project+"\x1b]0;pwned\x07\x1b[2J\r\nok    everything: fine", "\x1b[31mred\u009b1m")
+	out, _, _ := runBinary(t, env, "doctor", "--project", project, "--wait", "10s")
+	cancel()
+	line := doctorLine(out, "ok    editor: connected: project "+project)
+	if line == "" {
+		t.Fatalf("no editor line:\n%q", out)
+	}
+	for _, r := range out {
+		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Fatalf("doctor printed the control character %U:\n%q", r, out)
+		}
+	}
+	if doctorLine(out, "ok    everything") != "" {
+		t.Fatalf("a peer's newline forged a line:\n%s", out)
+	}
+	if !strings.Contains(line, `\x1b]0;pwned\a`) && !strings.Contains(line, `\x1b]0;pwned\x07`) {
+		t.Fatalf("the escape is not shown escaped: %q", line)
+	}
+}

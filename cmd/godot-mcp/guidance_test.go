@@ -176,3 +176,25 @@ func TestToolsListBudget(t *testing.T) {
 	_, all := hosttest.ToolsList(t, binPath, "all")
 	t.Logf("tools/list with every toolset: %d bytes", len(all))
 }
+
+// #24.13: a prompt argument that is not a string is refused with a
+// message for the user (MCP prompt arguments are strings), not the Go
+// unmarshal text of the server's internals.
+func TestBinaryPromptNumberArgument(t *testing.T) {
+	p := startBinary(t)
+	p.Initialize()
+	_, rpcErr, _ := p.Try("prompts/get", map[string]any{"name": "godot_start_2d_scene", "arguments": map[string]any{"path": 5}})
+	var e struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	json.Unmarshal(rpcErr, &e)
+	if e.Code != -32602 || !strings.Contains(e.Message, `"path"`) || !strings.Contains(e.Message, "string") ||
+		strings.Contains(e.Message, "Go struct") || strings.Contains(e.Message, "unmarshal") {
+		t.Fatalf("error %s", rpcErr)
+	}
+	// The session goes on.
+	if _, rpcErr, _ := p.Try("prompts/get", map[string]any{"name": "godot_start_2d_scene", "arguments": map[string]any{"path": "res://main.tscn"}}); rpcErr != nil {
+		t.Fatalf("a valid prompts/get after: %s", rpcErr)
+	}
+}

@@ -40,6 +40,9 @@ func main() {
 	stdout := os.Stdout
 	restoreStdin := func() {}
 	if !toolset {
+		if err := nonDumpable(); err != nil {
+			fmt.Fprintln(os.Stderr, "godot-mcp: warning: could not make the process non-dumpable (same-user processes can read its secrets from /proc):", err)
+		}
 		stdin, restoreStdin = pollableStdin(os.Stdin)
 		if devnull, err := os.Open(os.DevNull); err == nil {
 			os.Stdin = devnull

@@ -128,8 +128,8 @@ func bridgeTaken(err error) bool {
 func serveOwner(ctx context.Context, cfg config.Config, log *slog.Logger, a *app.App, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer a.Close()
 	if attach.BridgePort(a.Bridge.URL()) != "" && attach.BridgePort(cfg.BridgeURL) != "" {
-		pub, err := attach.Publish(a.Bridge.URL(), contract.Version, func(token string) http.Handler {
-			return a.Server.AttachHTTPHandler(mcpserver.HTTPGuard{Protect: true, Token: token})
+		pub, err := attach.Publish(a.Bridge.URL(), contract.Version, func(token string, probe http.Handler) http.Handler {
+			return a.Server.AttachHTTPHandler(mcpserver.HTTPGuard{Protect: true, Token: token, NoTokenLimit: true}, probe)
 		}, log.With("component", "attach"))
 		if err != nil {
 			log.Warn("other godot-mcp servers for this bridge cannot attach to this one", "err", err)

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/godot-mcp/godot-mcp/internal/nolinks"
 )
 
 // setupClients are the clients `godot-mcp setup` knows, in help order.
@@ -19,6 +21,8 @@ const setupUsage = `usage: godot-mcp setup CLIENT [--project DIR] [--name NAME] 
 
 Adds godot-mcp (this binary, by absolute path) to an MCP client's config,
 keeping every other server in it; the file is backed up first (FILE.bak).
+In a project no symbolic link is followed (the config, its backup, the
+folders on the way): a link there is refused and nothing is written.
 
   claude-code     ~/.claude.json (user scope); with --project, DIR/.mcp.json (project scope)
   claude-desktop  <user config dir>/Claude/claude_desktop_config.json
@@ -126,11 +130,55 @@ func setupCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("setup: unknown client %q (known: %s)", client, strings.Join(setupClients, ", "))
 	}
 
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	// In a project (it may come from a clone) no link is followed: not the
+	// config, not its backup, not a directory on the way. The user's own
+	// config may be a link they made (a dotfile manager's): the file it
+	// points at is updated; its backup is never written through a link.
+	dir, rel := *project, ""
+	if dir != "" {
+		rel, _ = filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+	} else {
+		if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			real, err := filepath.EvalSymlinks(path)
+			if err != nil {
+				return fmt.Errorf("%s is a symbolic link that leads nowhere (%v); nothing was changed. Fix or remove the link and run setup again", path, err)
+			}
+			path = real
+		}
+		dir, rel = filepath.Dir(path), filepath.Base(path)
+	}
+	refused := func(err error) error {
+		if nolinks.IsLink(err) {
+			return fmt.Errorf("refused: %w; setup does not read or write through symbolic links here, and nothing was changed. Remove the link (or put a regular file in its place) and run setup again", err)
+		}
 		return err
 	}
-	existed := err == nil
+	var files *nolinks.Dir
+	if _, err := os.Stat(dir); err == nil {
+		if files, err = nolinks.Open(dir); err != nil {
+			return err
+		}
+		defer files.Close()
+		for _, p := range []string{rel, rel + ".bak"} {
+			if err := files.Check(p); err != nil {
+				return refused(err)
+			}
+		}
+	}
+	var old []byte
+	mode := os.FileMode(0o644)
+	existed := false
+	if files != nil {
+		if old, err = files.ReadFile(rel); err == nil {
+			existed = true
+			if st, err := files.Lstat(rel); err == nil {
+				mode = st.Mode().Perm()
+			}
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return refused(err)
+		}
+	}
 	raw, _ := json.Marshal(entry)
 	updated, replaced, err := mergeServer(old, key, *name, raw)
 	if err != nil {
@@ -144,20 +192,25 @@ func setupCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s already has %q pointing at %s; nothing to do\n", path, *name, self)
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	mode := os.FileMode(0o644)
-	if existed {
-		if st, err := os.Stat(path); err == nil {
-			mode = st.Mode().Perm()
+	if files == nil { // a user-level config directory that does not exist yet
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
 		}
-		if err := os.WriteFile(path+".bak", old, mode); err != nil {
+		if files, err = nolinks.Open(dir); err != nil {
+			return err
+		}
+		defer files.Close()
+	}
+	if existed {
+		if err := files.WriteFile(rel+".bak", old, mode); err != nil {
+			if nolinks.IsLink(err) {
+				return refused(err)
+			}
 			return fmt.Errorf("backing up %s: %w; nothing was changed", path, err)
 		}
 	}
-	if err := writeFileAtomic(path, updated, mode); err != nil {
-		return err
+	if err := files.WriteFile(rel, updated, mode); err != nil {
+		return refused(err)
 	}
 	verb := "added"
 	if replaced {
@@ -290,25 +343,4 @@ func encodeObject(ms []member) json.RawMessage {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
-}
-
-// writeFileAtomic writes through a temporary file in the same directory.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

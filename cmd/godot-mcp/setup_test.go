@@ -184,3 +184,177 @@ func TestSetupPrintAndDryRun(t *testing.T) {
 		t.Fatalf("--project without project.godot: exit %d %q", code, errOut)
 	}
 }
+
+// #24.1: a cloned project can plant links where setup writes. Whatever the
+// link (the config, its backup, a directory on the way), setup refuses,
+// names the link, and changes nothing on either side of it.
+func TestSetupRefusesLinksPlantedInTheProject(t *testing.T) {
+	type plant struct {
+		name string
+		// link (relative to the project) -> target (relative to home)
+		link, target string
+	}
+	cases := []struct {
+		client string
+		config string // relative to the project
+		plants []plant
+	}{
+		{"claude-code", ".mcp.json", []plant{
+			{"config", ".mcp.json", ".claude.json"},
+			{"backup", ".mcp.json.bak", ".bashrc"},
+		}},
+		{"cursor", ".cursor/mcp.json", []plant{
+			{"config", ".cursor/mcp.json", ".claude.json"},
+			{"backup", ".cursor/mcp.json.bak", ".bashrc"},
+			{"directory", ".cursor", "outside"},
+		}},
+		{"vscode", ".vscode/mcp.json", []plant{
+			{"config", ".vscode/mcp.json", ".claude.json"},
+			{"backup", ".vscode/mcp.json.bak", ".bashrc"},
+			{"directory", ".vscode", "outside"},
+		}},
+	}
+	const secret = `{"mcpServers": {}, "oauthAccount": {"token": "sk-secret-token"}}`
+	const bashrc = "# my shell\n"
+	for _, tc := range cases {
+		for _, pl := range tc.plants {
+			t.Run(tc.client+" "+pl.name, func(t *testing.T) {
+				home, env := userDirs(t)
+				project := tempProject(t)
+				os.WriteFile(filepath.Join(home, ".claude.json"), []byte(secret), 0o600)
+				os.WriteFile(filepath.Join(home, ".bashrc"), []byte(bashrc), 0o644)
+				os.MkdirAll(filepath.Join(home, "outside"), 0o755)
+				config := filepath.Join(project, filepath.FromSlash(tc.config))
+				if pl.name == "backup" { // a config to back up
+					os.MkdirAll(filepath.Dir(config), 0o755)
+					os.WriteFile(config, []byte(`{"mcpServers": {}, "servers": {}}`), 0o644)
+				}
+				link := filepath.Join(project, filepath.FromSlash(pl.link))
+				os.MkdirAll(filepath.Dir(link), 0o755)
+				if err := os.Symlink(filepath.Join(home, pl.target), link); err != nil {
+					t.Fatal(err)
+				}
+				before := snapshot(t, home, project)
+
+				for _, dry := range []bool{false, true} {
+					args := []string{"setup", tc.client, "--project", project}
+					if dry {
+						args = append(args, "--dry-run")
+					}
+					out, errOut, code := runBinary(t, env, args...)
+					if code == 0 || !strings.Contains(errOut, link+" is a symbolic link") || !strings.Contains(errOut, "nothing was changed") {
+						t.Fatalf("dry-run %v: exit %d\nstdout: %s\nstderr: %s", dry, code, out, errOut)
+					}
+					if strings.Contains(out+errOut, "sk-secret-token") {
+						t.Fatalf("the linked file's content was shown:\n%s\n%s", out, errOut)
+					}
+				}
+				if after := snapshot(t, home, project); after != before {
+					t.Fatalf("files changed:\nbefore:\n%s\nafter:\n%s", before, after)
+				}
+			})
+		}
+	}
+}
+
+// The user's own config may be a link (a dotfile manager's): the file it
+// points at is updated and the link kept. A link at the backup is refused:
+// setup never writes through one.
+func TestSetupUserConfigLinks(t *testing.T) {
+	home, env := userDirs(t)
+	real := filepath.Join(home, "dotfiles", "cursor-mcp.json")
+	os.MkdirAll(filepath.Dir(real), 0o755)
+	os.WriteFile(real, []byte(`{"mcpServers": {}}`), 0o600)
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.Symlink(real, path)
+	out, errOut, code := runBinary(t, env, "setup", "cursor")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if st, err := os.Lstat(path); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the user's link was replaced: %v %v", st, err)
+	}
+	if readServers(t, real, "mcpServers")["godot"].Command != absBin(t) {
+		t.Fatal("the linked file was not updated")
+	}
+
+	home, env = userDirs(t)
+	path = filepath.Join(home, ".cursor", "mcp.json")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte(`{"mcpServers": {}}`), 0o600)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# my shell\n"), 0o644)
+	os.Symlink(filepath.Join(home, ".bashrc"), path+".bak")
+	before := snapshot(t, home)
+	out, errOut, code = runBinary(t, env, "setup", "cursor")
+	if code == 0 || !strings.Contains(errOut, path+".bak is a symbolic link") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if after := snapshot(t, home); after != before {
+		t.Fatalf("files changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// snapshot lists every file, link and directory under the dirs with its
+// content or target, to compare before and after.
+func snapshot(t *testing.T, dirs ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			st, _ := os.Lstat(p)
+			switch {
+			case st.Mode()&os.ModeSymlink != 0:
+				target, _ := os.Readlink(p)
+				b.WriteString(p + " -> " + target + "\n")
+			case st.IsDir():
+				b.WriteString(p + "/\n")
+			default:
+				data, _ := os.ReadFile(p)
+				b.WriteString(p + " " + st.Mode().String() + " " + string(data) + "\n")
+			}
+			return nil
+		})
+	}
+	return b.String()
+}
+
+// #24.6: `addon install` follows no link a cloned project planted: not
+// `addons` (23 files were written outside), not the addon folder or a file
+// in it (also with --force), not project.godot (its target was copied into
+// the project). It refuses naming the link; nothing changes on either side.
+func TestAddonInstallRefusesPlantedLinks(t *testing.T) {
+	for _, tc := range []struct{ name, link, target string }{
+		{"addons", "addons", "outside"},
+		{"addon folder", "addons/godot_mcp", "outside"},
+		{"addon file", "addons/godot_mcp/plugin.cfg", "outside/file"},
+		{"project.godot", "project.godot", "outside/project.godot"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, env := userDirs(t)
+			project := tempProject(t)
+			os.MkdirAll(filepath.Join(home, "outside"), 0o755)
+			os.WriteFile(filepath.Join(home, "outside", "file"), []byte("mine\n"), 0o644)
+			os.WriteFile(filepath.Join(home, "outside", "project.godot"), []byte("config_version=5\n; another project\n"), 0o644)
+			link := filepath.Join(project, filepath.FromSlash(tc.link))
+			os.Remove(link)
+			os.MkdirAll(filepath.Dir(link), 0o755)
+			if err := os.Symlink(filepath.Join(home, tc.target), link); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, home, project)
+			for _, args := range [][]string{{"--enable"}, {"--enable", "--force"}, {"--dry-run"}} {
+				out, errOut, code := runBinary(t, env, append([]string{"addon", "install", "--project", project}, args...)...)
+				if code == 0 || !strings.Contains(errOut, link+" is a symbolic link") || !strings.Contains(errOut, "Nothing was changed") {
+					t.Fatalf("%v: exit %d\nstdout: %s\nstderr: %s", args, code, out, errOut)
+				}
+			}
+			if after := snapshot(t, home, project); after != before {
+				t.Fatalf("files changed:\nbefore:\n%s\nafter:\n%s", before, after)
+			}
+		})
+	}
+}

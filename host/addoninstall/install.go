@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/addon"
+	"github.com/godot-mcp/godot-mcp/internal/nolinks"
 )
 
 // ManifestName is the manifest's file name inside the addon directory.
@@ -133,6 +134,12 @@ type write struct {
 	data []byte
 }
 
+// refusedLink is the error for a symbolic link on the way: a project may
+// come from a clone, and a link planted there could lead a write anywhere.
+func refusedLink(err error) error {
+	return fmt.Errorf("refused: %w; godot-mcp does not read or write through symbolic links in a project. Remove the link (or put a regular file or folder in its place) and run addon install again. Nothing was changed", err)
+}
+
 func install(opts Options, src fs.FS, version string) (Report, error) {
 	if opts.ProjectDir == "" {
 		return Report{}, fmt.Errorf("%w: no project directory given; pass the folder that contains project.godot", ErrNotAProject)
@@ -141,15 +148,29 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("project directory %q: %w", opts.ProjectDir, err)
 	}
-	projectFile := filepath.Join(projectDir, "project.godot")
-	if st, err := os.Stat(projectFile); err != nil || !st.Mode().IsRegular() {
-		return Report{}, fmt.Errorf("%w: %s has no project.godot; pass the folder that contains project.godot (the project's root)", ErrNotAProject, projectDir)
+	notAProject := fmt.Errorf("%w: %s has no project.godot; pass the folder that contains project.godot (the project's root)", ErrNotAProject, projectDir)
+	// Every path below the project is handled without following a link.
+	files, err := nolinks.Open(projectDir)
+	if err != nil {
+		return Report{}, notAProject
+	}
+	defer files.Close()
+	const projectFile = "project.godot"
+	if st, err := files.Lstat(projectFile); nolinks.IsLink(err) {
+		return Report{}, refusedLink(err)
+	} else if err != nil || !st.Mode().IsRegular() {
+		return Report{}, notAProject
 	}
 	addonDir := filepath.Join(projectDir, filepath.FromSlash(addon.InstallDir))
 	rep := Report{ProjectDir: projectDir, AddonDir: addonDir, Version: version, DryRun: opts.DryRun}
 	rel := func(p string) string { return addon.InstallDir + "/" + p }
+	for _, p := range []string{addon.InstallDir, rel(ManifestName)} {
+		if err := files.Check(p); err != nil {
+			return rep, refusedLink(err)
+		}
+	}
 
-	old, err := readManifest(filepath.Join(addonDir, ManifestName))
+	old, err := readManifest(files, rel(ManifestName))
 	if err != nil {
 		return rep, err
 	}
@@ -167,19 +188,21 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		}
 		sum := digest(data)
 		next.Files[p] = sum
-		dest := filepath.Join(addonDir, filepath.FromSlash(p))
-		current, err := os.ReadFile(dest)
+		dest := rel(p)
+		current, err := files.ReadFile(dest)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			rep.Actions = append(rep.Actions, Action{Op: OpCreate, Path: rel(p)})
 			writes = append(writes, write{dest, data})
 			return nil
+		case nolinks.IsLink(err):
+			return err
 		case err != nil:
-			if st, serr := os.Stat(dest); serr == nil && st.IsDir() {
+			if st, serr := files.Lstat(dest); serr == nil && st.IsDir() {
 				conflicts = append(conflicts, Conflict{rel(p), "a directory is in the way"})
 				return nil
 			}
-			return fmt.Errorf("reading %s: %w", dest, err)
+			return fmt.Errorf("reading %s: %w", files.Path(dest), err)
 		}
 		have := digest(current)
 		switch {
@@ -202,6 +225,9 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		writes = append(writes, write{dest, data})
 		return nil
 	})
+	if nolinks.IsLink(err) {
+		return rep, refusedLink(err)
+	}
 	if err != nil {
 		return rep, fmt.Errorf("reading the embedded addon: %w", err)
 	}
@@ -215,13 +241,16 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		if _, still := next.Files[p]; still {
 			continue
 		}
-		dest := filepath.Join(addonDir, filepath.FromSlash(p))
-		current, err := os.ReadFile(dest)
+		dest := rel(p)
+		current, err := files.ReadFile(dest)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		if nolinks.IsLink(err) {
+			return rep, refusedLink(err)
+		}
 		if err != nil {
-			return rep, fmt.Errorf("reading %s: %w", dest, err)
+			return rep, fmt.Errorf("reading %s: %w", files.Path(dest), err)
 		}
 		if digest(current) != old.Files[p] && !opts.Force {
 			rep.Actions = append(rep.Actions, Action{Op: OpKeep, Path: rel(p), Reason: "no longer part of the addon, but modified since install"})
@@ -230,7 +259,10 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		rep.Actions = append(rep.Actions, Action{Op: OpRemove, Path: rel(p), Reason: "no longer part of the addon"})
 		removals = append(removals, dest)
 		// Godot 4.4+ writes a .uid file next to each script; it goes with the script.
-		if uid := dest + ".uid"; fileExists(uid) {
+		uid := dest + ".uid"
+		if st, err := files.Lstat(uid); nolinks.IsLink(err) {
+			return rep, refusedLink(err)
+		} else if err == nil && st.Mode().IsRegular() {
 			if _, shipped := next.Files[p+".uid"]; !shipped {
 				rep.Actions = append(rep.Actions, Action{Op: OpRemove, Path: rel(p) + ".uid", Reason: "belongs to a removed file"})
 				removals = append(removals, uid)
@@ -240,13 +272,13 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 
 	var project []byte
 	if opts.Enable {
-		original, err := os.ReadFile(projectFile)
+		original, err := files.ReadFile(projectFile)
 		if err != nil {
-			return rep, fmt.Errorf("reading %s: %w", projectFile, err)
+			return rep, fmt.Errorf("reading %s: %w", files.Path(projectFile), err)
 		}
 		updated, changed, err := EnablePlugin(original, addon.PluginCfgResPath)
 		if err != nil {
-			return rep, fmt.Errorf("%s: %w", projectFile, err)
+			return rep, fmt.Errorf("%s: %w", files.Path(projectFile), err)
 		}
 		if changed {
 			rep.Actions = append(rep.Actions, Action{Op: OpEnable, Path: "project.godot", Reason: addon.PluginCfgResPath})
@@ -260,28 +292,28 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		return rep, nil
 	}
 	for _, w := range writes {
-		if err := os.MkdirAll(filepath.Dir(w.dest), 0o755); err != nil {
-			return rep, err
-		}
-		if err := writeFileAtomic(w.dest, w.data, 0o644); err != nil {
+		if err := files.WriteFile(w.dest, w.data, 0o644); err != nil {
+			if nolinks.IsLink(err) {
+				return rep, refusedLink(err)
+			}
 			return rep, err
 		}
 	}
 	for _, r := range removals {
-		if err := os.Remove(r); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := files.Remove(r); err != nil {
 			return rep, err
 		}
 	}
-	removeEmptyDirs(addonDir, removals)
-	if err := writeManifest(filepath.Join(addonDir, ManifestName), next); err != nil {
+	removeEmptyDirs(files, addon.InstallDir, removals)
+	if err := writeManifest(files, rel(ManifestName), next); err != nil {
 		return rep, err
 	}
 	if project != nil {
 		mode := fs.FileMode(0o644)
-		if st, err := os.Stat(projectFile); err == nil {
+		if st, err := files.Lstat(projectFile); err == nil {
 			mode = st.Mode().Perm()
 		}
-		if err := writeFileAtomic(projectFile, project, mode); err != nil {
+		if err := files.WriteFile(projectFile, project, mode); err != nil {
 			return rep, err
 		}
 	}
@@ -302,22 +334,20 @@ func sortedKeys(m map[string]string) []string {
 	return keys
 }
 
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
-}
-
-func readManifest(p string) (manifest, error) {
+func readManifest(files *nolinks.Dir, p string) (manifest, error) {
 	m := manifest{Files: map[string]string{}}
-	data, err := os.ReadFile(p)
+	data, err := files.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, nil
+	}
+	if nolinks.IsLink(err) {
+		return m, refusedLink(err)
 	}
 	if err != nil {
 		return m, fmt.Errorf("reading the install manifest: %w", err)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("the install manifest %s is damaged (%v); delete it and re-run with --force to reinstall", p, err)
+		return m, fmt.Errorf("the install manifest %s is damaged (%v); delete it and re-run with --force to reinstall", files.Path(p), err)
 	}
 	if m.Files == nil {
 		m.Files = map[string]string{}
@@ -331,47 +361,20 @@ func readManifest(p string) (manifest, error) {
 	return m, nil
 }
 
-func writeManifest(p string, m manifest) error {
+func writeManifest(files *nolinks.Dir, p string, m manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(p, append(data, '\n'), 0o644)
+	return files.WriteFile(p, append(data, '\n'), 0o644)
 }
 
-// writeFileAtomic writes via a temporary file in the same directory and a rename,
-// so an interrupted install never leaves a half-written script for Godot to load.
-func writeFileAtomic(p string, data []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, mode); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
-// removeEmptyDirs removes directories under root that removals left empty.
-func removeEmptyDirs(root string, removed []string) {
+// removeEmptyDirs removes directories under root (slash paths relative to
+// the project) that removals left empty.
+func removeEmptyDirs(files *nolinks.Dir, root string, removed []string) {
 	dirs := map[string]bool{}
 	for _, r := range removed {
-		for d := filepath.Dir(r); d != root && strings.HasPrefix(d, root+string(filepath.Separator)); d = filepath.Dir(d) {
+		for d := path.Dir(r); d != root && strings.HasPrefix(d, root+"/"); d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
@@ -382,8 +385,8 @@ func removeEmptyDirs(root string, removed []string) {
 	// Deepest first.
 	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
 	for _, d := range list {
-		if entries, err := os.ReadDir(d); err == nil && len(entries) == 0 {
-			os.Remove(d)
+		if entries, err := os.ReadDir(files.Path(d)); err == nil && len(entries) == 0 {
+			_ = files.Remove(d)
 		}
 	}
 }

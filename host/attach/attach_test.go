@@ -23,14 +23,17 @@ func runDir(t *testing.T) string {
 	return filepath.Join(d, "godot-mcp")
 }
 
-func echoMCP(token string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+func echoMCP(token string, probe http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/attach", probe)
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !validBearer(r.Header.Get("Authorization"), token) {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
-	})
+	}))
+	return mux
 }
 
 func TestPublishWritesAUserOnlyFileAndFindChecksTheOwner(t *testing.T) {
@@ -127,12 +130,28 @@ type fakeOwner struct {
 	inits    int
 	block    chan struct{} // tools/call waits for it when set
 	started  chan struct{}
+	// impostor: another process answers the probe (it is not pid 42);
+	// cut: tools/call's connection is closed without an answer.
+	impostor, cut bool
 }
 
 func (f *fakeOwner) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/attach" {
-		json.NewEncoder(w).Encode(map[string]any{"pid": 42})
+		pid := 42
+		if f.impostor {
+			pid = 7
+		}
+		json.NewEncoder(w).Encode(map[string]any{"pid": pid})
 		return
+	}
+	if f.cut && r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"tools/call"`)) {
+			conn, _, _ := w.(http.Hijacker).Hijack()
+			conn.Close()
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	if r.Method == http.MethodGet {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -298,5 +317,36 @@ func TestProxyOwnerGoneAnswersTheCallInFlightAndKeepsTheRest(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the rest of the input was lost")
+	}
+}
+
+// #24.3: when the owner is taken for gone while its event stream stays open
+// (another process answers on its endpoint), Run still returns, and the
+// call in flight is answered; it used to wait for the stream forever.
+func TestProxyGoneWhileTheStreamStaysOpenReturns(t *testing.T) {
+	owner := &fakeOwner{impostor: true, cut: true}
+	srv := httptest.NewServer(owner)
+	defer srv.Close()
+	in, inw := io.Pipe()
+	defer inw.Close()
+	out := &lockedBuffer{}
+	p := &Proxy{Info: Info{URL: srv.URL + "/mcp", Token: "t", PID: 42, BridgeURL: "ws://127.0.0.1:1"}, Lines: NewLines(in), Out: out}
+	done := make(chan error, 1)
+	go func() { done <- p.Run(context.Background()) }()
+	inw.Write([]byte(initLine + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	waitLines(t, out, 1)
+	time.Sleep(100 * time.Millisecond) // the stream is open
+	go inw.Write([]byte(`{"jsonrpc":"2.0","id":"call-1","method":"tools/call","params":{"name":"x"}}` + "\n"))
+	select {
+	case err := <-done:
+		var gone *OwnerGoneError
+		if !errors.As(err, &gone) {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Run hangs: the owner is gone but its stream is still waited for")
+	}
+	if got := out.lines(); !strings.Contains(got[len(got)-1], `"call-1"`) || !strings.Contains(got[len(got)-1], "-32001") {
+		t.Fatalf("the call in flight got %q", got)
 	}
 }

@@ -90,7 +90,7 @@ func (p *Proxy) Run(ctx context.Context) error {
 
 	if p.Init != nil {
 		if err := p.initialize(ctx, p.Init, nil); err != nil {
-			return p.goneError(err)
+			return p.goneError(err, cancel)
 		}
 		if p.Initialized {
 			p.forward(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), nil)
@@ -103,7 +103,7 @@ func (p *Proxy) Run(ctx context.Context) error {
 			p.closeSession()
 			return nil
 		case <-p.gone:
-			return p.goneError(p.goneErr)
+			return p.goneError(p.goneErr, cancel)
 		case <-p.Lines.Done():
 			cancel()
 			p.wg.Wait()
@@ -115,10 +115,28 @@ func (p *Proxy) Run(ctx context.Context) error {
 	}
 }
 
-func (p *Proxy) goneError(err error) error {
+// goneWait bounds how long Run waits, once the owner is gone, for the
+// calls in flight to end by themselves.
+const goneWait = 2 * time.Second
+
+func (p *Proxy) goneError(err error, cancel context.CancelFunc) error {
 	// Calls in flight end with the endpoint; wait for their answers (each
-	// writes its own error) so that none is written after Run returns.
-	p.wg.Wait()
+	// writes its own error) so that none is written after Run returns. The
+	// event stream, or a connection some other process holds open, would
+	// not end by itself: after goneWait everything is cancelled (a call
+	// cancelled so answers that the owner is gone). Waiting without
+	// cancelling hung the proxy for good (#24.3).
+	done := make(chan struct{})
+	go func() {
+		p.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(goneWait):
+		cancel()
+		<-done
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return &OwnerGoneError{Owner: p.Info, Init: p.Init, Initialized: p.initialized, Err: err}
@@ -267,13 +285,7 @@ func (p *Proxy) forward(ctx context.Context, line, id []byte) {
 	for attempt := 0; ; attempt++ {
 		resp, session, err := p.post(ctx, line)
 		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			p.markGone(err)
-			if id != nil {
-				p.writeGone(id, err)
-			}
+			p.failed(ctx, id, err)
 			return
 		}
 		if resp.StatusCode == http.StatusNotFound && session != "" && attempt == 0 {
@@ -299,19 +311,58 @@ func (p *Proxy) forward(ctx context.Context, line, id []byte) {
 			p.out.write(msg)
 		})
 		resp.Body.Close()
-		if id == nil || answered || ctx.Err() != nil {
+		if answered {
 			return
 		}
-		if err == nil {
-			err = fmt.Errorf("the owner answered HTTP %d with no JSON-RPC answer", resp.StatusCode)
-			p.out.write(errorMessage(id, -32603, "godot-mcp (attached): "+err.Error(), nil))
+		var refused *statusError
+		if err == nil || errors.As(err, &refused) {
+			// The owner answered, so it is there: a refusal (4xx, 5xx) is
+			// not its exit.
+			if err == nil {
+				err = fmt.Errorf("the owner answered HTTP %d with no JSON-RPC answer", resp.StatusCode)
+			}
+			if id != nil && ctx.Err() == nil {
+				p.Log.Warn("the godot-mcp server this one is attached to refused a request", "owner_pid", p.Info.PID, "err", err)
+				p.out.write(errorMessage(id, -32603, "godot-mcp (attached): "+err.Error(), nil))
+			}
 			return
 		}
-		// The answer was cut off: the owner went away during the call.
-		p.markGone(err)
-		p.writeGone(id, err)
+		// The answer was cut off.
+		p.failed(ctx, id, err)
 		return
 	}
+}
+
+// failed handles a request whose exchange with the owner broke (err): the
+// owner is taken for gone only when it does not answer its probe; a
+// request (id) is answered either way.
+func (p *Proxy) failed(ctx context.Context, id []byte, err error) {
+	if ctx.Err() != nil {
+		if id != nil && p.isGone() {
+			p.writeGone(id, p.goneErr) // cancelled after the owner went away
+		}
+		return
+	}
+	if perr := probe(ctx, p.Info); perr == nil {
+		if id != nil {
+			p.out.write(errorMessage(id, -32603, "godot-mcp (attached): the request to the server this one is attached to failed: "+err.Error()+"; it still runs, retry", nil))
+		}
+		return
+	}
+	p.markGone(err)
+	if id != nil {
+		p.writeGone(id, err)
+	}
+}
+
+// statusError is an HTTP refusal from the owner (no JSON-RPC answer).
+type statusError struct {
+	code int
+	body string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("the owner answered HTTP %d: %s", e.code, e.body)
 }
 
 // reopen replaces the session the owner ended by a new one.
@@ -361,7 +412,7 @@ func (p *Proxy) relayBody(resp *http.Response, emit func([]byte)) error {
 			return nil
 		}
 		if resp.StatusCode >= 300 {
-			return fmt.Errorf("the owner answered HTTP %d: %s", resp.StatusCode, truncate(string(body), 200))
+			return &statusError{resp.StatusCode, truncate(string(body), 200)}
 		}
 		return nil
 	}

@@ -14,6 +14,24 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/connlimit"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
+)
+
+// The attach endpoint's limits are the HTTP transport's
+// (host/mcpserver/http_limits.go): any local process can connect to it, and
+// must not make the owner hold sockets (descriptors) without end (#24.4).
+// The connection limit shrinks with a low file limit (connlimit.Budget
+// keeps fdReserve descriptors free); the connection idle the longest makes
+// room for a newcomer, and a refused request closes its connection
+// (mcpserver.HTTPGuard).
+const (
+	maxConns       = 256
+	fdReserve      = 512
+	headerTimeout  = 10 * time.Second
+	idleTimeout    = 60 * time.Second
+	maxHeaderBytes = 64 << 10
 )
 
 // Published is the owner's attach endpoint. Close withdraws it.
@@ -24,11 +42,14 @@ type Published struct {
 	log  *slog.Logger
 }
 
-// Publish serves mcp (the streamable HTTP MCP handler, given the token it
-// must require) at http://127.0.0.1:PORT/mcp on an ephemeral loopback port
-// and writes the attach file of bridgeURL's port. The token is 32 random
-// bytes; the file is readable by the user alone.
-func Publish(bridgeURL, version string, mcp func(token string) http.Handler, log *slog.Logger) (*Published, error) {
+// Publish serves the endpoint handler builds, given the token it must
+// require and the owner's probe (which answers GET /attach), on an
+// ephemeral loopback port, and writes the attach file of bridgeURL's port
+// (its URL is http://127.0.0.1:PORT/mcp). handler serves the streamable
+// HTTP MCP handler at /mcp and probe at /attach, both behind the same
+// Host/Origin and token checks. The token is 32 random bytes; the file is
+// readable by the user alone.
+func Publish(bridgeURL, version string, handler func(token string, probe http.Handler) http.Handler, log *slog.Logger) (*Published, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -50,12 +71,24 @@ func Publish(bridgeURL, version string, mcp func(token string) http.Handler, log
 		path: path,
 		log:  log,
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp(token))
-	mux.HandleFunc("/attach", p.probe)
-	p.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	p.srv = &http.Server{
+		Handler:           handler(token, http.HandlerFunc(p.probe)),
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
+	warn := logcap.NewLimiter(10 * time.Second)
+	lim := connlimit.New(connlimit.Budget(maxConns, fdReserve, 16), func(remote net.Addr, why connlimit.Reason) {
+		if why == connlimit.Evicted {
+			warn.Warn(log, "closed the attach connection idle the longest to make room (connection limit reached)", "remote", remote.String())
+		} else {
+			warn.Warn(log, "refused an attach connection: every connection is busy", "remote", remote.String())
+		}
+	})
+	lim.Install(p.srv)
 	go func() {
-		if err := p.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := p.srv.Serve(lim.Listener(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("attach endpoint stopped", "err", err)
 		}
 	}()

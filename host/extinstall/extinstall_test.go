@@ -207,3 +207,84 @@ func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
 		t.Fatal("files left")
 	}
 }
+
+// #24.6: a cloned project plants links and a stamp in the toolset's
+// folder. No link is followed and no stamp path leads out of the folder,
+// on install, upgrade and remove; the file outside keeps its content.
+func TestInstallFollowsNoLinkAndNoStampPath(t *testing.T) {
+	const content = "the user's file\n"
+	stamp := func(t *testing.T, dir string, files map[string]string) {
+		t.Helper()
+		b, _ := json.Marshal(Stamp{Toolset: "hello", Version: "v0", Files: files})
+		_ = os.MkdirAll(dir, 0o755)
+		if err := os.WriteFile(filepath.Join(dir, StampFile), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name  string
+		plant func(t *testing.T, proj, dir, outside string)
+		link  string // the link the refusal names, relative to the project; "" for a stamp path
+	}{
+		{"temp file link", func(t *testing.T, proj, dir, outside string) {
+			stamp(t, dir, map[string]string{})
+			_ = os.Symlink(outside, filepath.Join(dir, "handlers.gd.godot_mcp_tmp"))
+			_ = os.Symlink(outside, filepath.Join(dir, ".handlers.gd.tmp"))
+		}, ""},
+		{"file link", func(t *testing.T, proj, dir, outside string) {
+			stamp(t, dir, map[string]string{})
+			_ = os.Symlink(outside, filepath.Join(dir, "handlers.gd"))
+		}, "addons/godot_mcp_ext/hello/handlers.gd"},
+		{"folder link", func(t *testing.T, proj, dir, outside string) {
+			stamp(t, dir, map[string]string{})
+			_ = os.Symlink(filepath.Dir(outside), filepath.Join(dir, "lib"))
+		}, "addons/godot_mcp_ext/hello/lib"},
+		{"addons link", func(t *testing.T, proj, dir, outside string) {
+			other := filepath.Join(filepath.Dir(outside), "elsewhere")
+			stamp(t, filepath.Join(other, "godot_mcp_ext", "hello"), map[string]string{})
+			_ = os.Symlink(other, filepath.Join(proj, "addons"))
+		}, "addons"},
+		{"stamp link", func(t *testing.T, proj, dir, outside string) {
+			_ = os.MkdirAll(dir, 0o755)
+			_ = os.Symlink(outside, filepath.Join(dir, StampFile))
+		}, "addons/godot_mcp_ext/hello/" + StampFile},
+		{"stamp path out", func(t *testing.T, proj, dir, outside string) {
+			rel, _ := filepath.Rel(dir, outside)
+			stamp(t, dir, map[string]string{filepath.ToSlash(rel): sum([]byte(content))})
+		}, ""},
+		{"stamp path absolute", func(t *testing.T, proj, dir, outside string) {
+			stamp(t, dir, map[string]string{outside: sum([]byte(content))})
+		}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			proj := project(t)
+			outside := filepath.Join(t.TempDir(), "bashrc")
+			if err := os.WriteFile(outside, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dir := Dir(proj, "hello")
+			tc.plant(t, proj, dir, outside)
+			check := func(step string) {
+				t.Helper()
+				if b, err := os.ReadFile(outside); err != nil || string(b) != content {
+					t.Fatalf("%s: the file outside is %q (%v)", step, b, err)
+				}
+				if entries, _ := os.ReadDir(filepath.Dir(outside)); len(entries) > 2 {
+					t.Fatalf("%s: written outside: %v", step, entries)
+				}
+			}
+			_, e := Install(proj, "hello", "v1", files("one"))
+			check("install")
+			if tc.link != "" {
+				if e == nil || e.Required != RequireEditorCode || !strings.Contains(e.Hint, filepath.Join(proj, filepath.FromSlash(tc.link))+" is a symbolic link") {
+					t.Fatalf("install = %+v", e)
+				}
+			} else if tc.name != "temp file link" && (e == nil || !strings.Contains(e.Hint, "outside")) {
+				t.Fatalf("install = %+v", e)
+			}
+			_, _ = Remove(proj, "hello")
+			check("remove")
+		})
+	}
+}

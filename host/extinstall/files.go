@@ -21,6 +21,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/internal/nolinks"
 )
 
 // Root is where extensions live, relative to the project directory.
@@ -54,9 +55,49 @@ func sum(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// ReadStamp reads the stamp of the toolset's folder; nil when absent.
-func ReadStamp(projectDir, toolset string) (*Stamp, error) {
-	b, err := os.ReadFile(filepath.Join(Dir(projectDir, toolset), StampFile))
+// folder is the toolset's folder, opened so that nothing planted in the
+// project (a link, a stamp path with "..") leads a read, write or removal
+// out of it (internal/nolinks).
+type folder struct {
+	files   *nolinks.Dir // the project
+	toolset string
+}
+
+func openFolder(projectDir, toolset string) (*folder, error) {
+	if !validName(toolset) {
+		return nil, fmt.Errorf("%q is not a toolset name", toolset)
+	}
+	d, err := nolinks.Open(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	return &folder{files: d, toolset: toolset}, nil
+}
+
+func validName(s string) bool {
+	if s == "" || s == "." || s == ".." {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *folder) close() { _ = f.files.Close() }
+
+// rel is p (a slash path inside the toolset's folder) relative to the project.
+func (f *folder) rel(p string) string { return Root + "/" + f.toolset + "/" + p }
+
+// localPath: p is a clean relative slash path that stays in the folder.
+func localPath(p string) bool {
+	return p != "" && p != StampFile && fs.ValidPath(p) && path.Clean(p) == p
+}
+
+func (f *folder) readStamp() (*Stamp, error) {
+	b, err := f.files.ReadFile(f.rel(StampFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -67,16 +108,32 @@ func ReadStamp(projectDir, toolset string) (*Stamp, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("%s is not valid JSON: %w", StampFile, err)
 	}
+	for p := range s.Files {
+		if !localPath(p) {
+			return nil, fmt.Errorf("%s lists %q, a path outside its folder", StampFile, p)
+		}
+	}
 	return &s, nil
 }
 
+// ReadStamp reads the stamp of the toolset's folder; nil when absent. A
+// stamp that is a link, or that lists a path outside the folder, is an error.
+func ReadStamp(projectDir, toolset string) (*Stamp, error) {
+	f, err := openFolder(projectDir, toolset)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	return f.readStamp()
+}
+
 // edited lists the stamped files whose content on disk no longer matches
-// what godot-mcp installed (a deleted file is not an edit).
-func edited(projectDir, toolset string, st *Stamp) []string {
+// what godot-mcp installed (a deleted file is not an edit; a link is).
+func (f *folder) edited(st *Stamp) []string {
 	var out []string
 	for p, h := range st.Files {
-		b, err := os.ReadFile(filepath.Join(Dir(projectDir, toolset), filepath.FromSlash(p)))
-		if err == nil && sum(b) != h {
+		b, err := f.files.ReadFile(f.rel(p))
+		if err == nil && sum(b) != h || nolinks.IsLink(err) {
 			out = append(out, p)
 		}
 	}
@@ -98,55 +155,93 @@ func fileList(toolset string, files []string) string {
 
 // Install writes the toolset's editor files and stamp into the project,
 // unless they are already there at this version. It refuses (and writes
-// nothing) when the folder exists without a godot-mcp stamp or a stamped
-// file was edited by the user. changed reports whether anything was written.
+// nothing) when the folder exists without a godot-mcp stamp, a stamped
+// file was edited by the user, a symbolic link is on the way of any file
+// it would read, write or remove, or the stamp lists a path outside the
+// folder. changed reports whether anything was written.
 func Install(projectDir, toolset, version string, files []pluginhost.EditorFile) (changed bool, e *envelope.Error) {
-	dir := Dir(projectDir, toolset)
 	if _, err := os.Stat(filepath.Join(projectDir, "project.godot")); err != nil {
 		return false, refuse(fmt.Sprintf("Toolset %q's editor code cannot be installed: %s has no project.godot, so it is not a Godot project. Connect the editor of your project (or set GODOT_MCP_PROJECT_DIR to it) and retry.", toolset, projectDir))
 	}
-	st, err := ReadStamp(projectDir, toolset)
+	f, err := openFolder(projectDir, toolset)
+	if err != nil {
+		return false, refuse(fmt.Sprintf("Toolset %q's editor code cannot be installed into %s: %v.", toolset, projectDir, err))
+	}
+	defer f.close()
+	linked := func(err error) *envelope.Error {
+		return refuse(fmt.Sprintf("Toolset %q's editor code was not installed: %v, and godot-mcp does not write through links in a project (one planted in a cloned project could lead the write anywhere). Remove the link, then enable toolset %q again.", toolset, err, toolset))
+	}
+	for _, p := range []string{Root + "/" + toolset, f.rel(StampFile)} {
+		if err := f.files.Check(p); err != nil {
+			return false, linked(err)
+		}
+	}
+	st, err := f.readStamp()
 	if err != nil {
 		return false, refuse(fmt.Sprintf("Cannot read %s%s (%v). Delete the folder %s and enable toolset %q again.", ResPath(toolset), StampFile, err, ResPath(toolset), toolset))
 	}
+	want := Stamp{Toolset: toolset, Version: version, Files: map[string]string{}}
+	for _, ef := range files {
+		if !localPath(ef.Path) {
+			return false, refuse(fmt.Sprintf("Toolset %q ships editor code at %q, a path outside its folder %s: it was not installed. The toolset is broken; report it to its author.", toolset, ef.Path, ResPath(toolset)))
+		}
+		want.Files[ef.Path] = sum(ef.Content)
+	}
+	// Every path it may touch, before anything is written.
+	touched := sortedKeys(want.Files)
+	if st != nil {
+		touched = append(touched, sortedKeys(st.Files)...)
+	}
+	for _, p := range touched {
+		if err := f.files.Check(f.rel(p)); err != nil {
+			return false, linked(err)
+		}
+	}
 	if st == nil {
-		if _, err := os.Stat(dir); err == nil {
+		if _, err := f.files.Lstat(Root + "/" + toolset); err == nil {
 			return false, refuse(fmt.Sprintf("The folder %s exists but was not installed by godot-mcp (it has no %s), so its editor code was not written over it. Move it away (or delete it) and enable toolset %q again.", ResPath(toolset), StampFile, toolset))
 		}
-	} else if ed := edited(projectDir, toolset, st); len(ed) > 0 {
+	} else if ed := f.edited(st); len(ed) > 0 {
 		return false, refuse(fmt.Sprintf("Toolset %q's editor code was changed in the project since godot-mcp installed it: %s. It was not overwritten. Save your edits elsewhere, delete the folder %s, and enable toolset %q again (godot_disable_toolset then godot_enable_toolset) to reinstall version %s.", toolset, fileList(toolset, ed), ResPath(toolset), toolset, version))
 	}
-	want := Stamp{Toolset: toolset, Version: version, Files: map[string]string{}}
-	for _, f := range files {
-		want.Files[f.Path] = sum(f.Content)
-	}
-	if st != nil && st.Version == version && sameFiles(projectDir, toolset, want) {
+	if st != nil && st.Version == version && f.sameFiles(want) {
 		return false, nil
 	}
-	for _, f := range files {
-		target := filepath.Join(dir, filepath.FromSlash(path.Clean(f.Path)))
-		if err := writeFile(target, f.Content); err != nil {
+	for _, ef := range files {
+		if err := f.files.WriteFile(f.rel(ef.Path), ef.Content, 0o644); err != nil {
+			if nolinks.IsLink(err) {
+				return true, linked(err)
+			}
 			return true, envelope.Errorf(envelope.InternalError, "Could not install toolset %q's editor code into %s: %v. Check that the project folder is writable, then enable the toolset again.", toolset, ResPath(toolset), err)
 		}
 	}
 	if st != nil { // files of the old version that the new one no longer ships
 		for p := range st.Files {
 			if _, keep := want.Files[p]; !keep {
-				_ = os.Remove(filepath.Join(dir, filepath.FromSlash(p)))
+				_ = f.files.Remove(f.rel(p))
 			}
 		}
 	}
 	b, _ := json.MarshalIndent(want, "", "\t")
-	if err := writeFile(filepath.Join(dir, StampFile), append(b, '\n')); err != nil {
+	if err := f.files.WriteFile(f.rel(StampFile), append(b, '\n'), 0o644); err != nil {
 		return true, envelope.Errorf(envelope.InternalError, "Could not write %s%s: %v.", ResPath(toolset), StampFile, err)
 	}
 	return true, nil
 }
 
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // sameFiles reports whether every file of want is on disk with its hash.
-func sameFiles(projectDir, toolset string, want Stamp) bool {
+func (f *folder) sameFiles(want Stamp) bool {
 	for p, h := range want.Files {
-		b, err := os.ReadFile(filepath.Join(Dir(projectDir, toolset), filepath.FromSlash(p)))
+		b, err := f.files.ReadFile(f.rel(p))
 		if err != nil || sum(b) != h {
 			return false
 		}
@@ -154,41 +249,40 @@ func sameFiles(projectDir, toolset string, want Stamp) bool {
 	return true
 }
 
-func writeFile(target string, content []byte) error {
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return err
-	}
-	tmp := target + ".godot_mcp_tmp"
-	if err := os.WriteFile(tmp, content, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, target)
-}
-
 // Remove deletes the files godot-mcp installed for the toolset, its stamp,
-// and the folders left empty. Files the user edited or added are kept and
-// listed in kept. A folder without a stamp is not touched.
+// and the folders left empty. Files the user edited or added, and links,
+// are kept and listed in kept. A folder without a stamp is not touched,
+// nor one reached through a link or whose stamp lists a path outside it.
 func Remove(projectDir, toolset string) (kept []string, err error) {
-	dir := Dir(projectDir, toolset)
-	st, err := ReadStamp(projectDir, toolset)
+	f, err := openFolder(projectDir, toolset)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	if err := f.files.Check(Root + "/" + toolset); err != nil {
+		return nil, err
+	}
+	st, err := f.readStamp()
 	if err != nil || st == nil {
 		return nil, err
 	}
 	ed := map[string]bool{}
-	for _, p := range edited(projectDir, toolset, st) {
+	for _, p := range f.edited(st) {
 		ed[p] = true
 	}
 	for p := range st.Files {
 		if !ed[p] {
-			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := f.files.Remove(f.rel(p)); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if err := os.Remove(filepath.Join(dir, StampFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := f.files.Remove(f.rel(StampFile)); err != nil {
 		return nil, err
 	}
-	// What is left (edited, added, or Godot's own .uid/.import files).
+	// What is left (edited, added, or Godot's own .uid/.import files). The
+	// walk follows no link: a link is listed, never entered.
+	dir := Dir(projectDir, toolset)
 	var dirs []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -198,16 +292,20 @@ func Remove(projectDir, toolset string) (kept []string, err error) {
 		rel = filepath.ToSlash(rel)
 		switch {
 		case d.IsDir():
-			dirs = append(dirs, p)
-		case godotSidecar(rel, st):
-			_ = os.Remove(p)
+			dirs = append(dirs, rel)
+		case d.Type().IsRegular() && godotSidecar(rel, st):
+			_ = f.files.Remove(f.rel(rel))
 		default:
 			kept = append(kept, rel)
 		}
 		return nil
 	})
 	for i := len(dirs) - 1; i >= 0; i-- {
-		_ = os.Remove(dirs[i]) // only empty ones go
+		p := Root + "/" + toolset
+		if dirs[i] != "." {
+			p = f.rel(dirs[i])
+		}
+		_ = f.files.Remove(p) // only empty ones go
 	}
 	sort.Strings(kept)
 	return kept, nil

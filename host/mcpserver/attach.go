@@ -10,16 +10,25 @@ import (
 	"sync/atomic"
 )
 
-// AttachHTTPHandler is the streamable HTTP handler other godot-mcp
-// servers attach through (host/attach): GuardedHTTPHandler behind g, with
-// the stdio fast path's treatment of tools/call. mcp-go's HTTP layer
+// AttachHTTPHandler is the endpoint other godot-mcp servers attach through
+// (host/attach): at /mcp GuardedHTTPHandler, with the stdio fast path's
+// treatment of tools/call, and at /attach the owner's probe, both behind g. mcp-go's HTTP layer
 // decodes a request several times and re-encodes the result, which for a
 // multi-megabyte script or image costs seconds; here, as on stdio, the
 // arguments reach the tool as the raw bytes posted (mcp-go sees {}), and a
 // raw structured result is spliced into the answer mcp-go writes.
-func (s *Server) AttachHTTPHandler(g HTTPGuard) http.Handler {
+func (s *Server) AttachHTTPHandler(g HTTPGuard, probe http.Handler) http.Handler {
 	inner := s.GuardedHTTPHandler(HTTPGuard{}) // g below checks first, before the body is read
-	return g.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux := http.NewServeMux()
+	if probe != nil {
+		mux.Handle("/attach", probe)
+	}
+	mux.Handle("/mcp", s.attachMCP(inner))
+	return g.Wrap(mux)
+}
+
+func (s *Server) attachMCP(inner http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {
 			inner.ServeHTTP(w, r)
 			return
@@ -43,7 +52,7 @@ func (s *Server) AttachHTTPHandler(g HTTPGuard) http.Handler {
 		attachFastServed.Add(1)
 		r = r.WithContext(context.WithValue(r.Context(), stdioCallKey{}, call))
 		inner.ServeHTTP(&spliceWriter{ResponseWriter: w, call: call}, r)
-	}))
+	})
 }
 
 // attachFastServed counts the tools/call requests AttachHTTPHandler

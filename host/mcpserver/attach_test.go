@@ -64,7 +64,7 @@ func httpSession(t *testing.T, h http.Handler, token string) func(body string) (
 // its token before anything else.
 func TestAttachHandlerMatchesStreamableHTTP(t *testing.T) {
 	s := newEchoServer(t)
-	attached := httpSession(t, s.AttachHTTPHandler(HTTPGuard{Protect: true, Token: "tok"}), "tok")
+	attached := httpSession(t, s.AttachHTTPHandler(HTTPGuard{Protect: true, Token: "tok"}, nil), "tok")
 	plain := httpSession(t, s.GuardedHTTPHandler(HTTPGuard{Protect: true}), "")
 	big := strings.Repeat("b", 3<<20)
 	requests := []string{
@@ -105,9 +105,34 @@ func TestAttachHandlerMatchesStreamableHTTP(t *testing.T) {
 			req.Header.Set("Authorization", auth)
 		}
 		rec := httptest.NewRecorder()
-		s.AttachHTTPHandler(HTTPGuard{Protect: true, Token: "tok"}).ServeHTTP(rec, req)
+		s.AttachHTTPHandler(HTTPGuard{Protect: true, Token: "tok"}, nil).ServeHTTP(rec, req)
 		if rec.Code != http.StatusUnauthorized {
 			t.Errorf("%s: HTTP %d", fmt.Sprint(auth), rec.Code)
+		}
+	}
+}
+
+// #24.13: over HTTP (and so the attach endpoint) too, a prompt argument
+// that is not a string is refused naming it, without Go's unmarshal text.
+func TestHTTPPromptNumberArgument(t *testing.T) {
+	s := newEchoServer(t)
+	for name, h := range map[string]http.Handler{
+		"http":   s.GuardedHTTPHandler(HTTPGuard{Protect: true}),
+		"attach": s.AttachHTTPHandler(HTTPGuard{Protect: true, Token: "tok"}, nil),
+	} {
+		token := ""
+		if name == "attach" {
+			token = "tok"
+		}
+		post := httpSession(t, h, token)
+		m, _ := post(`{"jsonrpc":"2.0","id":7,"method":"prompts/get","params":{"name":"godot_start_2d_scene","arguments":{"path":5}}}`)
+		e, _ := m["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if e["code"] != float64(-32602) || m["id"] != float64(7) || !strings.Contains(msg, `"path"`) || strings.Contains(msg, "unmarshal") {
+			t.Errorf("%s: %v", name, m)
+		}
+		if m, _ := post(`{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"godot_start_2d_scene","arguments":{"path":"res://a.tscn"}}}`); m["result"] == nil {
+			t.Errorf("%s: a valid prompts/get after: %v", name, m)
 		}
 	}
 }

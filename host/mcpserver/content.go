@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -70,17 +72,116 @@ func newContentRegistry() contentRegistry {
 	return contentRegistry{resources: map[string]string{}, prompts: map[string]string{}, templates: map[string]server.ServerResourceTemplate{}}
 }
 
-// AddResources serves resources and templates. A URI or template already
-// served by another toolset is refused (nothing is added).
+// CoreURIPrefixes is the URI space of the core's own resources: no
+// toolset serves a URI or template in it.
+var CoreURIPrefixes = []string{"godot://tool/", "godot://class/", "godot://docs/", "godot://editor/"}
+
+// ResourceTakenError refuses a toolset's resource that would shadow (or be
+// shadowed by) another's: it falls in the core's URI space, or a URI it
+// serves could also be read from another toolset's.
+type ResourceTakenError struct {
+	URI, Toolset string
+	Other, Owner string // the overlapping URI or template and its toolset; "" when reserved
+}
+
+func (e *ResourceTakenError) Error() string {
+	if e.Owner == "" {
+		return fmt.Sprintf("resource %s of toolset %q is in godot://{tool,class,docs,editor}/, the URI space reserved for the server's own resources; serve it under another URI", e.URI, e.Toolset)
+	}
+	if e.Other == e.URI {
+		return fmt.Sprintf("resource %s is already served by toolset %q", e.URI, e.Owner)
+	}
+	return fmt.Sprintf("resource %s of toolset %q overlaps %s, served by toolset %q (a URI matching both could be answered by either); one of them must use another URI", e.URI, e.Toolset, e.Other, e.Owner)
+}
+
+// literal splits a URI template into its text before the first variable
+// and after the last (a fixed URI is all prefix).
+func literal(uri string, template bool) (prefix, suffix string) {
+	if !template {
+		return uri, uri
+	}
+	i, j := strings.IndexByte(uri, '{'), strings.LastIndexByte(uri, '}')
+	if i < 0 || j < 0 {
+		return uri, uri
+	}
+	return uri[:i], uri[j+1:]
+}
+
+// reserved: a URI or template of a toolset that lies in the core's space.
+func reserved(uri string, template bool) bool {
+	prefix, _ := literal(strings.ToLower(uri), template)
+	for _, p := range CoreURIPrefixes {
+		if strings.HasPrefix(prefix, p) || template && strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// templateRE matches what a URI template can expand to (any variable
+// value: conservative).
+func templateRE(t string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for t != "" {
+		i := strings.IndexByte(t, '{')
+		j := strings.IndexByte(t, '}')
+		if i < 0 || j < i {
+			b.WriteString(regexp.QuoteMeta(t))
+			break
+		}
+		b.WriteString(regexp.QuoteMeta(t[:i]) + ".*")
+		t = t[j+1:]
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
+}
+
+// overlap reports whether some URI could be read from both a and b.
+func overlap(a string, aTemplate bool, b string, bTemplate bool) bool {
+	switch {
+	case !aTemplate && !bTemplate:
+		return a == b
+	case aTemplate && !bTemplate:
+		return templateRE(a).MatchString(b)
+	case !aTemplate && bTemplate:
+		return templateRE(b).MatchString(a)
+	}
+	ap, as := literal(a, true)
+	bp, bs := literal(b, true)
+	return (strings.HasPrefix(ap, bp) || strings.HasPrefix(bp, ap)) && (strings.HasSuffix(as, bs) || strings.HasSuffix(bs, as))
+}
+
+// AddResources serves resources and templates. A URI or template that
+// another toolset serves, that overlaps one another toolset serves, or
+// (for a toolset) that lies in the core's URI space is refused with a
+// *ResourceTakenError (nothing is added).
 func (s *Server) AddResources(resources ...Resource) error {
 	s.contentMu.Lock()
 	defer s.contentMu.Unlock()
-	for _, r := range resources {
+	for i, r := range resources {
 		if r.URI == "" || r.Read == nil {
 			return fmt.Errorf("resource %q of toolset %q: needs a URI and a reader", r.URI, r.Toolset)
 		}
+		if r.Toolset != CoreToolset && reserved(r.URI, r.Template) {
+			return &ResourceTakenError{URI: r.URI, Toolset: r.Toolset}
+		}
 		if owner, taken := s.content.resources[r.URI]; taken && owner != r.Toolset {
-			return fmt.Errorf("resource %s is already served by toolset %q", r.URI, owner)
+			return &ResourceTakenError{URI: r.URI, Toolset: r.Toolset, Other: r.URI, Owner: owner}
+		}
+		if r.Toolset == CoreToolset {
+			continue
+		}
+		for uri, owner := range s.content.resources {
+			_, isTemplate := s.content.templates[uri]
+			if owner != r.Toolset && overlap(r.URI, r.Template, uri, isTemplate) {
+				return &ResourceTakenError{URI: r.URI, Toolset: r.Toolset, Other: uri, Owner: owner}
+			}
+		}
+		for _, o := range resources[:i] {
+			if o.Toolset != r.Toolset && overlap(r.URI, r.Template, o.URI, o.Template) {
+				return &ResourceTakenError{URI: r.URI, Toolset: r.Toolset, Other: o.URI, Owner: o.Toolset}
+			}
 		}
 	}
 	var fixed []server.ServerResource
@@ -214,6 +315,20 @@ func (s *Server) addContent(out EnableOutcome) error {
 		return err
 	}
 	return nil
+}
+
+// removeContent stops serving what addContent served.
+func (s *Server) removeContent(out EnableOutcome) {
+	uris := make([]string, len(out.Resources))
+	for i, r := range out.Resources {
+		uris[i] = r.URI
+	}
+	s.RemoveResources(uris...)
+	names := make([]string, len(out.Prompts))
+	for i, p := range out.Prompts {
+		names[i] = p.Name
+	}
+	s.RemovePrompts(names...)
 }
 
 func servedToolNames(tools []Tool) []string {

@@ -182,7 +182,7 @@ func TestToolsetResourcesAndPrompts(t *testing.T) {
 
 	// A second toolset cannot take a served URI; its tools are not left behind.
 	clash := call(t, c, "godot_enable_toolset", map[string]any{"name": "clash"})
-	if e := wantError(t, clash, envelope.InternalError, ""); !strings.Contains(e.Hint, "docs://readme is already served by toolset \"docs\"") {
+	if e := wantError(t, clash, envelope.ValidationError, ""); !strings.Contains(e.Hint, "docs://readme is already served by toolset \"docs\"") {
 		t.Errorf("clash = %#v", clash.Content)
 	}
 	ts.mu.Lock()
@@ -276,4 +276,45 @@ func hasTemplate(list []mcp.ResourceTemplate, raw string) bool {
 		}
 	}
 	return false
+}
+
+func TestResourceOverlapAndReservedSpace(t *testing.T) {
+	for _, tc := range []struct {
+		a    string
+		at   bool
+		b    string
+		bt   bool
+		want bool
+	}{
+		{"x://a", false, "x://a", false, true},
+		{"x://a", false, "x://b", false, false},
+		{"x://item/{id}", true, "x://item/1", false, true},
+		{"x://item/{id}", true, "x://info", false, false},
+		{"x://{path}", true, "x://item/{id}", true, true},
+		{"x://item/{id}/data", true, "x://item/{id}/meta", true, false},
+		{"x://item/{id}", true, "y://item/{id}", true, false},
+	} {
+		if got := overlap(tc.a, tc.at, tc.b, tc.bt); got != tc.want {
+			t.Errorf("overlap(%s, %s) = %v", tc.a, tc.b, got)
+		}
+		if got := overlap(tc.b, tc.bt, tc.a, tc.at); got != tc.want {
+			t.Errorf("overlap(%s, %s) = %v", tc.b, tc.a, got)
+		}
+	}
+	for _, tc := range []struct {
+		uri      string
+		template bool
+		want     bool
+	}{
+		{"godot://tool/godot_scene_delete_node", false, true},
+		{"godot://docs/{page}", true, true},
+		{"GODOT://Editor/state", false, true},
+		{"godot://{kind}/{name}", true, true},
+		{"godot://project/settings", false, false},
+		{"godot://scene/{path}", true, false},
+	} {
+		if got := reserved(tc.uri, tc.template); got != tc.want {
+			t.Errorf("reserved(%s) = %v", tc.uri, got)
+		}
+	}
 }

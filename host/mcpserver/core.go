@@ -498,15 +498,28 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 	}
 	outs := make([]EnableOutcome, 0, len(names))
 	var started []string // enabled by this call, disabled again on failure
+	// A stager installs the toolsets' editor code only once the whole set
+	// is accepted (names, resources), so a refused set leaves the project
+	// and the editor as they were (#24.10).
+	stager, staged := s.toolsets.(toolsetStager)
+	installed := map[string]bool{}
 	rollback := func() {
 		for _, n := range started {
+			if staged && !installed[n] {
+				stager.AbortStaged(ctx, n)
+				continue
+			}
 			_, _ = s.toolsets.Disable(ctx, n)
 		}
 	}
 	var tools []Tool
 	var content EnableOutcome
 	for _, name := range names {
-		out, err := s.toolsets.Enable(ctx, name, godot)
+		enable := s.toolsets.Enable
+		if staged {
+			enable = stager.EnableStaged
+		}
+		out, err := enable(ctx, name, godot)
 		if err != nil {
 			rollback()
 			if len(names) > 1 {
@@ -540,7 +553,26 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 	if cerr := s.addContent(content); cerr != nil {
 		s.RemoveTools(servedToolNames(tools)...)
 		rollback()
+		var taken *ResourceTakenError
+		if errors.As(cerr, &taken) {
+			return nil, envelope.Errorf(envelope.ValidationError,
+				"Toolset %s cannot be enabled: %v. Resources are never shadowed; disable the other toolset first, or ask the toolset's author to change the URI.", which, cerr)
+		}
 		return nil, envelope.Errorf(envelope.InternalError, "toolset %s cannot be served: %v. Disable the other toolset first, or report this to the toolset's author.", which, cerr)
+	}
+	if staged {
+		for _, name := range started {
+			if err := stager.InstallEditorCode(ctx, name); err != nil {
+				s.RemoveTools(servedToolNames(tools)...)
+				s.removeContent(content)
+				rollback()
+				if len(names) > 1 {
+					err.Hint = strings.TrimSpace(err.Hint) + " Nothing was enabled; enable the others by name (" + strings.Join(without(names, name), ", ") + ")."
+				}
+				return nil, err
+			}
+			installed[name] = true
+		}
 	}
 	s.bridge.PushToolsets(s.toolsets.Enabled())
 	return outs, nil

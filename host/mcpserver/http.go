@@ -32,6 +32,11 @@ type HTTPGuard struct {
 	AllowedHosts []string
 	// Token, when non-empty, is the required bearer token.
 	Token string
+	// NoTokenLimit turns off the per-address block after wrong tokens, for
+	// a Token too long to guess (the attach endpoint's 256 bits): there,
+	// a block would only lock out the servers that hold the token, since
+	// every local process shares the loopback address (#24.3).
+	NoTokenLimit bool
 	// Log receives refusals (values cut short, each kind at most once per
 	// 10 s); nil discards them.
 	Log *slog.Logger
@@ -194,7 +199,7 @@ func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 		}
 		if g.Token != "" {
 			addr := clientAddr(r)
-			if d := limiter.blocked(addr); d > 0 {
+			if d := limiter.blocked(addr); d > 0 && !g.NoTokenLimit {
 				w.Header().Set("Retry-After", strconv.Itoa(int(d.Round(time.Second)/time.Second)+1))
 				w.Header().Set("Connection", "close")
 				http.Error(w, "too many requests: too many wrong bearer tokens from this address; retry later", http.StatusTooManyRequests)
@@ -204,7 +209,9 @@ func (g HTTPGuard) Wrap(next http.Handler) http.Handler {
 			const prefix = "Bearer "
 			if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) || !g.tokenOK(auth[len(prefix):]) {
 				// Logged by the limiter: at most once per address and window.
-				if logIt, blocked := limiter.fail(addr); logIt {
+				if g.NoTokenLimit {
+					warn.WarnAs(log, "token", "refused an HTTP request with a missing or wrong bearer token", "remote", addr)
+				} else if logIt, blocked := limiter.fail(addr); logIt {
 					if blocked {
 						log.Warn("refused an HTTP request with a missing or wrong bearer token; address blocked", "remote", addr, "for", authBlock)
 					} else {
@@ -244,7 +251,7 @@ func (s *Server) GuardedHTTPHandler(g HTTPGuard) http.Handler {
 		server.WithHeartbeatInterval(httpHeartbeat),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(h))
+	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(promptArgumentsChecked(h)))
 	if g.Log == nil {
 		g.Log = s.log
 	}

@@ -84,7 +84,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 				s.refuseLongLine(w, tooLong)
 				continue
 			}
-			if len(line) > 0 && !fast.serve(line) {
+			if answer := badPromptArguments(line); answer != nil {
+				_, _ = w.Write(answer)
+			} else if len(line) > 0 && !fast.serve(line) {
 				if _, werr := pw.Write(line); werr != nil {
 					readDone <- nil // mcp-go stopped reading: the session is over
 					return

@@ -57,6 +57,15 @@ type toolsetStatuser interface {
 	Status(name string) (ToolsetStatus, bool)
 }
 
+// toolsetStager is a Toolsets that can enable a toolset without installing
+// its editor code, install it later, or take such a toolset back without
+// touching its editor code (host/toolsets.Manager).
+type toolsetStager interface {
+	EnableStaged(ctx context.Context, name, godotVersion string) (EnableOutcome, *envelope.Error)
+	InstallEditorCode(ctx context.Context, name string) *envelope.Error
+	AbortStaged(ctx context.Context, name string)
+}
+
 // Toolsets is the registry and gate of toolset plugins (host/toolsets).
 type Toolsets interface {
 	List(ctx context.Context) []ToolsetStatus

@@ -55,6 +55,14 @@ func (e *SkippedError) Error() string {
 	return fmt.Sprintf("plugin directory %s: skipped %s", e.Dir, strings.Join(reasons, "; "))
 }
 
+// ReservedNames are names no third-party toolset may have, with why: a
+// toolset named core would serve (and, disabled, delete) the core's own
+// resources; one named all could never be enabled alone.
+var ReservedNames = map[string]string{
+	"core": "the server's own tools and resources are toolset core",
+	"all":  "godot_enable_toolset {\"name\": \"all\"} means every toolset",
+}
+
 // Discover lists the toolset executables in dir, sorted by name. The file
 // name without extension (".exe" on Windows) is the toolset name, which must
 // be lower case letters, digits and '_'. Directories, hidden files and files
@@ -90,6 +98,10 @@ func Discover(dir string) ([]Spec, error) {
 		}
 		if !toolNameRE.MatchString(toolset) {
 			skipped = append(skipped, SkippedFile{File: name, Reason: "the file name must be the toolset name (lower case letters, digits and '_')"})
+			continue
+		}
+		if reason, ok := ReservedNames[toolset]; ok {
+			skipped = append(skipped, SkippedFile{File: name, Reason: "the name " + toolset + " is reserved (" + reason + "); rename the executable"})
 			continue
 		}
 		abs, err := filepath.Abs(path)

@@ -427,9 +427,46 @@ func (m *Manager) ToolOwner(ctx context.Context, tool string) (string, bool) {
 	return "", false
 }
 
-// Enable starts the toolset's plugin and returns its tools. It retries a
-// toolset whose start or describe failed before.
+// Enable starts the toolset's plugin, installs its editor code and returns
+// its tools. It retries a toolset whose start or describe failed before.
 func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *envelope.Error) {
+	return m.enable(ctx, name, godotVersion, true)
+}
+
+// EnableStaged is Enable without installing the toolset's editor code: the
+// caller installs it (InstallEditorCode) once it accepted every toolset it
+// enables together, or takes the toolset back with AbortStaged.
+func (m *Manager) EnableStaged(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *envelope.Error) {
+	return m.enable(ctx, name, godotVersion, false)
+}
+
+// InstallEditorCode has the editor run the enabled toolset's editor code.
+func (m *Manager) InstallEditorCode(ctx context.Context, name string) *envelope.Error {
+	e, ok := m.entries[name]
+	if !ok {
+		return envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
+	}
+	e.mu.Lock()
+	info := e.info
+	e.mu.Unlock()
+	if info == nil {
+		return nil
+	}
+	if perr := m.ensureEditorCode(ctx, *info); perr != nil {
+		perr.Hint = fmt.Sprintf("Toolset %q was not enabled: %s", name, perr.Hint)
+		return perr
+	}
+	return nil
+}
+
+// AbortStaged disables a toolset enabled by EnableStaged whose editor code
+// was not installed: its editor code, in the project or the editor from
+// before, is left as it is.
+func (m *Manager) AbortStaged(ctx context.Context, name string) {
+	_, _ = m.disable(ctx, name, false)
+}
+
+func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorCode bool) (mcpserver.EnableOutcome, *envelope.Error) {
 	e, ok := m.entries[name]
 	if !ok {
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
@@ -480,13 +517,15 @@ func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpser
 		e.mu.Unlock()
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
 	}
-	if perr := m.ensureEditorCode(ctx, info); perr != nil {
-		m.release(p)
-		e.mu.Lock()
-		e.info, e.infoStamp, e.state = &info, stamp, prev
-		e.mu.Unlock()
-		perr.Hint = fmt.Sprintf("Toolset %q was not enabled: %s", name, perr.Hint)
-		return mcpserver.EnableOutcome{}, perr
+	if editorCode { // else the caller installs it (InstallEditorCode)
+		if perr := m.ensureEditorCode(ctx, info); perr != nil {
+			m.release(p)
+			e.mu.Lock()
+			e.info, e.infoStamp, e.state = &info, stamp, prev
+			e.mu.Unlock()
+			perr.Hint = fmt.Sprintf("Toolset %q was not enabled: %s", name, perr.Hint)
+			return mcpserver.EnableOutcome{}, perr
+		}
 	}
 	e.mu.Lock()
 	// Checked under e.mu against the editor connected now: an editor that
@@ -524,8 +563,13 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// Disable stops the toolset's plugin and returns the tool names to remove.
+// Disable stops the toolset's plugin, removes its editor code and returns
+// the tool names to remove.
 func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOutcome, *envelope.Error) {
+	return m.disable(ctx, name, true)
+}
+
+func (m *Manager) disable(ctx context.Context, name string, editorCode bool) (mcpserver.DisableOutcome, *envelope.Error) {
 	e, ok := m.entries[name]
 	if !ok {
 		return mcpserver.DisableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
@@ -543,7 +587,7 @@ func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOu
 	info := e.info
 	e.mu.Unlock()
 	m.release(p)
-	if info != nil && m.editorCode != nil && len(info.EditorFiles) > 0 {
+	if editorCode && info != nil && m.editorCode != nil && len(info.EditorFiles) > 0 {
 		if note := m.editorCode.Remove(ctx, *info); note != "" {
 			out.Notes = append(out.Notes, note)
 		}

@@ -158,7 +158,7 @@ func checkProject(ctx context.Context, call *sdk.Call, in CheckIn) (CheckOut, er
 		cur.errs = append(cur.errs, parser.Take()...)
 	}
 	if len(files) == 0 && !done {
-		return CheckOut{}, sdk.Internal(fmt.Sprintf("the check did not run (exit %v, timed out %v); Godot printed: %s", res.ExitCode, res.TimedOut, lastLines(res.Output, 20)))
+		return CheckOut{}, sdk.Internal(fmt.Sprintf("the check did not run (Godot %s); Godot printed: %s", res.Exit(), lastLines(res.Output, 20)))
 	}
 	out := CheckOut{TimedOut: res.TimedOut, DurationMs: res.Duration.Milliseconds(), Issues: []Issue{}, BrokenFiles: []string{}}
 	var issues []Issue

@@ -185,3 +185,18 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// #24.12: a check that did not run says how Godot ended, not a Go pointer.
+func TestCheckProjectThatDidNotRunSaysTheExitCode(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644)
+	t.Setenv("GODOT_MCP_PROJECT_DIR", dir)
+	bin := filepath.Join(t.TempDir(), "godot")
+	os.WriteFile(bin, []byte("#!/bin/sh\necho 'cannot open display' >&2\nexit 3\n"), 0o755)
+	t.Setenv("GODOT_BIN", bin)
+	h := start(t)
+	res, _ := h.Call(context.Background(), "check_project", nil)
+	if res.Err == nil || !strings.Contains(res.Err.Hint, "exit code 3") || strings.Contains(res.Err.Hint, "0x") {
+		t.Fatalf("%+v", res.Err)
+	}
+}

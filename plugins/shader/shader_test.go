@@ -1,6 +1,7 @@
 package shader
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -275,4 +276,20 @@ func TestGetParamsTargets(t *testing.T) {
 	h.MustFail(t, "get_params", map[string]any{"path": "res://m.tres", "property": "material"}, sdk.CodeValidationError, "property goes with node")
 	h.MustFail(t, "get_params", map[string]any{"path": "/etc/passwd"}, sdk.CodeValidationError, "res://")
 	h.MustFail(t, "get_params", map[string]any{}, sdk.CodeValidationError, "exactly one")
+}
+
+// #24.12: a compile process that did not finish says how Godot ended, not
+// a Go pointer.
+func TestValidateThatDidNotRunSaysTheExitCode(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n"), 0o644)
+	t.Setenv(godotproc.ProjectDirEnv, dir)
+	bin := filepath.Join(t.TempDir(), "godot")
+	os.WriteFile(bin, []byte("#!/bin/sh\necho 'cannot open display' >&2\nexit 3\n"), 0o755)
+	t.Setenv("GODOT_BIN", bin)
+	h := start(t)
+	res, _ := h.Call(context.Background(), "validate", map[string]any{"code": goodShader})
+	if res.Err == nil || !strings.Contains(res.Err.Hint, "exit code 3") || strings.Contains(res.Err.Hint, "0x") {
+		t.Fatalf("%+v", res.Err)
+	}
 }

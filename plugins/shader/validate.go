@@ -131,7 +131,7 @@ func compile(ctx context.Context, dir string, jobs []job) ([]*jobResult, error) 
 		return nil, err
 	}
 	if !done {
-		return nil, sdk.Internal(fmt.Sprintf("the shader compile process did not finish (exit %v, timed out %v); Godot printed: %s", res.ExitCode, res.TimedOut, lastLines(res.Output, 15)))
+		return nil, sdk.Internal(fmt.Sprintf("the shader compile process did not finish (%s); Godot printed: %s", res.Exit(), lastLines(res.Output, 15)))
 	}
 	for i, r := range results {
 		if r == nil || !r.ended {

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,6 +166,20 @@ type Result struct {
 	Errors          []Error // at most MaxErrors
 	ErrorsTruncated bool
 	Command         []string
+}
+
+// Exit says how the process ended, for messages: "exit code 3", "killed
+// at its time limit", "ended by signal SIGSEGV".
+func (r Result) Exit() string {
+	switch {
+	case r.TimedOut:
+		return "killed at its time limit"
+	case r.ExitCode != nil:
+		return "exit code " + strconv.Itoa(*r.ExitCode)
+	case r.Signal != "":
+		return "ended by signal " + r.Signal
+	}
+	return "ended without an exit code"
 }
 
 // Run runs Godot and waits for it to end, for the time limit, or for ctx.

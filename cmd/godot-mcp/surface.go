@@ -43,3 +43,13 @@ func (noServices) EditorCommand(command string) (envelope.CommandInfo, bool, *en
 }
 
 func (noServices) Progress(context.Context, string, float64, float64, string) {}
+
+// builtinSummaries are the built-in toolsets' declarations, read in this
+// process: the server's instructions list them without starting a plugin.
+func builtinSummaries() []mcpserver.ToolsetSummary {
+	var out []mcpserver.ToolsetSummary
+	for _, ts := range plugins.Builtins() {
+		out = append(out, mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true})
+	}
+	return out
+}

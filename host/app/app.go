@@ -31,8 +31,9 @@ type Options struct {
 	// Self is the godot-mcp executable serving the built-in toolsets
 	// (`Self toolset serve NAME`); empty means no built-ins.
 	Self string
-	// Builtins are the built-in toolset names.
-	Builtins []string
+	// Builtins are the built-in toolsets' declarations (names, descriptions
+	// and keywords, known without starting their plugins).
+	Builtins []mcpserver.ToolsetSummary
 }
 
 // App is a started host.
@@ -102,7 +103,11 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 
 	var specs []pluginhost.Spec
 	if opts.Self != "" {
-		specs = toolsets.BuiltinSpecs(opts.Self, opts.Builtins)
+		names := make([]string, len(opts.Builtins))
+		for i, b := range opts.Builtins {
+			names[i] = b.Name
+		}
+		specs = toolsets.BuiltinSpecs(opts.Self, names)
 	}
 	var skipped []mcpserver.SkippedPlugin
 	if cfg.PluginDir != "" {
@@ -137,7 +142,14 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		Unqualified: unqualified,
 		EditorCode:  &extinstall.Installer{Bridge: br, ProjectDir: cfg.ProjectDir, Log: log.With("component", "extinstall")},
 	})
-	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log, SkippedPlugins: skipped})
+	// Third-party toolsets describe themselves now, for the instructions
+	// the client reads at initialize.
+	a.Toolsets.DescribeThirdParty()
+	var builtins []mcpserver.ToolsetSummary
+	if opts.Self != "" {
+		builtins = opts.Builtins
+	}
+	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log, SkippedPlugins: skipped, Builtins: builtins})
 	if err := a.enableDefaults(ctx, cfg.DefaultToolsets); err != nil {
 		a.Close()
 		return nil, err

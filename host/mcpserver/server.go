@@ -49,6 +49,9 @@ type Options struct {
 	// SkippedPlugins are the plugin-directory files not served as toolsets
 	// (godot_get_server_info reports them).
 	SkippedPlugins []SkippedPlugin
+	// Builtins are the built-in toolsets' declarations, known without
+	// starting their plugins: the server's instructions list them.
+	Builtins []ToolsetSummary
 }
 
 // Server is the godot-mcp MCP server.
@@ -62,6 +65,7 @@ type Server struct {
 	log       *slog.Logger
 	mcp       *server.MCPServer
 	skipped   []SkippedPlugin
+	builtins  []ToolsetSummary
 
 	// starting, when set, closes once the toolsets enabled at start are
 	// (see HoldUntil).
@@ -114,10 +118,13 @@ func New(opts Options) *Server {
 		progress:  map[string]progressTarget{},
 		callEnded: map[string]time.Time{},
 		skipped:   opts.SkippedPlugins,
+		builtins:  opts.Builtins,
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(s.redirectDisabledTool)
 	hooks.AddBeforeAny(s.awaitStart)
+	hooks.AddAfterInitialize(s.setInstructions)
+	hooks.AddAfterDiscover(s.setDiscoverInstructions)
 	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
 		server.WithHooks(hooks),
 		server.WithToolFilter(hideUnavailableTool),
@@ -131,10 +138,9 @@ func New(opts Options) *Server {
 		// Toolsets' log records of a call reach the calling client (LogCall).
 		server.WithLogging(),
 		server.WithRecovery(),
-		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
-			"enable toolsets (godot_list_toolsets; godot_enable_toolset with names, or all) to get scene, script, resource, project and runtime tools. "+
-			"Mutating tools take dry_run; destructive tools need confirm: true. "+
-			"Resources: godot://docs/values (the JSON shapes of Godot values), godot://docs/<toolset> (each toolset's guide), godot://editor/state, godot://class/{name}, godot://tool/{name} (a tool's full contract, every result field described)."),
+		// Rewritten for each initialize and discover (setInstructions),
+		// with the third-party toolsets known by then.
+		server.WithInstructions(buildInstructions(opts.Builtins)),
 	)
 	if err := s.AddTools(coreTools(s)...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test

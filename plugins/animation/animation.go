@@ -147,6 +147,7 @@ func Toolset() sdk.Toolset {
 		Name:        "animation",
 		Version:     "0.1.0",
 		Description: "Animations: read and edit AnimationPlayer libraries, animations, tracks and keys, and AnimationTree graphs; seek to check a pose. All undoable.",
+		Keywords:    []string{"AnimationPlayer", "keyframes", "tracks", "AnimationLibrary", "AnimationTree", "state machine", "blend tree"},
 		MinGodot:    "4.4",
 		EditorCode:  EditorCode(),
 		Tools: []sdk.Tool{

@@ -122,6 +122,7 @@ func Toolset() sdk.Toolset {
 		Name:        "diagnostics",
 		Version:     "0.1.0",
 		Description: "What is broken: the editor's Output panel errors and warnings from a cursor, and a whole-project check (scripts parse, scenes and resources load, dependencies and UIDs resolve).",
+		Keywords:    []string{"Output panel", "errors", "warnings", "@tool errors", "broken dependencies", "project check"},
 		MinGodot:    "4.4",
 		EditorCode:  editorCode(),
 		Tools: []sdk.Tool{

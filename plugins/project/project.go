@@ -36,6 +36,7 @@ func Toolset() sdk.Toolset {
 		Name:        "project",
 		Version:     "0.2.0",
 		Description: "Project settings, the input map and autoloads, saved to project.godot.",
+		Keywords:    []string{"project.godot", "ProjectSettings", "input map", "InputEvent", "autoload", "singleton"},
 		MinGodot:    "4.4",
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_settings", sdk.ToolOptions{

@@ -37,6 +37,7 @@ func Toolset() sdk.Toolset {
 		Name:        "runtime",
 		Version:     "0.2.0",
 		Description: "The running game: play and stop, output and errors, live tree and properties, input, pause and frame steps, screenshots, performance, and headless runs.",
+		Keywords:    []string{"play", "running game", "game output", "live node", "input events", "screenshot", "FPS", "pause", "headless run"},
 		MinGodot:    "4.4",
 		Tools: []sdk.Tool{
 			sdk.NewTool("play", sdk.ToolOptions{

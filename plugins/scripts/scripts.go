@@ -630,6 +630,7 @@ func Toolset() sdk.Toolset {
 		Name:        "scripts",
 		Version:     "0.2.0",
 		Description: "GDScript files: list, read, write, patch and validate scripts (errors from Godot's own parser), attach them to nodes.",
+		Keywords:    []string{"GDScript", ".gd", "parse errors", "patch code", "attach script", "class_name", "symbols"},
 		MinGodot:    "4.4",
 		EditorCode:  editorCode(),
 		Tools: []sdk.Tool{

@@ -33,6 +33,7 @@ func Toolset() sdk.Toolset {
 		Name:        "shader",
 		Version:     "0.1.0",
 		Description: "Shaders and ShaderMaterials: compile errors with lines, uniforms, write shader files, read and set material parameters (undoable).",
+		Keywords:    []string{"Shader", ".gdshader", "ShaderMaterial", "uniforms", "shader compile errors", "visual effects"},
 		MinGodot:    "4.3",
 		EditorCode:  editorCode(),
 		Tools: []sdk.Tool{

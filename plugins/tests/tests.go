@@ -12,6 +12,7 @@ func Toolset() sdk.Toolset {
 		Name:        "tests",
 		Version:     "0.1.0",
 		Description: "Unit tests: detect GUT or gdUnit4, list suites and tests, run them headless with per-test results.",
+		Keywords:    []string{"GUT", "gdUnit4", "unit tests", "test suites", "test results"},
 		MinGodot:    "4.4",
 		Tools: []sdk.Tool{
 			sdk.NewTool("detect", sdk.ToolOptions{

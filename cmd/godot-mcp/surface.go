@@ -49,7 +49,11 @@ func (noServices) Progress(context.Context, string, float64, float64, string) {}
 func builtinSummaries() []mcpserver.ToolsetSummary {
 	var out []mcpserver.ToolsetSummary
 	for _, ts := range plugins.Builtins() {
-		out = append(out, mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true})
+		s := mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true}
+		for _, t := range ts.Tools {
+			s.Tools = append(s.Tools, toolsets.QualifiedName(ts.Name, t.Name()))
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -83,8 +83,9 @@ const AllToolsets = "all"
 
 // EnableArgs is the input of godot_enable_toolset: name or names.
 type EnableArgs struct {
-	Name  string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
-	Names []string `json:"names,omitempty" description:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
+	Name    string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
+	Names   []string `json:"names,omitempty" description:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
+	Profile string   `json:"profile,omitempty" description:"the toolsets of a profile, all or nothing: minimal (scene, scripts), 2d, 3d, playtest, or all (docs/clients.md lists them)"`
 }
 
 // EnableResult is the result of godot_enable_toolset.
@@ -93,6 +94,8 @@ type EnableResult struct {
 	Toolsets       []ToolsetStatus `json:"toolsets" description:"every toolset enabled by the call, in the order named"`
 	Tools          []string        `json:"tools" description:"tool names now available from them"`
 	AlreadyEnabled bool            `json:"already_enabled" description:"true when every one was enabled already (nothing changed)"`
+	Profile        string          `json:"profile,omitempty" description:"the profile enabled, when one was named"`
+	ClientNote     string          `json:"client_note,omitempty" description:"set when your client is known not to show the new tools (it ignores tools/list_changed: how to call them by name) or to take fewer tools than are served now"`
 }
 
 // DisableResult is the result of godot_disable_toolset.
@@ -235,8 +238,8 @@ func coreTools(s *Server) []Tool {
 				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
 			}),
 		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", safety.ReadOnly, nil,
-			"Starts toolsets so their tools appear: name (one, or all) or names (several; all or nothing), with one tools/list_changed. "+
-				"A toolset that needs a newer Godot than the connected editor is refused.",
+			"Starts toolsets so their tools appear: name (one, or all), names (several) or profile (minimal, 2d, 3d, playtest, all), all or nothing, with one tools/list_changed. "+
+				"A toolset that needs a newer Godot than the connected editor is refused. client_note says when your client will not show the new tools and how to call them by name.",
 			false, s.enableToolset),
 		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", safety.ReadOnly, nil,
 			"Stop a toolset's plugin and remove its tools (clients get notifications/tools/list_changed).",
@@ -410,15 +413,26 @@ func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, b
 
 func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Result {
 	var names []string
+	given := 0
+	for _, set := range []bool{in.Name != "", len(in.Names) > 0, in.Profile != ""} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case in.Name != "" && len(in.Names) > 0:
-		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (one toolset) or names (several), not both."))
+	case given > 1:
+		return Fail(envelope.Errorf(envelope.ValidationError, "Give one of name (one toolset), names (several) or profile, not more."))
+	case in.Profile != "":
+		var perr *envelope.Error
+		if names, perr = s.ProfileToolsets(ctx, in.Profile); perr != nil {
+			return Fail(perr)
+		}
 	case in.Name != "":
 		names = []string{in.Name}
 	case len(in.Names) > 0:
 		names = in.Names
 	default:
-		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all) or names (several toolsets); godot_list_toolsets lists them."))
+		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, playtest, all); godot_list_toolsets lists the toolsets."))
 	}
 	names = s.expandToolsets(ctx, names)
 	outs, err := s.enable(ctx, names...)
@@ -435,9 +449,11 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 		res.AlreadyEnabled = res.AlreadyEnabled && out.AlreadyEnabled
 	}
 	sort.Strings(res.Tools)
-	if len(names) == 1 && in.Name != AllToolsets && (len(in.Names) == 0 || in.Names[0] != AllToolsets) {
+	if len(names) == 1 && in.Profile == "" && in.Name != AllToolsets && (len(in.Names) == 0 || in.Names[0] != AllToolsets) {
 		res.Toolset = &res.Toolsets[0]
 	}
+	res.Profile = in.Profile
+	res.ClientNote = s.clientNote(ctx, !res.AlreadyEnabled)
 	return OK(res)
 }
 

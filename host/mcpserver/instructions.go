@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/godot-mcp/godot-mcp/host/profile"
 )
 
 // This file writes the server's instructions: the one text a client loads
@@ -40,6 +42,9 @@ type ToolsetSummary struct {
 	Description string
 	Keywords    []string
 	BuiltIn     bool
+	// Tools are the toolset's tools as agents call them
+	// (godot_<toolset>_<tool>), when known without starting its plugin.
+	Tools []string
 }
 
 // thirdPartyLister is implemented by Toolsets (host/toolsets) that can
@@ -80,30 +85,54 @@ func (s *Server) summaries(ctx context.Context, wait time.Duration) []ToolsetSum
 	return out
 }
 
-// instructions are the server's instructions as of now, waiting at most
-// wait for third-party descriptions.
-func (s *Server) instructions(ctx context.Context, wait time.Duration) string {
-	return buildInstructions(s.summaries(ctx, wait))
+// instructions are the server's instructions as of now for a client of
+// this clientInfo.name, waiting at most wait for third-party descriptions.
+func (s *Server) instructions(ctx context.Context, clientName string, wait time.Duration) string {
+	return buildInstructions(s.summaries(ctx, wait), s.clientParagraph(clientName))
+}
+
+// clientParagraph is what the instructions tell a known client about its
+// limits ("" for any other client).
+func (s *Server) clientParagraph(clientName string) string {
+	c, ok := profile.ForClient(clientName)
+	if !ok {
+		return ""
+	}
+	start := "the toolsets the user enabled at start (GODOT_MCP_PROFILE, GODOT_MCP_DEFAULT_TOOLSETS)"
+	if !s.cfg.ChoseStartToolsets() && c.Profile != "" {
+		start = "the profile " + c.Profile + ", enabled for it at start"
+		if p, ok := profile.Lookup(c.Profile); ok && p.Toolsets != nil {
+			start += " (" + strings.Join(p.Toolsets, ", ") + ")"
+		}
+	}
+	var b strings.Builder
+	if c.IgnoresListChanged {
+		fmt.Fprintf(&b, "\nYour client (%s) does not re-read tools/list after tools/list_changed: it shows the core tools and %s. godot_enable_toolset still enables others; its client_note says how to call their tools by name.\n", c.Name, start)
+	}
+	if c.ToolCap > 0 {
+		fmt.Fprintf(&b, "\nYour client (%s) takes at most %d tools (it %s): it starts with %s; enable few toolsets at once and disable those you are done with.\n", c.Name, c.ToolCap, c.CapNote, start)
+	}
+	return b.String()
 }
 
 // setInstructions is an after-initialize (and after-discover) hook: the
-// answer carries the instructions written for this moment, third-party
-// toolsets included.
-func (s *Server) setInstructions(ctx context.Context, _ any, _ *mcp.InitializeRequest, result *mcp.InitializeResult) {
-	if result != nil {
-		result.Instructions = s.instructions(ctx, instructionsWait)
+// answer carries the instructions written for this moment and this
+// client, third-party toolsets included.
+func (s *Server) setInstructions(ctx context.Context, _ any, req *mcp.InitializeRequest, result *mcp.InitializeResult) {
+	if result != nil && req != nil {
+		result.Instructions = s.instructions(ctx, req.Params.ClientInfo.Name, instructionsWait)
 	}
 }
 
 func (s *Server) setDiscoverInstructions(ctx context.Context, _ any, _ *mcp.DiscoverRequest, result *mcp.DiscoverResult) {
 	if result != nil {
-		result.Instructions = s.instructions(ctx, instructionsWait)
+		result.Instructions = s.instructions(ctx, clientName(ctx), instructionsWait)
 	}
 }
 
 const instructionsHead = `godot-mcp drives a live Godot 4 editor: scenes, scripts, resources and project settings through the editor's own API and undo history, and the running game (play, observe, input, debug).
 
-Start with godot_get_server_info and godot_get_editor_state. Only the core tools (godot_get_server_info, godot_list_toolsets, godot_enable_toolset, godot_disable_toolset, godot_get_editor_state, godot_undo, godot_redo, godot_describe_class) are on at first; every toolset below adds its tools, named godot_<toolset>_<tool>, once enabled. Enable several at once: godot_enable_toolset {"names": ["scene", "scripts"]} (all or nothing, one tools/list_changed), or {"name": "all"}. Calling a tool of a toolset that is not enabled answers PRECONDITION_FAILED naming the toolset to enable.
+Start with godot_get_server_info and godot_get_editor_state. Only the core tools (godot_get_server_info, godot_list_toolsets, godot_enable_toolset, godot_disable_toolset, godot_get_editor_state, godot_undo, godot_redo, godot_describe_class) are on at first; every toolset below adds its tools, named godot_<toolset>_<tool>, once enabled. Enable several at once: godot_enable_toolset {"names": ["scene", "scripts"]} (all or nothing, one tools/list_changed), or a profile: {"profile": "2d"} (minimal: scene and scripts; 2d; 3d; playtest: run, debug and test; all). Calling a tool of a toolset that is not enabled answers PRECONDITION_FAILED naming the toolset to enable.
 
 Toolsets (name: what it does. Search words):
 `
@@ -112,9 +141,9 @@ const instructionsTail = `
 Mutating tools take dry_run: true to preview; destructive ones need confirm: true; every edit is one undo action (godot_undo).
 Guides (MCP resources): godot://docs/<toolset> for each built-in toolset above, godot://docs/values (the JSON shapes of Godot values), godot://class/{name} (a class's properties and methods), godot://tool/{name} (a tool's full contract), godot://editor/state. Prompts: godot_start_2d_scene, godot_debug_crash.`
 
-// buildInstructions writes the instructions for these toolsets within
-// InstructionsBudget.
-func buildInstructions(toolsets []ToolsetSummary) string {
+// buildInstructions writes the instructions for these toolsets, and the
+// paragraph for the client, within InstructionsBudget.
+func buildInstructions(toolsets []ToolsetSummary, client string) string {
 	var builtin, third []ToolsetSummary
 	for _, t := range toolsets {
 		if t.BuiltIn {
@@ -128,13 +157,14 @@ func buildInstructions(toolsets []ToolsetSummary) string {
 	for _, t := range builtin {
 		b.WriteString(toolsetLine(t, -1, -1))
 	}
+	tail := client + instructionsTail
 	if len(third) == 0 {
-		b.WriteString(instructionsTail)
+		b.WriteString(tail)
 		return b.String()
 	}
 	b.WriteString("Third-party (installed in the plugin directory; godot_list_toolsets has their state):\n")
 	// What is left once the tail and a last line naming the rest are kept.
-	left := InstructionsBudget - b.Len() - len(instructionsTail)
+	left := InstructionsBudget - b.Len() - len(tail)
 	for i, t := range third {
 		line := toolsetLine(t, maxThirdPartyDescription, maxThirdPartyKeywords)
 		rest := restLine(third[i+1:])
@@ -145,7 +175,7 @@ func buildInstructions(toolsets []ToolsetSummary) string {
 		b.WriteString(line)
 		left -= len(line)
 	}
-	b.WriteString(instructionsTail)
+	b.WriteString(tail)
 	return b.String()
 }
 

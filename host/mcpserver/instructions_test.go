@@ -17,7 +17,7 @@ func TestInstructionsBudgetHoldsWithManyThirdPartyToolsets(t *testing.T) {
 		for i := range n {
 			list = append(list, ToolsetSummary{Name: fmt.Sprintf("ext%d", i), Description: strings.Repeat("é long third-party text\n", 40), Keywords: []string{strings.Repeat("k", 40), strings.Repeat("ü", 20)}})
 		}
-		text := buildInstructions(list)
+		text := buildInstructions(list, "\nYour client (Cursor) takes at most 40 tools (it degrades past about that many tools): it starts with the profile minimal, enabled for it at start (scene, scripts); enable few toolsets at once and disable those you are done with.\n")
 		if len(text) > InstructionsBudget {
 			t.Errorf("%d third-party: %d bytes, budget %d", n, len(text), InstructionsBudget)
 		}

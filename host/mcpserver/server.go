@@ -69,7 +69,9 @@ type Server struct {
 
 	// starting, when set, closes once the toolsets enabled at start are
 	// (see HoldUntil).
-	starting atomic.Pointer[<-chan struct{}]
+	starting atomic.Pointer[hold]
+	// clientProfileOnce enables the first known client's profile (profiles.go).
+	clientProfileOnce sync.Once
 
 	mu    sync.RWMutex
 	tools map[string]*registered
@@ -123,6 +125,7 @@ func New(opts Options) *Server {
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(s.redirectDisabledTool)
 	hooks.AddBeforeAny(s.awaitStart)
+	hooks.AddAfterInitialize(s.startClientProfile)
 	hooks.AddAfterInitialize(s.setInstructions)
 	hooks.AddAfterDiscover(s.setDiscoverInstructions)
 	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
@@ -140,7 +143,7 @@ func New(opts Options) *Server {
 		server.WithRecovery(),
 		// Rewritten for each initialize and discover (setInstructions),
 		// with the third-party toolsets known by then.
-		server.WithInstructions(buildInstructions(opts.Builtins)),
+		server.WithInstructions(buildInstructions(opts.Builtins, "")),
 	)
 	if err := s.AddTools(coreTools(s)...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test
@@ -195,16 +198,32 @@ func (s *Server) redirectDisabledTool(ctx context.Context, _ any, req *mcp.CallT
 	s.mu.RLock()
 	_, served := s.tools[name]
 	s.mu.RUnlock()
-	owners, ok := s.toolsets.(ToolOwners)
-	if served || !ok {
+	if served {
 		return
 	}
-	toolset, ok := owners.ToolOwner(ctx, name)
+	toolset, ok := s.builtinOwner(name)
 	if !ok {
-		return
+		owners, isOwners := s.toolsets.(ToolOwners)
+		if !isOwners {
+			return
+		}
+		if toolset, ok = owners.ToolOwner(ctx, name); !ok {
+			return
+		}
 	}
 	req.Params.Name = unavailableTool
 	req.Params.Arguments = map[string]any{"tool": name, "toolset": toolset}
+}
+
+// builtinOwner names the built-in toolset that serves tool, from the
+// declarations known without starting a plugin (Options.Builtins).
+func (s *Server) builtinOwner(tool string) (string, bool) {
+	for _, b := range s.builtins {
+		if slices.Contains(b.Tools, tool) {
+			return b.Name, true
+		}
+	}
+	return "", false
 }
 
 func (s *Server) answerDisabledTool(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -226,12 +245,22 @@ const startWait = 5 * time.Second
 // of tools, resources and prompts, reading a resource or a prompt, and
 // calls to a tool not (yet) served. The MCP handshake, ping and the core
 // tools never wait, so enabling toolsets at start does not delay them.
-func (s *Server) HoldUntil(ready <-chan struct{}) { s.starting.Store(&ready) }
+func (s *Server) HoldUntil(ready <-chan struct{}) { s.holdUntil(ready, startWait) }
+
+// hold is what requests wait for: ready closes, or wait passes.
+type hold struct {
+	ready <-chan struct{}
+	wait  time.Duration
+}
+
+func (s *Server) holdUntil(ready <-chan struct{}, wait time.Duration) {
+	s.starting.Store(&hold{ready: ready, wait: wait})
+}
 
 // awaitStart is a before-any hook: see HoldUntil.
 func (s *Server) awaitStart(ctx context.Context, _ any, method mcp.MCPMethod, message any) {
-	ready := s.starting.Load()
-	if ready == nil {
+	h := s.starting.Load()
+	if h == nil {
 		return
 	}
 	switch method {
@@ -249,11 +278,11 @@ func (s *Server) awaitStart(ctx context.Context, _ any, method mcp.MCPMethod, me
 	default:
 		return
 	}
-	timer := time.NewTimer(startWait)
+	timer := time.NewTimer(h.wait)
 	defer timer.Stop()
 	select {
-	case <-*ready:
-		s.starting.CompareAndSwap(ready, nil)
+	case <-h.ready:
+		s.starting.CompareAndSwap(h, nil)
 	case <-ctx.Done():
 	case <-timer.C:
 	}

@@ -85,7 +85,7 @@ const AllToolsets = "all"
 type EnableArgs struct {
 	Name    string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
 	Names   []string `json:"names,omitempty" description:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
-	Profile string   `json:"profile,omitempty" description:"the toolsets of a profile, all or nothing: minimal (scene, scripts), 2d, 3d, playtest, or all (docs/clients.md lists them)"`
+	Profile string   `json:"profile,omitempty" description:"the toolsets of a profile, all or nothing: minimal (scene, scripts), 2d (adds resources, project, runtime, tilemap, animation), 3d (adds resources, project, runtime, physics, shader, animation), playtest (runtime, debugger, diagnostics, tests, scripts) or all"`
 }
 
 // EnableResult is the result of godot_enable_toolset.

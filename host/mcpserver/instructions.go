@@ -137,9 +137,26 @@ Start with godot_get_server_info and godot_get_editor_state. Only the core tools
 Toolsets (name: what it does. Search words):
 `
 
-const instructionsTail = `
+// instructionsTail closes the instructions: safety, guides, prompts and
+// the skills (read from docs/skills).
+var instructionsTail = instructionsTailText + skillsLine()
+
+const instructionsTailText = `
 Mutating tools take dry_run: true to preview; destructive ones need confirm: true; every edit is one undo action (godot_undo).
 Guides (MCP resources): godot://docs/<toolset> for each built-in toolset above, godot://docs/values (the JSON shapes of Godot values), godot://class/{name} (a class's properties and methods), godot://tool/{name} (a tool's full contract), godot://editor/state. Prompts: godot_start_2d_scene, godot_debug_crash.`
+
+// skillsLine names the skills' resources.
+func skillsLine() string {
+	skills, err := Skills()
+	if err != nil || len(skills) == 0 {
+		return ""
+	}
+	uris := make([]string, len(skills))
+	for i, sk := range skills {
+		uris[i] = sk.URI
+	}
+	return "\nSkills (step-by-step workflows; " + SkillIndexURI + " describes them): " + strings.Join(uris, ", ") + "."
+}
 
 // buildInstructions writes the instructions for these toolsets, and the
 // paragraph for the client, within InstructionsBudget.

@@ -2,9 +2,12 @@ package mcpserver
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/godot-mcp/godot-mcp/host/profile"
 )
 
 func TestInstructionsBudgetHoldsWithManyThirdPartyToolsets(t *testing.T) {
@@ -65,5 +68,20 @@ func TestToolsetLineFoldsAndCuts(t *testing.T) {
 	}
 	if got := cut("ééééé", 6); got != "é…" || !utf8.ValidString(got) {
 		t.Errorf("cut: %q", got)
+	}
+}
+
+// godot_enable_toolset's profile field names every profile.
+func TestEnableProfileFieldNamesEveryProfile(t *testing.T) {
+	f, _ := reflect.TypeOf(EnableArgs{}).FieldByName("Profile")
+	for _, p := range profile.Profiles {
+		if !strings.Contains(f.Tag.Get("description"), p.Name) {
+			t.Errorf("the profile field's description does not name %s", p.Name)
+		}
+		for _, ts := range p.Toolsets {
+			if !strings.Contains(f.Tag.Get("description"), ts) {
+				t.Errorf("the profile field's description does not name %s's toolset %s", p.Name, ts)
+			}
+		}
 	}
 }

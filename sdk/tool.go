@@ -123,6 +123,8 @@ type ToolOptions struct {
 type Tool interface {
 	// Name is the tool's name within its toolset.
 	Name() string
+	// Preconditions are the tool's declared ToolOptions.Preconditions.
+	Preconditions() []string
 	def() *toolDef
 }
 
@@ -136,7 +138,11 @@ type toolDef struct {
 	invoke                      func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
 }
 
-func (d *toolDef) Name() string   { return d.name }
+func (d *toolDef) Name() string { return d.name }
+
+// Preconditions implements Tool.
+func (d *toolDef) Preconditions() []string { return append([]string(nil), d.opts.Preconditions...) }
+
 func (d *toolDef) def() *toolDef  { return d }
 func (d *toolDef) dryRun() bool   { return d.opts.DryRun || d.confirm() || d.opts.Safety == Mutating }
 func (d *toolDef) confirm() bool  { return d.opts.Safety == Destructive }

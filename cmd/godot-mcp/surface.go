@@ -49,9 +49,11 @@ func (noServices) Progress(context.Context, string, float64, float64, string) {}
 func builtinSummaries() []mcpserver.ToolsetSummary {
 	var out []mcpserver.ToolsetSummary
 	for _, ts := range plugins.Builtins() {
-		s := mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true}
+		s := mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true, ToolPreconditions: map[string][]string{}}
 		for _, t := range ts.Tools {
-			s.Tools = append(s.Tools, toolsets.QualifiedName(ts.Name, t.Name()))
+			name := toolsets.QualifiedName(ts.Name, t.Name())
+			s.Tools = append(s.Tools, name)
+			s.ToolPreconditions[name] = t.Preconditions()
 		}
 		out = append(out, s)
 	}

@@ -54,17 +54,18 @@ type BridgeInfo struct {
 
 // ServerInfo is the result of godot_get_server_info.
 type ServerInfo struct {
-	Name                  string          `json:"name"`
-	Version               string          `json:"version" description:"CalVer build version YYYY.MM.DD[.N]"`
-	ContractVersion       int             `json:"contract_version" description:"newest client contract served"`
-	MinCompatibleContract int             `json:"min_compatible_contract" description:"oldest client contract still served"`
-	MCPProtocolVersion    string          `json:"mcp_protocol_version" description:"the MCP revision negotiated with this client"`
-	Transport             string          `json:"transport"`
-	ProjectDir            string          `json:"project_dir"`
-	Bridge                BridgeInfo      `json:"bridge"`
-	VersionNotice         string          `json:"version_notice,omitempty" description:"set when the connected addon's version differs from the server's"`
-	Toolsets              []ToolsetStatus `json:"toolsets"`
-	PluginDir             PluginDirInfo   `json:"plugin_dir"`
+	Name                  string            `json:"name"`
+	Version               string            `json:"version" description:"CalVer build version YYYY.MM.DD[.N]"`
+	ContractVersion       int               `json:"contract_version" description:"newest client contract served"`
+	MinCompatibleContract int               `json:"min_compatible_contract" description:"oldest client contract still served"`
+	MCPProtocolVersion    string            `json:"mcp_protocol_version" description:"the MCP revision negotiated with this client"`
+	Transport             string            `json:"transport"`
+	ProjectDir            string            `json:"project_dir"`
+	Bridge                BridgeInfo        `json:"bridge"`
+	VersionNotice         string            `json:"version_notice,omitempty" description:"set when the connected addon's version differs from the server's"`
+	Toolsets              []ToolsetStatus   `json:"toolsets"`
+	PluginDir             PluginDirInfo     `json:"plugin_dir"`
+	Unavailable           []UnavailableTool `json:"unavailable" description:"tools that cannot work in this setup, served or of a built-in toolset not enabled yet (e.g. headless runs, test runs, the project check and shader compiles without a Godot binary), each with what is missing and the fix; empty when every one can"`
 }
 
 // ToolsetList is the result of godot_list_toolsets.
@@ -229,7 +230,7 @@ func coreTools(s *Server) []Tool {
 	return []Tool{
 		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", safety.ReadOnly, nil,
 			"Versions (build, contract, MCP protocol), the bridge and the connected editor, a version_notice when addon and server differ, "+
-				"every toolset's state, and the plugin directory with the files in it that are not served (and why). Call it first to orient.",
+				"every toolset's state, the plugin directory with the files in it that are not served (and why), and the tools that cannot work in this setup (unavailable, e.g. no Godot binary for headless runs) with the fix. Call it first to orient.",
 			false, s.serverInfo),
 		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", safety.ReadOnly, nil,
 			"Every known toolset, built-in or third-party (with its path): enabled or not, state (stopped/describing/starting/running/crashed/failed/incompatible) "+
@@ -354,6 +355,7 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		Bridge:                BridgeInfo{URL: st.URL, Listening: st.Listening, Connected: st.Connected},
 		Toolsets:              s.listToolsets(ctx),
 		PluginDir:             PluginDirInfo{Path: s.cfg.PluginDir, Skipped: s.skipped},
+		Unavailable:           s.unavailableTools(),
 	}
 	if info.PluginDir.Skipped == nil {
 		info.PluginDir.Skipped = []SkippedPlugin{}

@@ -43,8 +43,10 @@ type ToolsetSummary struct {
 	Keywords    []string
 	BuiltIn     bool
 	// Tools are the toolset's tools as agents call them
-	// (godot_<toolset>_<tool>), when known without starting its plugin.
-	Tools []string
+	// (godot_<toolset>_<tool>), when known without starting its plugin;
+	// ToolPreconditions their declared preconditions, by the same names.
+	Tools             []string
+	ToolPreconditions map[string][]string
 }
 
 // thirdPartyLister is implemented by Toolsets (host/toolsets) that can

@@ -136,8 +136,9 @@ func Toolset() sdk.Toolset {
 				Description: "Runs a scene, a script (a SceneTree/MainLoop script, --script) or the main scene in a separate `godot --headless` process with a time limit, " +
 					"and returns its exit code, its output and the errors found in it (with file:line). Works without an editor connected; " +
 					"Godot comes from GODOT_BIN or PATH, the project from project_dir, GODOT_MCP_PROJECT_DIR, or the connected editor.",
-				Safety:   sdk.Runtime,
-				RunsCode: true,
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: []string{sdk.RequireGodotBinary},
 			}, runHeadless),
 		},
 		EditorCode: editorCode(),

@@ -41,7 +41,8 @@ func Toolset() sdk.Toolset {
 				Title: "Check a shader",
 				Description: "Compiles shader code (inline, or a res:// .gdshader/.gdshaderinc file on disk) with Godot's shader compiler in a separate headless Godot: " +
 					"valid, errors with line (and include file), shader_type, render_modes, uniforms with type, hint and default. A .gdshaderinc is checked through the shaders that include it.",
-				Safety: sdk.ReadOnly,
+				Safety:        sdk.ReadOnly,
+				Preconditions: []string{sdk.RequireGodotBinary},
 			}, validate),
 			sdk.NewTool("write", sdk.ToolOptions{
 				Title: "Write a shader file",

@@ -44,9 +44,9 @@ const (
 	RequireGodotVersion    = "godot_version"
 	RequireProjectDir      = "project_dir"
 	// RequireGodotBinary: the tool starts a separate Godot process (a
-	// headless run); the host refuses the call when no Godot binary is found
-	// (GODOT_BIN, else godot on PATH) and godot_get_server_info lists the
-	// tool as unavailable.
+	// headless run) and refuses with it when no Godot binary is found
+	// (GODOT_BIN, else godot on PATH); godot_get_server_info lists the tool
+	// as unavailable then.
 	RequireGodotBinary = "godot_binary"
 )
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +15,11 @@ import (
 // a separate Godot, before any of them is enabled, with the fix; a call of
 // one is refused the same way. With one, none is listed.
 func TestServerInfoSaysWhichToolsCannotWork(t *testing.T) {
-	p := startBinary(t, "GODOT_BIN=/nonexistent/godot")
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, "project.godot"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startBinary(t, "GODOT_BIN=/nonexistent/godot", "GODOT_MCP_PROJECT_DIR="+project)
 	p.Initialize()
 	var info struct {
 		Unavailable []struct {

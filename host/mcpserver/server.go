@@ -540,7 +540,10 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 }
 
 // checkPreconditions checks the preconditions the host can check without
-// asking anyone: bridge_connected, project_dir and godot_binary. The editor-side ones
+// asking anyone: bridge_connected and project_dir. godot_binary is the
+// tool's own to check, when it starts Godot (after checking its arguments
+// and its project), so that it reports those first; the host only lists
+// such tools as unavailable (unavailable.go). The editor-side ones
 // (active_scene, runtime_probe, game_not_breaked, godot_version) cost no
 // round trip of their own: the editor command the tool sends checks them as
 // part of its work and answers PRECONDITION_FAILED with required; confirm
@@ -556,10 +559,6 @@ func (s *Server) checkPreconditions(def ToolDef) *envelope.Error {
 		case envelope.RequireProjectDir:
 			if s.projectDir() == "" {
 				return envelope.Precondition(envelope.RequireProjectDir, "No Godot project is known: connect an editor, or set GODOT_MCP_PROJECT_DIR.")
-			}
-		case envelope.RequireGodotBinary:
-			if _, hint := s.godotBinary(); hint != "" {
-				return envelope.Precondition(envelope.RequireGodotBinary, hint)
 			}
 		}
 	}

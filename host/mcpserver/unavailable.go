@@ -12,8 +12,8 @@ import (
 // This file says which tools cannot work in this setup, before an agent
 // calls them: today, the tools that start a separate Godot (headless runs,
 // test runs, the project check, shader compiles) when no Godot binary is
-// found. godot_get_server_info lists them; a call of one is refused with
-// the same required and hint (checkPreconditions).
+// found. godot_get_server_info lists them; a call of one is refused by the
+// tool itself with the same required (plugins/internal/godotproc).
 
 // UnavailableTool is a tool that cannot work in this setup.
 type UnavailableTool struct {

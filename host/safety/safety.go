@@ -57,8 +57,9 @@ func (c Class) Annotations() Annotations {
 
 // Preconditions are the names a tool may declare (ToolDef.Preconditions,
 // sdk.ToolOptions.Preconditions); the host refuses to serve a tool that
-// declares any other. The host checks bridge_connected, project_dir and
-// godot_binary itself before the call; the editor command checks active_scene,
+// declares any other. The host checks bridge_connected and project_dir
+// itself before the call (and lists godot_binary tools as unavailable
+// when no Godot is found; the tool checks it when it starts Godot); the editor command checks active_scene,
 // runtime_probe, game_not_breaked and godot_version as part of its work (no
 // round trip of its own); confirm is the class rule (CheckCall).
 var Preconditions = []string{

@@ -74,7 +74,7 @@ conformance:
 
 # Regenerates docs/tool-contracts.md and the golden tools/list.
 docs:
-	$(GO) test ./cmd/godot-mcp -run 'TestToolContractsDoc' -update
+	$(GO) test ./cmd/godot-mcp -run 'TestToolContractsDoc|TestClientsDoc' -update
 	$(GO) test ./host/mcpserver -run 'TestGoldenToolsList' -update
 	$(GO) test ./host/config -run 'TestEnvVarsDoc' -update
 

@@ -9,3 +9,9 @@ import "embed"
 //
 //go:embed values.md scene.md scripts.md resources.md project.md runtime.md security.md tests.md diagnostics.md animation.md tilemap.md debugger.md audio.md shader.md physics.md ui.md
 var Guides embed.FS
+
+// Skills are the workflow skills served as skill://<name>/SKILL.md, one
+// folder each (skills/<name>/SKILL.md, Agent Skills format).
+//
+//go:embed skills
+var Skills embed.FS

@@ -60,6 +60,9 @@ func newRegistry(ts Toolset) (*registry, error) {
 	if len(ts.Tools) == 0 {
 		return nil, fmt.Errorf("toolset %q has no tools", ts.Name)
 	}
+	if err := checkKeywords(ts); err != nil {
+		return nil, err
+	}
 	if err := checkResources(ts); err != nil {
 		return nil, err
 	}
@@ -80,6 +83,25 @@ func newRegistry(ts Toolset) (*registry, error) {
 		r.names = append(r.names, d.name)
 	}
 	return r, nil
+}
+
+// Limits of Toolset.Keywords: they go into the server's instructions,
+// which have a byte budget shared by every toolset.
+const (
+	maxKeywords   = 12
+	maxKeywordLen = 40
+)
+
+func checkKeywords(ts Toolset) error {
+	if len(ts.Keywords) > maxKeywords {
+		return fmt.Errorf("toolset %q: %d Keywords, at most %d", ts.Name, len(ts.Keywords), maxKeywords)
+	}
+	for _, k := range ts.Keywords {
+		if strings.TrimSpace(k) == "" || len(k) > maxKeywordLen || strings.ContainsAny(k, "\r\n") {
+			return fmt.Errorf("toolset %q: keyword %q must be 1 to %d characters on one line", ts.Name, k, maxKeywordLen)
+		}
+	}
+	return nil
 }
 
 // validGodotVersion accepts "4", "4.3", "4.3.1".
@@ -120,7 +142,7 @@ func (r *registry) Describe(context.Context) (plugmodel.ToolsetInfo, error) {
 
 func (r *registry) describe() plugmodel.ToolsetInfo {
 	d := plugmodel.ToolsetInfo{Name: r.ts.Name, Version: r.ts.Version, Description: r.ts.Description, MinGodot: r.ts.MinGodot, MaxTestedGodot: r.ts.MaxTestedGodot,
-		SDKVersion: sdkVersion(), EditorFiles: r.editorFiles, EditorVersion: r.editorVersion}
+		Keywords: r.ts.Keywords, SDKVersion: sdkVersion(), EditorFiles: r.editorFiles, EditorVersion: r.editorVersion}
 	for _, name := range r.names {
 		t := r.tools[name]
 		d.Tools = append(d.Tools, plugmodel.ToolInfo{

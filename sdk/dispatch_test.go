@@ -358,6 +358,9 @@ func TestRegistryRejectsBadToolsets(t *testing.T) {
 		{"duplicate", Toolset{Name: "x", Tools: []Tool{tool, tool}}, `two tools are named "a"`},
 		{"nil tool", Toolset{Name: "x", Tools: []Tool{nil}}, "Tools[0] is nil"},
 		{"bad min_godot", Toolset{Name: "x", MinGodot: "four", Tools: []Tool{tool}}, "MinGodot"},
+		{"empty keyword", Toolset{Name: "x", Keywords: []string{" "}, Tools: []Tool{tool}}, "keyword"},
+		{"two-line keyword", Toolset{Name: "x", Keywords: []string{"a\nb"}, Tools: []Tool{tool}}, "one line"},
+		{"too many keywords", Toolset{Name: "x", Keywords: strings.Split("a,b,c,d,e,f,g,h,i,j,k,l,m", ","), Tools: []Tool{tool}}, "at most 12"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,6 +43,11 @@ const (
 	RequireGameNotBreaked  = "game_not_breaked"
 	RequireGodotVersion    = "godot_version"
 	RequireProjectDir      = "project_dir"
+	// RequireGodotBinary: the tool starts a separate Godot process (a
+	// headless run) and refuses with it when no Godot binary is found
+	// (GODOT_BIN, else godot on PATH); godot_get_server_info lists the tool
+	// as unavailable then.
+	RequireGodotBinary = "godot_binary"
 )
 
 // preconditionNames are the names a tool may declare in
@@ -50,7 +55,7 @@ const (
 // ask for (a test in cmd/godot-mcp keeps them equal).
 var preconditionNames = []string{
 	RequireActiveScene, RequireConfirm, RequireBridgeConnected, RequireRuntimeProbe,
-	RequireGameNotBreaked, RequireGodotVersion, RequireProjectDir,
+	RequireGameNotBreaked, RequireGodotVersion, RequireProjectDir, RequireGodotBinary,
 }
 
 // PreconditionNames returns the names ToolOptions.Preconditions accepts.

@@ -205,7 +205,7 @@ func TestNewToolPanicsOnBadDefinitions(t *testing.T) {
 		{"no safety", func() { NewTool("t", ToolOptions{}, fn) }, "Safety must be one of"},
 		{"unknown precondition", func() {
 			NewTool("t", ToolOptions{Safety: Mutating, Preconditions: []string{RequireBridgeConnected, "active_scen"}}, fn)
-		}, `Preconditions: unknown name "active_scen" (known: active_scene, confirm, bridge_connected, runtime_probe, game_not_breaked, godot_version, project_dir)`},
+		}, `Preconditions: unknown name "active_scen" (known: active_scene, confirm, bridge_connected, runtime_probe, game_not_breaked, godot_version, project_dir, godot_binary)`},
 		{"bad input tag", func() {
 			NewTool("t", ToolOptions{Safety: ReadOnly}, func(context.Context, *Call, badTag) (struct{}, error) { return struct{}{}, nil })
 		}, `input type: sdk.badTag.A: unknown jsonschema tag key "requird"`},

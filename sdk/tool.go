@@ -52,6 +52,13 @@ type Toolset struct {
 	Version string
 	// Description says in one sentence what the tools are for.
 	Description string
+	// Keywords are the words an agent would search for to find these tools:
+	// the Godot classes and features they handle ("AnimationPlayer",
+	// "keyframes"). The host lists them beside Description in the server's
+	// instructions, which some clients load instead of the tool list, so an
+	// agent learns the toolset exists before it is enabled. Optional; at
+	// most 12, each at most 40 characters on one line.
+	Keywords []string
 	// MinGodot is the oldest Godot version the tools work with ("4.3");
 	// empty means any Godot 4. The host refuses to enable the toolset for an
 	// older editor.
@@ -120,6 +127,8 @@ type ToolOptions struct {
 type Tool interface {
 	// Name is the tool's name within its toolset.
 	Name() string
+	// Preconditions are the tool's declared ToolOptions.Preconditions.
+	Preconditions() []string
 	def() *toolDef
 }
 
@@ -133,7 +142,11 @@ type toolDef struct {
 	invoke                      func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
 }
 
-func (d *toolDef) Name() string   { return d.name }
+func (d *toolDef) Name() string { return d.name }
+
+// Preconditions implements Tool.
+func (d *toolDef) Preconditions() []string { return append([]string(nil), d.opts.Preconditions...) }
+
 func (d *toolDef) def() *toolDef  { return d }
 func (d *toolDef) dryRun() bool   { return d.opts.DryRun || d.confirm() || d.opts.Safety == Mutating }
 func (d *toolDef) confirm() bool  { return d.opts.Safety == Destructive }

@@ -94,7 +94,7 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	if cfg.GodotBin != "" {
 		os.Setenv("GODOT_BIN", cfg.GodotBin)
 	}
-	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: plugins.Names()}, stdin, stdout, stderr)
+	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: builtinSummaries()}, stdin, stdout, stderr)
 }
 
 // printContract prints the whole tool surface as JSON.

@@ -43,3 +43,19 @@ func (noServices) EditorCommand(command string) (envelope.CommandInfo, bool, *en
 }
 
 func (noServices) Progress(context.Context, string, float64, float64, string) {}
+
+// builtinSummaries are the built-in toolsets' declarations, read in this
+// process: the server's instructions list them without starting a plugin.
+func builtinSummaries() []mcpserver.ToolsetSummary {
+	var out []mcpserver.ToolsetSummary
+	for _, ts := range plugins.Builtins() {
+		s := mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true, ToolPreconditions: map[string][]string{}}
+		for _, t := range ts.Tools {
+			name := toolsets.QualifiedName(ts.Name, t.Name())
+			s.Tools = append(s.Tools, name)
+			s.ToolPreconditions[name] = t.Preconditions()
+		}
+		out = append(out, s)
+	}
+	return out
+}

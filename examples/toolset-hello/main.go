@@ -81,6 +81,7 @@ func toolset() sdk.Toolset {
 		Name:        "hello",
 		Version:     "0.1.0",
 		Description: "An example third-party toolset: greets the open project.",
+		Keywords:    []string{"greeting", "example toolset"},
 		Tools: []sdk.Tool{
 			sdk.NewTool("greet", sdk.ToolOptions{
 				Title:         "Greet",

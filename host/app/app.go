@@ -21,6 +21,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/extinstall"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/host/toolsets"
 )
 
@@ -31,8 +32,9 @@ type Options struct {
 	// Self is the godot-mcp executable serving the built-in toolsets
 	// (`Self toolset serve NAME`); empty means no built-ins.
 	Self string
-	// Builtins are the built-in toolset names.
-	Builtins []string
+	// Builtins are the built-in toolsets' declarations (names, descriptions
+	// and keywords, known without starting their plugins).
+	Builtins []mcpserver.ToolsetSummary
 }
 
 // App is a started host.
@@ -102,7 +104,11 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 
 	var specs []pluginhost.Spec
 	if opts.Self != "" {
-		specs = toolsets.BuiltinSpecs(opts.Self, opts.Builtins)
+		names := make([]string, len(opts.Builtins))
+		for i, b := range opts.Builtins {
+			names[i] = b.Name
+		}
+		specs = toolsets.BuiltinSpecs(opts.Self, names)
 	}
 	var skipped []mcpserver.SkippedPlugin
 	if cfg.PluginDir != "" {
@@ -137,28 +143,54 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		Unqualified: unqualified,
 		EditorCode:  &extinstall.Installer{Bridge: br, ProjectDir: cfg.ProjectDir, Log: log.With("component", "extinstall")},
 	})
-	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log, SkippedPlugins: skipped})
-	if err := a.enableDefaults(ctx, cfg.DefaultToolsets); err != nil {
+	// Third-party toolsets describe themselves now, for the instructions
+	// the client reads at initialize.
+	a.Toolsets.DescribeThirdParty()
+	var builtins []mcpserver.ToolsetSummary
+	if opts.Self != "" {
+		builtins = opts.Builtins
+	}
+	a.Server = mcpserver.New(mcpserver.Options{Config: cfg, Bridge: br, Toolsets: a.Toolsets, Logger: log, SkippedPlugins: skipped, Builtins: builtins})
+	if err := a.enableDefaults(ctx, startToolsets(cfg)); err != nil {
 		a.Close()
 		return nil, err
 	}
 	return a, nil
 }
 
-// enableDefaults enables GODOT_MCP_DEFAULT_TOOLSETS ("all" or names) in
+// startToolsets are the toolsets the user chose to enable at start:
+// GODOT_MCP_PROFILE's, then GODOT_MCP_DEFAULT_TOOLSETS ("all" stands for
+// every toolset).
+func startToolsets(cfg config.Config) []string {
+	var names []string
+	if p, ok := profile.Lookup(cfg.Profile); ok {
+		names = p.Toolsets
+		if names == nil {
+			names = []string{mcpserver.AllToolsets}
+		}
+	}
+	return append(slices.Clone(names), cfg.DefaultToolsets...)
+}
+
+// enableDefaults enables GODOT_MCP_PROFILE and GODOT_MCP_DEFAULT_TOOLSETS ("all" or names) in
 // the background, so that the MCP handshake is answered at once; until they
 // are enabled the server holds the requests that depend on them (see
 // mcpserver.Server.HoldUntil). An unknown name fails the start; a toolset
 // that fails to start is logged and listed as failed.
 func (a *App) enableDefaults(ctx context.Context, names []string) error {
-	if len(names) == 1 && names[0] == "all" {
+	if slices.Contains(names, mcpserver.AllToolsets) {
 		names = a.Toolsets.Names()
 	}
+	var uniq []string
 	for _, name := range names {
 		if !slices.Contains(a.Toolsets.Names(), name) {
-			return fmt.Errorf("GODOT_MCP_DEFAULT_TOOLSETS: unknown toolset %q; known toolsets: %s", name, strings.Join(a.Toolsets.Names(), ", "))
+			return fmt.Errorf("GODOT_MCP_PROFILE / GODOT_MCP_DEFAULT_TOOLSETS: unknown toolset %q; known toolsets: %s", name, strings.Join(a.Toolsets.Names(), ", "))
+		}
+		if !slices.Contains(uniq, name) {
+			uniq = append(uniq, name)
 		}
 	}
+	names = uniq
 	if len(names) == 0 {
 		return nil
 	}

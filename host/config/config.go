@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 )
 
@@ -39,7 +40,8 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION", Flag: "", Default: "auto", Usage: "HTTP Host/Origin (DNS-rebinding) guard: auto protects loopback binds, true always, false opts out"},
 	{Env: "GODOT_MCP_PROJECT_DIR", Flag: "project", Default: "", Usage: "explicit Godot project dir (else the connected editor's)"},
 	{Env: "GODOT_MCP_PLUGIN_DIR", Flag: "plugin-dir", Default: "", Usage: "directory of third-party toolset executables (default: <user config dir>/godot-mcp/plugins)"},
-	{Env: "GODOT_MCP_DEFAULT_TOOLSETS", Flag: "toolsets", Default: "", Usage: "toolsets enabled at start: 'all' or a comma-separated list (default: none besides core)"},
+	{Env: "GODOT_MCP_DEFAULT_TOOLSETS", Flag: "toolsets", Default: "", Usage: "toolsets enabled at start: 'all' or a comma-separated list, besides GODOT_MCP_PROFILE's (default: none besides core)"},
+	{Env: "GODOT_MCP_PROFILE", Flag: "profile", Default: "", Usage: "toolsets enabled at start by profile: minimal, 2d, 3d, playtest, all, or none (see docs/clients.md); setting it or GODOT_MCP_DEFAULT_TOOLSETS overrides the profile a known client gets when it connects (Codex, Antigravity, Cursor, VS Code)"},
 	{Env: "GODOT_MCP_APPROVAL", Flag: "approval", Default: "auto", Usage: "who approves the calls of GODOT_MCP_APPROVAL_SCOPE: auto (no one: they run once confirmed), elicit (ask the user via MCP elicitation) or webhook"},
 	{Env: "GODOT_MCP_APPROVAL_SCOPE", Flag: "approval-scope", Default: "destructive", Usage: "which calls need approval, comma-separated: destructive (always: every call that destroys or overwrites, i.e. a destructive tool, a call with confirm: true, or one that meets its tool's destructive_when), writes (also every other mutating call), code (also every tool that can make code run: writing scripts, adding autoloads, playing or running the game), or all"},
 	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves calls (GODOT_MCP_APPROVAL=webhook); it may carry credentials, so it is never logged nor passed to toolsets or games", Secret: true},
@@ -63,17 +65,25 @@ type Config struct {
 	ProjectDir           string
 	PluginDir            string
 	DefaultToolsets      []string // nil = none; ["all"] = all
-	Approval             string
-	ApprovalScope        safety.Scope
-	ApprovalURL          string
-	ApprovalTimeout      time.Duration
-	CallTimeout          time.Duration
-	LogLevel             string
-	GodotBin             string // GODOT_BIN; "" = godot on PATH
+	// Profile is GODOT_MCP_PROFILE: a profile name, "none", or "" (unset:
+	// a known client gets its own profile when it connects).
+	Profile         string
+	Approval        string
+	ApprovalScope   safety.Scope
+	ApprovalURL     string
+	ApprovalTimeout time.Duration
+	CallTimeout     time.Duration
+	LogLevel        string
+	GodotBin        string // GODOT_BIN; "" = godot on PATH
 	// ConformanceFixture is test-only: the toolset named "conformance"
 	// serves unqualified names (GODOT_MCP_CONFORMANCE_FIXTURE).
 	ConformanceFixture bool
 }
+
+// ChoseStartToolsets reports whether the user chose the toolsets enabled
+// at start (GODOT_MCP_PROFILE or GODOT_MCP_DEFAULT_TOOLSETS): then no
+// client gets its own default profile.
+func (c Config) ChoseStartToolsets() bool { return c.Profile != "" || len(c.DefaultToolsets) > 0 }
 
 // HTTPAddr is host:port of the HTTP transport.
 func (c Config) HTTPAddr() string {
@@ -152,6 +162,7 @@ func fromValues(v map[string]string) (Config, error) {
 		ApprovalURL:          v["GODOT_MCP_APPROVAL_URL"],
 		LogLevel:             strings.ToLower(v["GODOT_MCP_LOG_LEVEL"]),
 		GodotBin:             v["GODOT_BIN"],
+		Profile:              strings.ToLower(strings.TrimSpace(v["GODOT_MCP_PROFILE"])),
 	}
 	var errs []error
 	port, err := strconv.Atoi(v["GODOT_MCP_HTTP_PORT"])
@@ -216,6 +227,11 @@ func fromValues(v map[string]string) (Config, error) {
 			if name = strings.TrimSpace(name); name != "" {
 				c.DefaultToolsets = append(c.DefaultToolsets, name)
 			}
+		}
+	}
+	if c.Profile != "" {
+		if err := profile.Check(c.Profile); err != nil {
+			errs = append(errs, fmt.Errorf("GODOT_MCP_PROFILE: %w", err))
 		}
 	}
 	if c.PluginDir == "" {

@@ -41,11 +41,26 @@ func TestEnvAndFlags(t *testing.T) {
 	}
 }
 
+func TestProfileChoosesStartToolsets(t *testing.T) {
+	c, _, err := Load(env(nil), []string{"--profile", "2D"})
+	if err != nil || c.Profile != "2d" || !c.ChoseStartToolsets() {
+		t.Fatalf("--profile 2D: %+v %v", c, err)
+	}
+	c, _, _ = Load(env(nil), nil)
+	if c.Profile != "" || c.ChoseStartToolsets() {
+		t.Fatalf("unset: %+v", c)
+	}
+	c, _, _ = Load(env(map[string]string{"GODOT_MCP_DEFAULT_TOOLSETS": "scene"}), nil)
+	if !c.ChoseStartToolsets() {
+		t.Fatal("GODOT_MCP_DEFAULT_TOOLSETS is a choice of the start toolsets")
+	}
+}
+
 func TestBadValuesRefused(t *testing.T) {
 	for k, v := range map[string]string{
 		"GODOT_MCP_TRANSPORT": "grpc", "GODOT_MCP_HTTP_PORT": "http", "GODOT_MCP_BRIDGE_URL": "http://x",
 		"GODOT_MCP_APPROVAL": "maybe", "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION": "sometimes", "GODOT_MCP_LOG_LEVEL": "loud",
-		"GODOT_MCP_CONFORMANCE_FIXTURE": "yes",
+		"GODOT_MCP_CONFORMANCE_FIXTURE": "yes", "GODOT_MCP_PROFILE": "4d",
 	} {
 		if _, _, err := Load(env(map[string]string{k: v}), nil); err == nil || !strings.Contains(err.Error(), k) {
 			t.Errorf("%s=%s: want an error naming the variable, got %v", k, v, err)

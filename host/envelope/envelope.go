@@ -60,6 +60,9 @@ const (
 	RequireGameNotBreaked  = "game_not_breaked"
 	RequireGodotVersion    = "godot_version"
 	RequireProjectDir      = "project_dir"
+	// RequireGodotBinary: the tool starts a separate Godot process and no
+	// Godot binary is found (GODOT_BIN, else godot on PATH).
+	RequireGodotBinary = "godot_binary"
 	// RequireToolsetEnabled: the called tool's toolset is not enabled
 	// (godot_enable_toolset; the hint names the toolset).
 	RequireToolsetEnabled = "toolset_enabled"

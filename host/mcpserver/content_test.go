@@ -100,7 +100,7 @@ func TestToolsetResourcesAndPrompts(t *testing.T) {
 
 	// The core's own resources, template and prompts are always there
 	// (guidance_test.go); the toolset's come and go beside them.
-	coreFixed, coreTemplates, corePrompts := len(guides)+1, 2, 2
+	coreFixed, coreTemplates, corePrompts := len(guides)+1+len(skillResources()), 2, 2
 	if res, err := c.ListResources(ctx, mcp.ListResourcesRequest{}); err != nil || len(res.Resources) != coreFixed {
 		t.Fatalf("before enabling: %+v, %v", res, err)
 	}

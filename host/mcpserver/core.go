@@ -56,18 +56,19 @@ type BridgeInfo struct {
 
 // ServerInfo is the result of godot_get_server_info.
 type ServerInfo struct {
-	Name                  string          `json:"name"`
-	Version               string          `json:"version" description:"CalVer build version YYYY.MM.DD[.N]"`
-	ContractVersion       int             `json:"contract_version" description:"newest client contract served"`
-	MinCompatibleContract int             `json:"min_compatible_contract" description:"oldest client contract still served"`
-	MCPProtocolVersion    string          `json:"mcp_protocol_version" description:"the MCP revision negotiated with this client"`
-	Transport             string          `json:"transport"`
-	ProjectDir            string          `json:"project_dir"`
-	Bridge                BridgeInfo      `json:"bridge"`
-	VersionNotice         string          `json:"version_notice,omitempty" description:"set when the connected addon's version differs from the server's"`
-	Toolsets              []ToolsetStatus `json:"toolsets"`
-	PluginDir             PluginDirInfo   `json:"plugin_dir"`
-	TestedGodot           []string        `json:"tested_godot" description:"the Godot versions (major.minor) every tool is proven on by the e2e suite"`
+	Name                  string            `json:"name"`
+	Version               string            `json:"version" description:"CalVer build version YYYY.MM.DD[.N]"`
+	ContractVersion       int               `json:"contract_version" description:"newest client contract served"`
+	MinCompatibleContract int               `json:"min_compatible_contract" description:"oldest client contract still served"`
+	MCPProtocolVersion    string            `json:"mcp_protocol_version" description:"the MCP revision negotiated with this client"`
+	Transport             string            `json:"transport"`
+	ProjectDir            string            `json:"project_dir"`
+	Bridge                BridgeInfo        `json:"bridge"`
+	VersionNotice         string            `json:"version_notice,omitempty" description:"set when the connected addon's version differs from the server's"`
+	Toolsets              []ToolsetStatus   `json:"toolsets"`
+	PluginDir             PluginDirInfo     `json:"plugin_dir"`
+	Unavailable           []UnavailableTool `json:"unavailable" description:"tools that cannot work in this setup, served or of a built-in toolset not enabled yet (e.g. headless runs, test runs, the project check and shader compiles without a Godot binary), each with what is missing and the fix; empty when every one can"`
+	TestedGodot           []string          `json:"tested_godot" description:"the Godot versions (major.minor) every tool is proven on by the e2e suite"`
 }
 
 // ToolsetList is the result of godot_list_toolsets.
@@ -86,8 +87,9 @@ const AllToolsets = "all"
 
 // EnableArgs is the input of godot_enable_toolset: name or names.
 type EnableArgs struct {
-	Name  string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
-	Names []string `json:"names,omitempty" description:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
+	Name    string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
+	Names   []string `json:"names,omitempty" description:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
+	Profile string   `json:"profile,omitempty" description:"the toolsets of a profile, all or nothing: minimal (scene, scripts), 2d (adds resources, project, runtime, tilemap, animation), 3d (adds resources, project, runtime, physics, shader, animation), playtest (runtime, debugger, diagnostics, tests, scripts) or all"`
 }
 
 // EnableResult is the result of godot_enable_toolset.
@@ -96,6 +98,8 @@ type EnableResult struct {
 	Toolsets       []ToolsetStatus `json:"toolsets" description:"every toolset enabled by the call, in the order named"`
 	Tools          []string        `json:"tools" description:"tool names now available from them"`
 	AlreadyEnabled bool            `json:"already_enabled" description:"true when every one was enabled already (nothing changed)"`
+	Profile        string          `json:"profile,omitempty" description:"the profile enabled, when one was named"`
+	ClientNote     string          `json:"client_note,omitempty" description:"set when your client is known not to show the new tools (it ignores tools/list_changed: how to call them by name) or to take fewer tools than are served now"`
 }
 
 // DisableResult is the result of godot_disable_toolset.
@@ -229,7 +233,7 @@ func coreTools(s *Server) []Tool {
 	return []Tool{
 		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", safety.ReadOnly, nil,
 			"Versions (build, contract, MCP protocol), the bridge and the connected editor, a version_notice when addon and server differ, "+
-				"every toolset's state, and the plugin directory with the files in it that are not served (and why). Call it first to orient.",
+				"every toolset's state, the plugin directory with the files in it that are not served (and why), and the tools that cannot work in this setup (unavailable, e.g. no Godot binary for headless runs) with the fix. Call it first to orient.",
 			false, s.serverInfo),
 		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", safety.ReadOnly, nil,
 			"Every known toolset, built-in or third-party (with its path): enabled or not, state (stopped/describing/starting/running/crashed/failed/incompatible) "+
@@ -238,8 +242,8 @@ func coreTools(s *Server) []Tool {
 				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
 			}),
 		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", safety.ReadOnly, nil,
-			"Starts toolsets so their tools appear: name (one, or all) or names (several; all or nothing), with one tools/list_changed. "+
-				"A toolset that needs a newer Godot than the connected editor is refused.",
+			"Starts toolsets so their tools appear: name (one, or all), names (several) or profile (minimal, 2d, 3d, playtest, all), all or nothing, with one tools/list_changed. "+
+				"A toolset that needs a newer Godot than the connected editor is refused. client_note says when your client will not show the new tools and how to call them by name.",
 			false, s.enableToolset),
 		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", safety.ReadOnly, nil,
 			"Stop a toolset's plugin and remove its tools (clients get notifications/tools/list_changed).",
@@ -355,6 +359,7 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		Toolsets:              s.listToolsets(ctx),
 		PluginDir:             PluginDirInfo{Path: s.cfg.PluginDir, Skipped: s.skipped},
 		TestedGodot:           contract.TestedGodot,
+		Unavailable:           s.unavailableTools(),
 	}
 	if info.PluginDir.Skipped == nil {
 		info.PluginDir.Skipped = []SkippedPlugin{}
@@ -415,15 +420,26 @@ func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, b
 
 func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Result {
 	var names []string
+	given := 0
+	for _, set := range []bool{in.Name != "", len(in.Names) > 0, in.Profile != ""} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case in.Name != "" && len(in.Names) > 0:
-		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (one toolset) or names (several), not both."))
+	case given > 1:
+		return Fail(envelope.Errorf(envelope.ValidationError, "Give one of name (one toolset), names (several) or profile, not more."))
+	case in.Profile != "":
+		var perr *envelope.Error
+		if names, perr = s.ProfileToolsets(ctx, in.Profile); perr != nil {
+			return Fail(perr)
+		}
 	case in.Name != "":
 		names = []string{in.Name}
 	case len(in.Names) > 0:
 		names = in.Names
 	default:
-		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all) or names (several toolsets); godot_list_toolsets lists them."))
+		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, playtest, all); godot_list_toolsets lists the toolsets."))
 	}
 	names = s.expandToolsets(ctx, names)
 	outs, err := s.enable(ctx, names...)
@@ -440,9 +456,11 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 		res.AlreadyEnabled = res.AlreadyEnabled && out.AlreadyEnabled
 	}
 	sort.Strings(res.Tools)
-	if len(names) == 1 && in.Name != AllToolsets && (len(in.Names) == 0 || in.Names[0] != AllToolsets) {
+	if len(names) == 1 && in.Profile == "" && in.Name != AllToolsets && (len(in.Names) == 0 || in.Names[0] != AllToolsets) {
 		res.Toolset = &res.Toolsets[0]
 	}
+	res.Profile = in.Profile
+	res.ClientNote = s.clientNote(ctx, !res.AlreadyEnabled)
 	return OK(res)
 }
 

@@ -71,7 +71,7 @@ func servedGuide(text string) string {
 
 // coreResources are the resources and templates the host serves itself.
 func (s *Server) coreResources() []Resource {
-	out := make([]Resource, 0, len(guides)+2)
+	out := skillResources()
 	for _, g := range guides {
 		file := g.file
 		out = append(out, Resource{

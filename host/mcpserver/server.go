@@ -49,6 +49,9 @@ type Options struct {
 	// SkippedPlugins are the plugin-directory files not served as toolsets
 	// (godot_get_server_info reports them).
 	SkippedPlugins []SkippedPlugin
+	// Builtins are the built-in toolsets' declarations, known without
+	// starting their plugins: the server's instructions list them.
+	Builtins []ToolsetSummary
 }
 
 // Server is the godot-mcp MCP server.
@@ -62,10 +65,13 @@ type Server struct {
 	log       *slog.Logger
 	mcp       *server.MCPServer
 	skipped   []SkippedPlugin
+	builtins  []ToolsetSummary
 
 	// starting, when set, closes once the toolsets enabled at start are
 	// (see HoldUntil).
-	starting atomic.Pointer[<-chan struct{}]
+	starting atomic.Pointer[hold]
+	// clientProfileOnce enables the first known client's profile (profiles.go).
+	clientProfileOnce sync.Once
 
 	mu    sync.RWMutex
 	tools map[string]*registered
@@ -114,10 +120,14 @@ func New(opts Options) *Server {
 		progress:  map[string]progressTarget{},
 		callEnded: map[string]time.Time{},
 		skipped:   opts.SkippedPlugins,
+		builtins:  opts.Builtins,
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(s.redirectDisabledTool)
 	hooks.AddBeforeAny(s.awaitStart)
+	hooks.AddAfterInitialize(s.startClientProfile)
+	hooks.AddAfterInitialize(s.setInstructions)
+	hooks.AddAfterDiscover(s.setDiscoverInstructions)
 	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
 		server.WithHooks(hooks),
 		server.WithToolFilter(hideUnavailableTool),
@@ -131,10 +141,9 @@ func New(opts Options) *Server {
 		// Toolsets' log records of a call reach the calling client (LogCall).
 		server.WithLogging(),
 		server.WithRecovery(),
-		server.WithInstructions("godot-mcp drives a live Godot 4 editor. Start with godot_get_server_info and godot_get_editor_state; "+
-			"enable toolsets (godot_list_toolsets; godot_enable_toolset with names, or all) to get scene, script, resource, project and runtime tools. "+
-			"Mutating tools take dry_run; destructive tools need confirm: true. "+
-			"Resources: godot://docs/values (the JSON shapes of Godot values), godot://docs/<toolset> (each toolset's guide), godot://editor/state, godot://class/{name}, godot://tool/{name} (a tool's full contract, every result field described)."),
+		// Rewritten for each initialize and discover (setInstructions),
+		// with the third-party toolsets known by then.
+		server.WithInstructions(buildInstructions(opts.Builtins, "")),
 	)
 	if err := s.AddTools(coreTools(s)...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test
@@ -189,16 +198,32 @@ func (s *Server) redirectDisabledTool(ctx context.Context, _ any, req *mcp.CallT
 	s.mu.RLock()
 	_, served := s.tools[name]
 	s.mu.RUnlock()
-	owners, ok := s.toolsets.(ToolOwners)
-	if served || !ok {
+	if served {
 		return
 	}
-	toolset, ok := owners.ToolOwner(ctx, name)
+	toolset, ok := s.builtinOwner(name)
 	if !ok {
-		return
+		owners, isOwners := s.toolsets.(ToolOwners)
+		if !isOwners {
+			return
+		}
+		if toolset, ok = owners.ToolOwner(ctx, name); !ok {
+			return
+		}
 	}
 	req.Params.Name = unavailableTool
 	req.Params.Arguments = map[string]any{"tool": name, "toolset": toolset}
+}
+
+// builtinOwner names the built-in toolset that serves tool, from the
+// declarations known without starting a plugin (Options.Builtins).
+func (s *Server) builtinOwner(tool string) (string, bool) {
+	for _, b := range s.builtins {
+		if slices.Contains(b.Tools, tool) {
+			return b.Name, true
+		}
+	}
+	return "", false
 }
 
 func (s *Server) answerDisabledTool(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -220,12 +245,22 @@ const startWait = 5 * time.Second
 // of tools, resources and prompts, reading a resource or a prompt, and
 // calls to a tool not (yet) served. The MCP handshake, ping and the core
 // tools never wait, so enabling toolsets at start does not delay them.
-func (s *Server) HoldUntil(ready <-chan struct{}) { s.starting.Store(&ready) }
+func (s *Server) HoldUntil(ready <-chan struct{}) { s.holdUntil(ready, startWait) }
+
+// hold is what requests wait for: ready closes, or wait passes.
+type hold struct {
+	ready <-chan struct{}
+	wait  time.Duration
+}
+
+func (s *Server) holdUntil(ready <-chan struct{}, wait time.Duration) {
+	s.starting.Store(&hold{ready: ready, wait: wait})
+}
 
 // awaitStart is a before-any hook: see HoldUntil.
 func (s *Server) awaitStart(ctx context.Context, _ any, method mcp.MCPMethod, message any) {
-	ready := s.starting.Load()
-	if ready == nil {
+	h := s.starting.Load()
+	if h == nil {
 		return
 	}
 	switch method {
@@ -243,11 +278,11 @@ func (s *Server) awaitStart(ctx context.Context, _ any, method mcp.MCPMethod, me
 	default:
 		return
 	}
-	timer := time.NewTimer(startWait)
+	timer := time.NewTimer(h.wait)
 	defer timer.Stop()
 	select {
-	case <-*ready:
-		s.starting.CompareAndSwap(ready, nil)
+	case <-h.ready:
+		s.starting.CompareAndSwap(h, nil)
 	case <-ctx.Done():
 	case <-timer.C:
 	}
@@ -505,7 +540,10 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 }
 
 // checkPreconditions checks the preconditions the host can check without
-// asking anyone: bridge_connected and project_dir. The editor-side ones
+// asking anyone: bridge_connected and project_dir. godot_binary is the
+// tool's own to check, when it starts Godot (after checking its arguments
+// and its project), so that it reports those first; the host only lists
+// such tools as unavailable (unavailable.go). The editor-side ones
 // (active_scene, runtime_probe, game_not_breaked, godot_version) cost no
 // round trip of their own: the editor command the tool sends checks them as
 // part of its work and answers PRECONDITION_FAILED with required; confirm

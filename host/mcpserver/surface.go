@@ -83,7 +83,7 @@ func NewSurface(toolsets ...SurfaceToolset) Surface {
 		MinCompatibleContract: contract.MinCompatibleContract,
 		ErrorCodes:            envelope.Codes,
 		Requirements: []string{envelope.RequireActiveScene, envelope.RequireConfirm, envelope.RequireBridgeConnected,
-			envelope.RequireRuntimeProbe, envelope.RequireGameNotBreaked, envelope.RequireGodotVersion, envelope.RequireProjectDir, envelope.RequireCommandClass,
+			envelope.RequireRuntimeProbe, envelope.RequireGameNotBreaked, envelope.RequireGodotVersion, envelope.RequireProjectDir, envelope.RequireGodotBinary, envelope.RequireCommandClass,
 			envelope.RequireToolsetEnabled},
 		SafetyClasses: []safety.Class{safety.ReadOnly, safety.Mutating, safety.Destructive, safety.Runtime},
 		Toolsets:      all,

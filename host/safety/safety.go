@@ -58,12 +58,13 @@ func (c Class) Annotations() Annotations {
 // Preconditions are the names a tool may declare (ToolDef.Preconditions,
 // sdk.ToolOptions.Preconditions); the host refuses to serve a tool that
 // declares any other. The host checks bridge_connected and project_dir
-// itself before the call; the editor command checks active_scene,
+// itself before the call (and lists godot_binary tools as unavailable
+// when no Godot is found; the tool checks it when it starts Godot); the editor command checks active_scene,
 // runtime_probe, game_not_breaked and godot_version as part of its work (no
 // round trip of its own); confirm is the class rule (CheckCall).
 var Preconditions = []string{
 	envelope.RequireActiveScene, envelope.RequireConfirm, envelope.RequireBridgeConnected, envelope.RequireRuntimeProbe,
-	envelope.RequireGameNotBreaked, envelope.RequireGodotVersion, envelope.RequireProjectDir,
+	envelope.RequireGameNotBreaked, envelope.RequireGodotVersion, envelope.RequireProjectDir, envelope.RequireGodotBinary,
 }
 
 // Flags are the safety arguments the host reads from a call.

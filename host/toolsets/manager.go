@@ -238,6 +238,7 @@ func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
 	}
 	if e.info != nil {
 		st.Description, st.Version, st.MinGodot, st.MaxTested, st.ToolCount = e.info.Description, e.info.Version, e.info.MinGodot, e.info.MaxTestedGodot, len(e.info.Tools)
+		st.Keywords = e.info.Keywords
 		if len(e.info.EditorFiles) > 0 {
 			ec := &mcpserver.EditorCodeStatus{Folder: "res://addons/godot_mcp_ext/" + e.info.Name + "/", Version: e.info.EditorVersion}
 			for _, f := range e.info.EditorFiles {
@@ -333,12 +334,37 @@ func (m *Manager) List(ctx context.Context) []mcpserver.ToolsetStatus {
 	return m.list(ctx, m.listWait)
 }
 
+// ThirdParty reports the third-party toolsets as List does, without
+// starting the built-in toolsets' plugins (the server's instructions know
+// their declarations already): it waits at most wait for descriptions.
+func (m *Manager) ThirdParty(ctx context.Context, wait time.Duration) []mcpserver.ToolsetStatus {
+	return m.listWhere(ctx, wait, func(e *entry) bool { return !e.spec.BuiltIn })
+}
+
+// DescribeThirdParty starts reading the third-party toolsets'
+// descriptions in the background (the server does at start, so that they
+// are known when a client initializes).
+func (m *Manager) DescribeThirdParty() {
+	for _, name := range m.order {
+		if e := m.entries[name]; !e.spec.BuiltIn {
+			m.describeLater(e)
+		}
+	}
+}
+
 // list is List waiting at most wait for the descriptions being read.
 func (m *Manager) list(ctx context.Context, wait time.Duration) []mcpserver.ToolsetStatus {
+	return m.listWhere(ctx, wait, func(*entry) bool { return true })
+}
+
+// listWhere is list of the toolsets keep accepts.
+func (m *Manager) listWhere(ctx context.Context, wait time.Duration, keep func(*entry) bool) []mcpserver.ToolsetStatus {
 	var pending []<-chan struct{}
 	for _, name := range m.order {
-		if ch := m.describeLater(m.entries[name]); ch != nil {
-			pending = append(pending, ch)
+		if e := m.entries[name]; keep(e) {
+			if ch := m.describeLater(e); ch != nil {
+				pending = append(pending, ch)
+			}
 		}
 	}
 	if len(pending) > 0 {
@@ -358,6 +384,9 @@ func (m *Manager) list(ctx context.Context, wait time.Duration) []mcpserver.Tool
 	out := make([]mcpserver.ToolsetStatus, 0, len(m.order))
 	for _, name := range m.order {
 		e := m.entries[name]
+		if !keep(e) {
+			continue
+		}
 		e.mu.Lock()
 		out = append(out, m.status(e))
 		e.mu.Unlock()

@@ -104,6 +104,23 @@ func TestListDescribesAndDedups(t *testing.T) {
 	}
 }
 
+// The instructions read the third-party toolsets alone: their plugins are
+// described, the built-ins' are not started.
+func TestThirdPartyDescribesOnlyThirdParty(t *testing.T) {
+	l := &fakeLauncher{}
+	m := newManager(l, 0)
+	m.DescribeThirdParty()
+	list := m.ThirdParty(context.Background(), 5*time.Second)
+	if len(list) != 1 || list[0].Name != "hello" || list[0].Description != "d" || list[0].BuiltIn {
+		t.Fatalf("third party: %+v", list)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.byName["scene"] != 0 || l.byName["hello"] != 1 {
+		t.Fatalf("launches: %v", l.byName)
+	}
+}
+
 func TestEnableCallDisable(t *testing.T) {
 	l := &fakeLauncher{}
 	m := newManager(l, 0)

@@ -321,9 +321,12 @@ type DescribeResponse struct {
 	// Version of the editor code (a stamp compared with what the editor has
 	// loaded); the SDK derives it from the files' contents.
 	EditorVersion string `protobuf:"bytes,11,opt,name=editor_version,json=editorVersion,proto3" json:"editor_version,omitempty"`
+	// Words an agent would search for to find this toolset (class names,
+	// features), listed beside its description in the server's instructions.
+	Keywords []string `protobuf:"bytes,12,rep,name=keywords,proto3" json:"keywords,omitempty"`
 	// Newest Godot version the toolset was tested with, e.g. "4.8"; empty
 	// when not said. An editor newer than this is allowed, with a warning.
-	MaxTestedGodot string `protobuf:"bytes,12,opt,name=max_tested_godot,json=maxTestedGodot,proto3" json:"max_tested_godot,omitempty"`
+	MaxTestedGodot string `protobuf:"bytes,13,opt,name=max_tested_godot,json=maxTestedGodot,proto3" json:"max_tested_godot,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -433,6 +436,13 @@ func (x *DescribeResponse) GetEditorVersion() string {
 		return x.EditorVersion
 	}
 	return ""
+}
+
+func (x *DescribeResponse) GetKeywords() []string {
+	if x != nil {
+		return x.Keywords
+	}
+	return nil
 }
 
 func (x *DescribeResponse) GetMaxTestedGodot() string {
@@ -2197,7 +2207,7 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\fhost_version\x18\x02 \x01(\tR\vhostVersion\x12)\n" +
 	"\x10contract_version\x18\x03 \x01(\x05R\x0fcontractVersion\"\x0f\n" +
 	"\rSetupResponse\"\x11\n" +
-	"\x0fDescribeRequest\"\xab\x04\n" +
+	"\x0fDescribeRequest\"\xc7\x04\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12 \n" +
@@ -2211,8 +2221,9 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\aprompts\x18\t \x03(\v2\x1a.godotmcp.plugin.v1.PromptR\aprompts\x12A\n" +
 	"\feditor_files\x18\n" +
 	" \x03(\v2\x1e.godotmcp.plugin.v1.EditorFileR\veditorFiles\x12%\n" +
-	"\x0eeditor_version\x18\v \x01(\tR\reditorVersion\x12(\n" +
-	"\x10max_tested_godot\x18\f \x01(\tR\x0emaxTestedGodot\":\n" +
+	"\x0eeditor_version\x18\v \x01(\tR\reditorVersion\x12\x1a\n" +
+	"\bkeywords\x18\f \x03(\tR\bkeywords\x12(\n" +
+	"\x10max_tested_godot\x18\r \x01(\tR\x0emaxTestedGodot\":\n" +
 	"\n" +
 	"EditorFile\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x18\n" +

@@ -17,7 +17,7 @@ import (
 func infoToProto(d plugmodel.ToolsetInfo) *pluginproto.DescribeResponse {
 	out := &pluginproto.DescribeResponse{
 		Name: d.Name, Version: d.Version, Description: d.Description, MinGodot: d.MinGodot,
-		SdkVersion: d.SDKVersion, EditorVersion: d.EditorVersion, MaxTestedGodot: d.MaxTestedGodot,
+		SdkVersion: d.SDKVersion, EditorVersion: d.EditorVersion, MaxTestedGodot: d.MaxTestedGodot, Keywords: d.Keywords,
 	}
 	for _, f := range d.EditorFiles {
 		out.EditorFiles = append(out.EditorFiles, &pluginproto.EditorFile{Path: f.Path, Content: f.Content})
@@ -51,6 +51,7 @@ func infoFromProto(d *pluginproto.DescribeResponse) plugmodel.ToolsetInfo {
 		Name: d.GetName(), Version: d.GetVersion(), Description: d.GetDescription(),
 		MinGodot: d.GetMinGodot(), SDKVersion: d.GetSdkVersion(), EditorVersion: d.GetEditorVersion(),
 		MaxTestedGodot: d.GetMaxTestedGodot(),
+		Keywords: d.GetKeywords(),
 	}
 	for _, f := range d.GetEditorFiles() {
 		info.EditorFiles = append(info.EditorFiles, plugmodel.EditorFile{Path: f.GetPath(), Content: f.GetContent()})

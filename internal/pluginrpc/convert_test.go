@@ -14,7 +14,7 @@ import (
 // was: a field added to the model but not to the conversion fails here.
 func TestModelRoundTrips(t *testing.T) {
 	info := plugmodel.ToolsetInfo{
-		Name: "s", Version: "1", Description: "d", MinGodot: "4.3", SDKVersion: "v0.1",
+		Name: "s", Version: "1", Description: "d", MinGodot: "4.3", SDKVersion: "v0.1", Keywords: []string{"Node2D", "tile map"},
 		Tools: []plugmodel.ToolInfo{{
 			Name: "t", Title: "T", Description: "D", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 			Safety: "destructive", DryRun: true, Confirm: true, Preconditions: []string{"active_scene"}, DestructiveWhen: []string{"overwrite"}, RunsCode: true,

@@ -30,7 +30,10 @@ import (
 // ToolsetInfo is what a toolset says about itself (Toolset.Describe).
 type ToolsetInfo struct {
 	Name, Version, Description, MinGodot string
-	Tools                                []ToolInfo
+	// Keywords are the words an agent would search for to find the
+	// toolset (class names, features); optional.
+	Keywords []string
+	Tools    []ToolInfo
 	// Resources, ResourceTemplates and Prompts are optional.
 	Resources, ResourceTemplates []ResourceInfo
 	Prompts                      []PromptInfo

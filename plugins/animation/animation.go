@@ -148,6 +148,7 @@ func Toolset() sdk.Toolset {
 		Name:           "animation",
 		Version:        "0.1.0",
 		Description:    "Animations: read and edit AnimationPlayer libraries, animations, tracks and keys, and AnimationTree graphs; seek to check a pose. All undoable.",
+		Keywords:       []string{"AnimationPlayer", "keyframes", "tracks", "AnimationLibrary", "AnimationTree", "state machine", "blend tree"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     EditorCode(),

@@ -37,6 +37,7 @@ func Toolset() sdk.Toolset {
 		Name:           "audio",
 		Version:        "0.1.0",
 		Description:    "Audio buses (volume, solo, mute, sends, effects) saved to the bus layout file, and audio import options; all undoable.",
+		Keywords:       []string{"AudioBus", "bus layout", "audio effects", "volume", "AudioStreamPlayer", "loop", ".wav", ".ogg"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

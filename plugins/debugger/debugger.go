@@ -47,6 +47,7 @@ func Toolset() sdk.Toolset {
 		Name:           "debugger",
 		Version:        "0.1.0",
 		Description:    "Debug the running game: breakpoints, break now, why and where it stopped, call stack, variables, evaluate, step into/over/out and continue.",
+		Keywords:       []string{"breakpoint", "call stack", "variables", "evaluate", "step over", "crash"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     EditorCode(),

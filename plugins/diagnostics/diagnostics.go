@@ -123,6 +123,7 @@ func Toolset() sdk.Toolset {
 		Name:           "diagnostics",
 		Version:        "0.1.0",
 		Description:    "What is broken: the editor's Output panel errors and warnings from a cursor, and a whole-project check (scripts parse, scenes and resources load, dependencies and UIDs resolve).",
+		Keywords:       []string{"Output panel", "errors", "warnings", "@tool errors", "broken dependencies", "project check"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),
@@ -138,8 +139,9 @@ func Toolset() sdk.Toolset {
 				Title: "Check the whole project",
 				Description: "Loads every script, scene and resource (res://addons only with include_addons) in a separate headless Godot and lists the issues: parse errors, load errors, missing dependencies and unknown UIDs, each with file:line, " +
 					"plus broken_files. Works without an editor; sees the files on disk (save first). Godot comes from GODOT_BIN or PATH.",
-				Safety:   sdk.ReadOnly,
-				RunsCode: true, // loading scripts runs their static initializers
+				Safety:        sdk.ReadOnly,
+				RunsCode:      true, // loading scripts runs their static initializers
+				Preconditions: []string{sdk.RequireGodotBinary},
 			}, checkProject),
 		},
 	}

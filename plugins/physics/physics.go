@@ -37,6 +37,7 @@ func Toolset() sdk.Toolset {
 		Name:           "physics",
 		Version:        "0.1.0",
 		Description:    "Collision layers by name, collision layer and mask edits, collision shapes fitted to meshes and sprites, and a physics check of the scene; all undoable.",
+		Keywords:       []string{"CollisionShape2D", "CollisionShape3D", "collision layers", "collision mask", "RigidBody", "Area2D", "hitbox"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

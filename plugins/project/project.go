@@ -37,6 +37,7 @@ func Toolset() sdk.Toolset {
 		Name:           "project",
 		Version:        "0.2.0",
 		Description:    "Project settings, the input map and autoloads, saved to project.godot.",
+		Keywords:       []string{"project.godot", "ProjectSettings", "input map", "InputEvent", "autoload", "singleton"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{

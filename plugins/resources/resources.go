@@ -624,6 +624,7 @@ func Toolset() sdk.Toolset {
 		Name:           "resources",
 		Version:        "0.2.0",
 		Description:    "Files and resources under res://: list, search, read, create, move and delete, with references and UIDs kept intact.",
+		Keywords:       []string{"res://", ".tres", "file search", "move with references", "UID", "dependencies", "reimport"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

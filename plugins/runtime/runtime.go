@@ -38,6 +38,7 @@ func Toolset() sdk.Toolset {
 		Name:           "runtime",
 		Version:        "0.2.0",
 		Description:    "The running game: play and stop, output and errors, live tree and properties, input, pause and frame steps, screenshots, performance, and headless runs.",
+		Keywords:       []string{"play", "running game", "game output", "live node", "input events", "screenshot", "FPS", "pause", "headless run"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
@@ -137,8 +138,9 @@ func Toolset() sdk.Toolset {
 				Description: "Runs a scene, a script (a SceneTree/MainLoop script, --script) or the main scene in a separate `godot --headless` process with a time limit, " +
 					"and returns its exit code, its output and the errors found in it (with file:line). Works without an editor connected; " +
 					"Godot comes from GODOT_BIN or PATH, the project from project_dir, GODOT_MCP_PROJECT_DIR, or the connected editor.",
-				Safety:   sdk.Runtime,
-				RunsCode: true,
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: []string{sdk.RequireGodotBinary},
 			}, runHeadless),
 		},
 		EditorCode: editorCode(),

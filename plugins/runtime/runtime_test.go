@@ -63,10 +63,10 @@ func TestToolSurface(t *testing.T) {
 			t.Errorf("%s: runtime tools take neither dry_run nor confirm", tool.Name)
 		}
 		// The editor answers runtime_probe/game_not_breaked itself; run_headless
-		// works without an editor, so it declares nothing at all.
+		// works without an editor: it needs a Godot binary only.
 		wantPre := []string{sdk.RequireBridgeConnected}
 		if tool.Name == "run_headless" {
-			wantPre = nil
+			wantPre = []string{sdk.RequireGodotBinary}
 		}
 		if !reflect.DeepEqual(tool.Preconditions, wantPre) && !(len(tool.Preconditions) == 0 && len(wantPre) == 0) {
 			t.Errorf("%s: preconditions %v, want %v", tool.Name, tool.Preconditions, wantPre)

@@ -25,6 +25,7 @@ func Toolset() sdk.Toolset {
 		Name:           "scene",
 		Version:        "0.2.0",
 		Description:    "Scenes and nodes: read the tree, create, edit, move and delete nodes, save scenes, all undoable.",
+		Keywords:       []string{"Node2D", "Node3D", "scene tree", ".tscn", "instance", "reparent", "signals", "groups", "batch edits"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

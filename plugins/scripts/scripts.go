@@ -631,6 +631,7 @@ func Toolset() sdk.Toolset {
 		Name:           "scripts",
 		Version:        "0.2.0",
 		Description:    "GDScript files: list, read, write, patch and validate scripts (errors from Godot's own parser), attach them to nodes.",
+		Keywords:       []string{"GDScript", ".gd", "parse errors", "patch code", "attach script", "class_name", "symbols"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

@@ -34,6 +34,7 @@ func Toolset() sdk.Toolset {
 		Name:           "shader",
 		Version:        "0.1.0",
 		Description:    "Shaders and ShaderMaterials: compile errors with lines, uniforms, write shader files, read and set material parameters (undoable).",
+		Keywords:       []string{"Shader", ".gdshader", "ShaderMaterial", "uniforms", "shader compile errors", "visual effects"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),
@@ -42,7 +43,8 @@ func Toolset() sdk.Toolset {
 				Title: "Check a shader",
 				Description: "Compiles shader code (inline, or a res:// .gdshader/.gdshaderinc file on disk) with Godot's shader compiler in a separate headless Godot: " +
 					"valid, errors with line (and include file), shader_type, render_modes, uniforms with type, hint and default. A .gdshaderinc is checked through the shaders that include it.",
-				Safety: sdk.ReadOnly,
+				Safety:        sdk.ReadOnly,
+				Preconditions: []string{sdk.RequireGodotBinary},
 			}, validate),
 			sdk.NewTool("write", sdk.ToolOptions{
 				Title: "Write a shader file",

@@ -15,6 +15,7 @@ func Toolset() sdk.Toolset {
 		Name:           "tests",
 		Version:        "0.1.0",
 		Description:    "Unit tests: detect GUT or gdUnit4, list suites and tests, run them headless with per-test results.",
+		Keywords:       []string{"GUT", "gdUnit4", "unit tests", "test suites", "test results"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
@@ -33,8 +34,9 @@ func Toolset() sdk.Toolset {
 				Description: "Runs GUT or gdUnit4 tests headless (all, a folder, a script, or one test) in a separate Godot process with a time limit, reporting progress per test. " +
 					"Answers per-test results (suite, test, status passed/failed/error/skipped/pending, duration, failure message with file:line, captured output) and totals; " +
 					"passed says whether all passed. A script error inside a test is status error even where the framework counts it passed. Godot comes from GODOT_BIN or PATH.",
-				Safety:   sdk.Runtime,
-				RunsCode: true,
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: []string{sdk.RequireGodotBinary},
 			}, run),
 		},
 	}

@@ -37,6 +37,7 @@ func Toolset() sdk.Toolset {
 		Name:           "tilemap",
 		Version:        "0.1.0",
 		Description:    "TileMapLayer, TileSet and GridMap: read and paint cells and terrains, create TileSets and MeshLibraries, all undoable.",
+		Keywords:       []string{"TileMapLayer", "TileSet", "tiles", "terrain", "autotile", "GridMap", "MeshLibrary", "atlas"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

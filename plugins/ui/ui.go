@@ -38,6 +38,7 @@ func Toolset() sdk.Toolset {
 		Name:           "ui",
 		Version:        "0.1.0",
 		Description:    "Control layout and themes: the laid-out rects and their problems, presets, anchors, size flags, Theme resources and theme overrides, all undoable.",
+		Keywords:       []string{"Control", "Container", "anchors", "layout presets", "Theme", "theme overrides", "HUD", "menu"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

@@ -57,13 +57,13 @@ func FindGodot() (string, error) {
 	if bin := os.Getenv(GodotBinEnv); bin != "" {
 		p, err := exec.LookPath(bin)
 		if err != nil {
-			return "", sdk.PreconditionFailed("", fmt.Sprintf("%s=%s is not an executable (%v); point it at a Godot 4 binary", GodotBinEnv, bin, err))
+			return "", sdk.PreconditionFailed(sdk.RequireGodotBinary, fmt.Sprintf("%s=%s is not an executable (%v); point it at a Godot 4 binary", GodotBinEnv, bin, err))
 		}
 		return p, nil
 	}
 	p, err := exec.LookPath("godot")
 	if err != nil {
-		return "", sdk.PreconditionFailed("", fmt.Sprintf("no Godot binary: set %s to a Godot 4 executable, or put one named godot on the PATH of the godot-mcp server", GodotBinEnv))
+		return "", sdk.PreconditionFailed(sdk.RequireGodotBinary, fmt.Sprintf("no Godot binary: set %s to a Godot 4 executable, or put one named godot on the PATH of the godot-mcp server", GodotBinEnv))
 	}
 	return p, nil
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // The fixtures under internal/testing are for tests: no production file of
-// the module (outside internal/testing, not a _test.go file) imports them.
+// the module (outside internal/testing and tools/, the test runners, not a
+// _test.go file) imports them.
 func TestProductionDoesNotImportFixtures(t *testing.T) {
 	const fixtures = "github.com/godot-mcp/godot-mcp/internal/testing/"
 	root := filepath.Join("..", "..", "..")
@@ -28,7 +29,7 @@ func TestProductionDoesNotImportFixtures(t *testing.T) {
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
 			switch {
-			case rel == filepath.Join("internal", "testing"), d.Name() == "testdata", rel != "." && strings.HasPrefix(d.Name(), "."), d.Name() == "node_modules":
+			case rel == filepath.Join("internal", "testing"), rel == "tools", d.Name() == "testdata", rel != "." && strings.HasPrefix(d.Name(), "."), d.Name() == "node_modules":
 				return filepath.SkipDir
 			}
 			return nil

@@ -88,8 +88,8 @@ const AllToolsets = "all"
 // EnableArgs is the input of godot_enable_toolset: name or names.
 type EnableArgs struct {
 	Name    string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
-	Names   []string `json:"names,omitempty" description:"several toolsets at once (all or nothing, one tools/list_changed); all stands for every toolset"`
-	Profile string   `json:"profile,omitempty" description:"the toolsets of a profile, all or nothing: minimal (scene, scripts), 2d (adds resources, project, runtime, tilemap, animation), 3d (adds resources, project, runtime, physics, shader, animation), playtest (runtime, debugger, diagnostics, tests, scripts) or all"`
+	Names   []string `json:"names,omitempty" description:"several toolsets at once; all stands for every toolset"`
+	Profile string   `json:"profile,omitempty" description:"a profile's toolsets: minimal, 2d, 3d, playtest or all"`
 }
 
 // EnableResult is the result of godot_enable_toolset.
@@ -98,7 +98,6 @@ type EnableResult struct {
 	Toolsets       []ToolsetStatus `json:"toolsets" description:"every toolset enabled by the call, in the order named"`
 	Tools          []string        `json:"tools" description:"tool names now available from them"`
 	AlreadyEnabled bool            `json:"already_enabled" description:"true when every one was enabled already (nothing changed)"`
-	Profile        string          `json:"profile,omitempty" description:"the profile enabled, when one was named"`
 	ClientNote     string          `json:"client_note,omitempty" description:"set when your client is known not to show the new tools (it ignores tools/list_changed: how to call them by name) or to take fewer tools than are served now"`
 }
 
@@ -232,21 +231,21 @@ type ClassDescription struct {
 func coreTools(s *Server) []Tool {
 	return []Tool{
 		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", safety.ReadOnly, nil,
-			"Versions (build, contract, MCP protocol), the bridge and the connected editor, a version_notice when addon and server differ, "+
-				"every toolset's state, the plugin directory with the files in it that are not served (and why), and the tools that cannot work in this setup (unavailable, e.g. no Godot binary for headless runs) with the fix. Call it first to orient.",
+			"Versions (build, contract, MCP protocol), the bridge and the connected editor, version_notice when addon and server differ, "+
+				"every toolset's state, plugin-directory files not served, and tools that cannot work here (unavailable). Call it first.",
 			false, s.serverInfo),
 		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", safety.ReadOnly, nil,
-			"Every known toolset, built-in or third-party (with its path): enabled or not, state (stopped/describing/starting/running/crashed/failed/incompatible) "+
-				"and last_error, tool count, min_godot and description. It never waits long on a toolset: one still being described is listed as describing.",
+			"Every known toolset, built-in or third-party (with its path): enabled, state and last_error, tool count, min_godot, description, keywords; "+
+				"one still being described is listed as describing.",
 			false, func(ctx context.Context, _ Call, _ NoArgs) Result {
 				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
 			}),
 		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", safety.ReadOnly, nil,
-			"Starts toolsets so their tools appear: name (one, or all), names (several) or profile (minimal, 2d, 3d, playtest, all), all or nothing, with one tools/list_changed. "+
-				"A toolset that needs a newer Godot than the connected editor is refused. client_note says when your client will not show the new tools and how to call them by name.",
+			"Starts toolsets so their tools appear (one tools/list_changed): name (one, or all), names or profile, all or nothing; "+
+				"refused for a toolset needing a newer Godot. client_note: what your client will not show.",
 			false, s.enableToolset),
 		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", safety.ReadOnly, nil,
-			"Stop a toolset's plugin and remove its tools (clients get notifications/tools/list_changed).",
+			"Stops a toolset's plugin and removes its tools (one tools/list_changed).",
 			false, s.disableToolset),
 		coreTool[NoArgs, EditorState]("godot_get_editor_state", "Editor state", safety.ReadOnly, []string{envelope.RequireBridgeConnected},
 			"One call to orient in the editor: project, Godot version, open scenes and the active one (dirty or not), selection, "+
@@ -459,7 +458,6 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 	if len(names) == 1 && in.Profile == "" && in.Name != AllToolsets && (len(in.Names) == 0 || in.Names[0] != AllToolsets) {
 		res.Toolset = &res.Toolsets[0]
 	}
-	res.Profile = in.Profile
 	res.ClientNote = s.clientNote(ctx, !res.AlreadyEnabled)
 	return OK(res)
 }

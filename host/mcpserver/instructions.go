@@ -134,14 +134,27 @@ func (s *Server) setDiscoverInstructions(ctx context.Context, _ any, _ *mcp.Disc
 
 const instructionsHead = `godot-mcp drives a live Godot 4 editor: scenes, scripts, resources and project settings through the editor's own API and undo history, and the running game (play, observe, input, debug).
 
-Start with godot_get_server_info and godot_get_editor_state. Only the core tools (godot_get_server_info, godot_list_toolsets, godot_enable_toolset, godot_disable_toolset, godot_get_editor_state, godot_undo, godot_redo, godot_describe_class) are on at first; every toolset below adds its tools, named godot_<toolset>_<tool>, once enabled. Enable several at once: godot_enable_toolset {"names": ["scene", "scripts"]} (all or nothing, one tools/list_changed), or a profile: {"profile": "2d"} (minimal: scene and scripts; 2d; 3d; playtest: run, debug and test; all). Calling a tool of a toolset that is not enabled answers PRECONDITION_FAILED naming the toolset to enable.
+Start with godot_get_server_info and godot_get_editor_state. Only the core tools (godot_get_server_info, godot_list_toolsets, godot_enable_toolset, godot_disable_toolset, godot_get_editor_state, godot_undo, godot_redo, godot_describe_class) are on at first; every toolset below adds its tools, named godot_<toolset>_<tool>, once enabled. Enable several at once: godot_enable_toolset {"names": ["scene", "scripts"]} (all or nothing, one tools/list_changed), or a profile's: {"profile": "2d"} (profiles below). Calling a tool of a toolset that is not enabled answers PRECONDITION_FAILED naming the toolset to enable.
 
 Toolsets (name: what it does. Search words):
 `
 
-// instructionsTail closes the instructions: safety, guides, prompts and
-// the skills (read from docs/skills).
-var instructionsTail = instructionsTailText + skillsLine()
+// instructionsTail closes the instructions: the profiles, safety, guides,
+// prompts and the skills (read from host/profile and docs/skills).
+var instructionsTail = profilesLine() + instructionsTailText + skillsLine()
+
+// profilesLine lists the profiles with their toolsets.
+func profilesLine() string {
+	var parts []string
+	for _, p := range profile.Profiles {
+		ts := "every toolset"
+		if p.Toolsets != nil {
+			ts = strings.Join(p.Toolsets, ", ")
+		}
+		parts = append(parts, p.Name+" ("+ts+")")
+	}
+	return "\nProfiles (godot_enable_toolset {\"profile\": name}, or GODOT_MCP_PROFILE at start): " + strings.Join(parts, "; ") + "."
+}
 
 const instructionsTailText = `
 Mutating tools take dry_run: true to preview; destructive ones need confirm: true; every edit is one undo action (godot_undo).

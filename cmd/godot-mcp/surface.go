@@ -49,7 +49,8 @@ func (noServices) Progress(context.Context, string, float64, float64, string) {}
 func builtinSummaries() []mcpserver.ToolsetSummary {
 	var out []mcpserver.ToolsetSummary
 	for _, ts := range plugins.Builtins() {
-		s := mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true, ToolPreconditions: map[string][]string{}}
+		s := mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true, ToolPreconditions: map[string][]string{},
+			Version: ts.Version, MinGodot: ts.MinGodot, MaxTestedGodot: ts.MaxTestedGodot}
 		for _, t := range ts.Tools {
 			name := toolsets.QualifiedName(ts.Name, t.Name())
 			s.Tools = append(s.Tools, name)

@@ -389,6 +389,20 @@ func (s *Server) listToolsets(ctx context.Context) []ToolsetStatus {
 		return []ToolsetStatus{}
 	}
 	list := s.toolsets.List(ctx)
+	// A built-in toolset whose plugin has not described itself (yet, or it
+	// failed to start) still says what the host binary declares of it.
+	for i := range list {
+		st := &list[i]
+		if !st.BuiltIn || st.Version != "" {
+			continue
+		}
+		for _, b := range s.builtins {
+			if b.Name == st.Name {
+				st.Description, st.Keywords, st.Version, st.MinGodot, st.MaxTested, st.ToolCount =
+					b.Description, b.Keywords, b.Version, b.MinGodot, b.MaxTestedGodot, len(b.Tools)
+			}
+		}
+	}
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	return list
 }

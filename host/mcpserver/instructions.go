@@ -42,6 +42,8 @@ type ToolsetSummary struct {
 	Description string
 	Keywords    []string
 	BuiltIn     bool
+	// Version, MinGodot and MaxTestedGodot as the toolset declares them.
+	Version, MinGodot, MaxTestedGodot string
 	// Tools are the toolset's tools as agents call them
 	// (godot_<toolset>_<tool>), when known without starting its plugin;
 	// ToolPreconditions their declared preconditions, by the same names.

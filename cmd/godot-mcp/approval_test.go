@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
@@ -190,4 +194,55 @@ func TestBinaryApprovalScope(t *testing.T) {
 			}
 		})
 	}
+}
+
+// #24.7: a server configured with an approval policy does not attach to
+// an owner whose policy differs (its own would silently not apply): it
+// exits saying so and what to do. The same policy attaches.
+func TestBinaryAttachKeepsTheApprovalPolicy(t *testing.T) {
+	port := freePort(t)
+	runDir := t.TempDir()
+	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port, "XDG_RUNTIME_DIR=" + runDir}
+	owner := startBinary(t, env...)
+	owner.Initialize()
+	waitLog(t, owner, "other godot-mcp servers for this bridge attach here")
+
+	strict := append(env, "GODOT_MCP_APPROVAL=webhook", "GODOT_MCP_APPROVAL_URL=http://127.0.0.1:1/deny-all", "GODOT_MCP_APPROVAL_SCOPE=all")
+	out, errOut, code := runBinaryStdin(t, strict, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	if code == 0 || !strings.Contains(errOut, "approval") || !strings.Contains(errOut, "does not attach") || strings.Contains(errOut, "deny-all") {
+		t.Fatalf("a stricter server attached: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+
+	// Both strict alike: the second attaches.
+	port2 := freePort(t)
+	env2 := append([]string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + port2, "XDG_RUNTIME_DIR=" + runDir}, strict[2:]...)
+	owner2 := startBinary(t, env2...)
+	owner2.Initialize()
+	waitLog(t, owner2, "other godot-mcp servers for this bridge attach here")
+	attached := startBinary(t, env2...)
+	attached.Initialize()
+	waitLog(t, attached, "another godot-mcp server owns the editor bridge")
+	if r := call(attached, "godot_get_server_info", nil); r.IsError {
+		t.Fatalf("same policy: %s", r.StructuredContent)
+	}
+}
+
+// runBinaryStdin is runBinary with input on stdin (then closed).
+func runBinaryStdin(t *testing.T, env []string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, args...)
+	cmd.Env = append(append(os.Environ(), "GODOT_MCP_PLUGIN_DIR="+t.TempDir()), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +57,15 @@ func serveOrAttach(ctx context.Context, cfg config.Config, log *slog.Logger, opt
 		}
 		if cfg.Transport == "http" {
 			return fmt.Errorf("the bridge port of %s is taken by another godot-mcp server (pid %d); an HTTP server cannot attach to it: set GODOT_MCP_BRIDGE_URL to another port", cfg.BridgeURL, a.owner.PID)
+		}
+		if own := approvalPolicy(cfg); own != "auto" && own != a.owner.Policy {
+			owner := a.owner.Policy
+			if owner == "" {
+				owner = "unknown (an older godot-mcp)"
+			}
+			return fmt.Errorf("this server's approval policy (%s) differs from that of the godot-mcp server that owns the editor bridge %s (pid %d: %s); attached, its own policy would not apply, so it does not attach. "+
+				"Give both servers the same GODOT_MCP_APPROVAL, GODOT_MCP_APPROVAL_SCOPE and GODOT_MCP_APPROVAL_URL, or give this one a bridge of its own (GODOT_MCP_BRIDGE_URL, and the addon's godot_mcp/bridge_url)",
+				own, a.owner.BridgeURL, a.owner.PID, owner)
 		}
 		log.Info("another godot-mcp server owns the editor bridge: serving this client through it",
 			"owner_pid", a.owner.PID, "owner_version", a.owner.Version, "bridge", a.owner.BridgeURL)
@@ -128,7 +139,7 @@ func bridgeTaken(err error) bool {
 func serveOwner(ctx context.Context, cfg config.Config, log *slog.Logger, a *app.App, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer a.Close()
 	if attach.BridgePort(a.Bridge.URL()) != "" && attach.BridgePort(cfg.BridgeURL) != "" {
-		pub, err := attach.Publish(a.Bridge.URL(), contract.Version, func(token string, probe http.Handler) http.Handler {
+		pub, err := attach.Publish(a.Bridge.URL(), contract.Version, approvalPolicy(cfg), func(token string, probe http.Handler) http.Handler {
 			return a.Server.AttachHTTPHandler(mcpserver.HTTPGuard{Protect: true, Token: token, NoTokenLimit: true}, probe)
 		}, log.With("component", "attach"))
 		if err != nil {
@@ -210,4 +221,19 @@ func isAnswerTo(msg, id []byte) bool {
 	}
 	got, ok := rawjson.Get(m, "id")
 	return ok && bytes.Equal(got, id)
+}
+
+// approvalPolicy words cfg's approval policy for the attach file: "auto",
+// or the approver, its scope and, for a webhook, a digest of its URL (a
+// secret). Equal words, equal policy.
+func approvalPolicy(cfg config.Config) string {
+	if cfg.Approval == "" || cfg.Approval == "auto" {
+		return "auto"
+	}
+	p := cfg.Approval + ", scope " + cfg.ApprovalScope.String()
+	if cfg.Approval == "webhook" {
+		h := sha256.Sum256([]byte(cfg.ApprovalURL))
+		p += ", URL sha256:" + hex.EncodeToString(h[:8])
+	}
+	return p
 }

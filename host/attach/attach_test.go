@@ -42,7 +42,7 @@ func TestPublishWritesAUserOnlyFileAndFindChecksTheOwner(t *testing.T) {
 	if _, err := Find(context.Background(), bridge); !errors.Is(err, ErrNoFile) {
 		t.Fatalf("before publishing: %v, want ErrNoFile", err)
 	}
-	pub, err := Publish(bridge, "test", echoMCP, nil)
+	pub, err := Publish(bridge, "test", "auto", echoMCP, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

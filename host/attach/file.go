@@ -36,6 +36,11 @@ type Info struct {
 	BridgeURL string `json:"bridge_url"`
 	// Version is the owner's godot-mcp version.
 	Version string `json:"version"`
+	// Policy is the owner's approval policy in words ("auto", or
+	// "webhook, scope destructive,writes,code, URL sha256:…"): a server
+	// whose own policy differs does not attach (#24.7). The webhook URL, a
+	// secret, is only there as a digest.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Dir is where attach files live: $XDG_RUNTIME_DIR/godot-mcp when set,

@@ -49,7 +49,7 @@ type Published struct {
 // HTTP MCP handler at /mcp and probe at /attach, both behind the same
 // Host/Origin and token checks. The token is 32 random bytes; the file is
 // readable by the user alone.
-func Publish(bridgeURL, version string, handler func(token string, probe http.Handler) http.Handler, log *slog.Logger) (*Published, error) {
+func Publish(bridgeURL, version, policy string, handler func(token string, probe http.Handler) http.Handler, log *slog.Logger) (*Published, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -67,7 +67,7 @@ func Publish(bridgeURL, version string, handler func(token string, probe http.Ha
 		return nil, fmt.Errorf("attach: %w", err)
 	}
 	p := &Published{
-		Info: Info{URL: "http://" + ln.Addr().String() + "/mcp", Token: token, PID: os.Getpid(), BridgeURL: bridgeURL, Version: version},
+		Info: Info{URL: "http://" + ln.Addr().String() + "/mcp", Token: token, PID: os.Getpid(), BridgeURL: bridgeURL, Version: version, Policy: policy},
 		path: path,
 		log:  log,
 	}

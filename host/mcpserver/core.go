@@ -40,8 +40,8 @@ type NoArgs struct{}
 type PeerInfo struct {
 	ProjectDir   string    `json:"project_dir"`
 	GodotVersion string    `json:"godot_version"`
-	GodotTested  bool      `json:"godot_tested" description:"whether the editor's Godot (major.minor) is one the e2e suite runs on in CI (tested_godot)"`
-	GodotNote    string    `json:"godot_note" description:"what godot_tested means for this editor, in a sentence"`
+	GodotTested  bool      `json:"godot_tested" description:"its major.minor is in tested_godot"`
+	GodotNote    string    `json:"godot_note"`
 	AddonVersion string    `json:"addon_version"`
 	ConnectedAt  time.Time `json:"connected_at"`
 }
@@ -68,7 +68,7 @@ type ServerInfo struct {
 	Toolsets              []ToolsetStatus   `json:"toolsets"`
 	PluginDir             PluginDirInfo     `json:"plugin_dir"`
 	Unavailable           []UnavailableTool `json:"unavailable" description:"tools that cannot work in this setup, served or of a built-in toolset not enabled yet (e.g. headless runs, test runs, the project check and shader compiles without a Godot binary), each with what is missing and the fix; empty when every one can"`
-	TestedGodot           []string          `json:"tested_godot" description:"the Godot versions (major.minor) every tool is proven on by the e2e suite"`
+	TestedGodot           []string          `json:"tested_godot" description:"Godot versions the e2e suite proves every tool on"`
 }
 
 // ToolsetList is the result of godot_list_toolsets.

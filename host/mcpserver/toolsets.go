@@ -18,7 +18,7 @@ type ToolsetStatus struct {
 	State       string   `json:"state" description:"stopped, describing (its description is being read), starting, running, crashed (restarts on the next call), failed (could not be started or described: see last_error; retried when its executable changes or on godot_enable_toolset) or incompatible (needs a newer Godot than the connected editor: see last_error)"`
 	ToolCount   int      `json:"tool_count"`
 	MinGodot    string   `json:"min_godot,omitempty"`
-	MaxTested   string   `json:"max_tested_godot,omitempty" description:"newest Godot version the toolset was tested with; a newer editor is allowed but untested"`
+	MaxTested   string   `json:"max_tested_godot,omitempty" description:"newest Godot it was tested on"`
 	LastError   string   `json:"last_error,omitempty" description:"why it last failed to start, to describe itself or to answer, or why it was refused"`
 	// EditorCode is set when the toolset ships editor-side GDScript.
 	EditorCode *EditorCodeStatus `json:"editor_code,omitempty" description:"the GDScript this toolset installs into the project and runs in the editor with the editor's full power; absent when it ships none"`

@@ -34,7 +34,7 @@ type GetSettingsOut struct {
 	Info        map[string]SettingInfo `json:"info,omitempty" description:"per key, with with_info"`
 	Missing     []string               `json:"missing" description:"requested keys that do not exist"`
 	Suggestions map[string][]string    `json:"suggestions,omitempty" description:"for each missing key, the closest existing keys"`
-	Total       int                    `json:"total" description:"how many settings matched: each key found plus the prefix's matches (all pages)"`
+	Total       int                    `json:"total" description:"keys found plus prefix matches (all pages)"`
 	Truncated   bool                   `json:"truncated" description:"more settings matched than limit; continue with next_cursor"`
 	NextCursor  string                 `json:"next_cursor,omitempty" description:"pass as cursor to get the next page"`
 }

@@ -320,7 +320,7 @@ type MoveNodeOut struct {
 	Parent              string `json:"parent"`
 	OldIndex            int    `json:"old_index"`
 	Index               int    `json:"index"`
-	GlobalTransformKept bool   `json:"global_transform_kept" description:"the node (a Node2D, Node3D or Control) is where it was on screen: always for a reorder under the same parent, with keep_global_transform for a new parent; false for a node without a transform"`
+	GlobalTransformKept bool   `json:"global_transform_kept" description:"still where it was on screen (a reorder always is)"`
 	Honesty
 }
 

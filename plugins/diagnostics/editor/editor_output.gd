@@ -76,7 +76,9 @@ func _new_start(lines: PackedStringArray) -> int:
 func _add(line: String) -> void:
 	var e: Dictionary = {"seq": _next_seq, "severity": "info", "text": line}
 	_next_seq += 1
-	var msg: String = line.strip_edges()
+	# Godot 4.5+ puts a thin space (U+2009) between the line's indent and its
+	# ERROR:/WARNING: label; 4.4 has none (docs/godot-versions.md).
+	var msg: String = line.strip_edges().lstrip("\u2009 ")
 	if msg.begins_with("ERROR: "):
 		e["severity"] = "error"
 		msg = msg.substr(7)

@@ -223,7 +223,11 @@ func (p *errorParser) flush() {
 	e := *p.cur
 	p.cur = nil
 	e.Message = strings.ToValidUTF8(e.Message, "\uFFFD")
-	if len(e.Stack) > 0 {
+	// The error's place is the script line "at:" names; where "at:" is in the
+	// engine's C++ (push_error, an engine check), the innermost script frame.
+	// Since Godot 4.5 a parse error carries the loading script's backtrace
+	// too, and its "at:" (GDScript::reload in the broken file) is the place.
+	if len(e.Stack) > 0 && !strings.HasPrefix(e.File, "res://") {
 		e.File, e.Line, e.Function = e.Stack[0].File, e.Stack[0].Line, e.Stack[0].Function
 	}
 	if len(p.found) >= MaxErrors {

@@ -42,12 +42,22 @@ func TestErrorParserReadsBlocksAndDebuggerBreaks(t *testing.T) {
 		"*Frame 0 - res://test/t.gd:12 in function 'test_crash'",
 		"Enter \"help\" for assistance.",
 		"debug> WARNING: careful",
+		// Godot 4.5+ adds the loading script's backtrace to a parse error:
+		// the error is still in the file that does not parse.
+		"SCRIPT ERROR: Parse Error: Expected closing \")\" after call arguments.",
+		"          at: GDScript::reload (res://broken2.gd:4)",
+		"          GDScript backtrace (most recent call first):",
+		"              [0] _initialize (/tmp/checker.gd:3)",
 	} {
 		p.Feed(l)
 	}
+	p.Feed("")
 	got := p.Take()
-	if len(got) != 3 {
+	if len(got) != 4 {
 		t.Fatalf("%+v", got)
+	}
+	if got[3].File != "res://broken2.gd" || got[3].Line != 4 || len(got[3].Stack) != 1 {
+		t.Fatalf("parse error with a backtrace (Godot 4.5+): %+v", got[3])
 	}
 	if got[0].File != "res://broken.gd" || got[0].Line != 5 || got[0].Severity != "error" {
 		t.Fatalf("parse error: %+v", got[0])

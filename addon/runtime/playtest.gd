@@ -126,7 +126,8 @@ func eval(id: int, params: Dictionary) -> void:
 	var b: Dictionary = _bindings(node)
 	var started_ms: int = Time.get_ticks_msec()
 	var started_frame: int = Engine.get_process_frames()
-	if mode != "snippet":
+	# Several lines are statements; one line is an expression when it parses as one.
+	if mode == "expression" or (mode == "auto" and not code.strip_edges().contains("\n")):
 		var c: Dictionary = _compile(code, b["names"])
 		if not c.has("error"):
 			var r: Dictionary = eval_run_expression(c["expr"], b, node)
@@ -205,10 +206,10 @@ func _user_line(map: Array, wrapper_line: int) -> int:
 
 const _HEADER := [
 	"extends RefCounted",
-	"var node: Node",
+	"var node",
 	"var tree: SceneTree",
 	"var root: Window",
-	"var scene: Node",
+	"var scene",
 	"var _gm_deadline: int = 0",
 	"var _gm_cut_line: int = 0",
 	"func _gm_cut(line: int) -> bool:",
@@ -224,7 +225,7 @@ const _HEADER := [
 ## body (a one-line loop is split for that). -> {source, map}
 ## where map[wrapper line - 1] is the snippet's line (0 for the wrapper's own).
 static func instrument(code: String) -> Dictionary:
-	var lines: PackedStringArray = code.replace("\r\n", "\n").split("\n")
+	var lines: PackedStringArray = _tabs(code.replace("\r\n", "\n").split("\n"))
 	while not lines.is_empty() and lines[lines.size() - 1].strip_edges() == "":
 		lines.remove_at(lines.size() - 1)
 	var out: PackedStringArray = []
@@ -271,6 +272,24 @@ static func instrument(code: String) -> Dictionary:
 			out.append("\t" + indent + "\t" + body)
 			map.append(i + 1)
 	return {"source": "\n".join(out) + "\n", "map": map}
+
+
+## Indentation in tabs (the wrapper's own), whatever the snippet used: GDScript refuses
+## a file that mixes them.
+static func _tabs(lines: PackedStringArray) -> PackedStringArray:
+	var unit: int = 0
+	for line: String in lines:
+		var n: int = line.length() - line.lstrip(" ").length()
+		if n > 0 and line.strip_edges() != "" and (unit == 0 or n < unit):
+			unit = n
+	if unit == 0:
+		return lines
+	var out: PackedStringArray = []
+	for line: String in lines:
+		var lead: String = line.substr(0, line.length() - line.strip_edges(true, false).length())
+		var spaces: int = lead.count(" ")
+		out.append(lead.replace(" ", "").repeat(1) + "\t".repeat(floori(spaces / float(unit))) + line.strip_edges(true, false))
+	return out
 
 
 ## The colon that ends a loop header (outside brackets and strings; for a for loop,
@@ -335,6 +354,7 @@ func release() -> Dictionary:
 	if not _job.is_empty():
 		var id: int = _job["id"]
 		var released: PackedStringArray = _release_held()
+		_disconnect(_job.get("until", {}))
 		_job = {}
 		_set_stepping(false)
 		_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "Cancelled: the runtime toolset was disabled while this ran (released: %s)." % (", ".join(released) if not released.is_empty() else "nothing")))
@@ -391,8 +411,9 @@ func _on_signal(p: Dictionary) -> void:
 
 
 func _disconnect(p: Dictionary) -> void:
-	if p.get("kind", "") == "signal" and is_instance_valid(p.get("node")) and (p["node"] as Node).is_connected(p["signal"], p["cb"]):
+	if p.get("kind", "") == "signal" and p.has("cb") and is_instance_valid(p.get("node")) and (p["node"] as Node).is_connected(p["signal"], p["cb"]):
 		(p["node"] as Node).disconnect(p["signal"], p["cb"])
+	p.erase("cb") # it binds p itself
 
 
 ## Whether the predicate holds now: {held, value?, error?}.

@@ -7,5 +7,5 @@ import "embed"
 
 // Guides are the pages served as resources, by file name.
 //
-//go:embed values.md scene.md scripts.md resources.md project.md runtime.md security.md tests.md diagnostics.md animation.md tilemap.md debugger.md audio.md shader.md physics.md ui.md
+//go:embed values.md scene.md scripts.md resources.md project.md runtime.md security.md tests.md diagnostics.md animation.md tilemap.md debugger.md audio.md shader.md physics.md ui.md playtest.md
 var Guides embed.FS

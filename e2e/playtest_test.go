@@ -64,7 +64,7 @@ type ptWatch struct {
 func ptEvalOf(t *testing.T, s *session, code string) ptEval {
 	t.Helper()
 	var out ptEval
-	s.host.mustCall(t, "godot_runtime_eval", map[string]any{"code": code}, &out)
+	s.host.mustCall(t, "godot_playtest_eval", map[string]any{"code": code}, &out)
 	return out
 }
 
@@ -76,7 +76,7 @@ func ptNum(t *testing.T, s *session, code string) float64 {
 func ptStepOf(t *testing.T, s *session, args map[string]any) ptStep {
 	t.Helper()
 	var out ptStep
-	s.host.mustCall(t, "godot_runtime_step", args, &out)
+	s.host.mustCall(t, "godot_playtest_step", args, &out)
 	return out
 }
 
@@ -90,6 +90,7 @@ func ptSession(t *testing.T) (*session, rtPlay) {
 	t.Cleanup(func() { rtErrorsAllowed = saved })
 	s := rtSession(t, false)
 	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "runtime"}, nil)
+	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "playtest"}, nil)
 	rtWaitStatus(t, s, "the probe autoload to be registered", func(st rtStatus) bool { return st.ProbeRegistered })
 	var run rtPlay
 	s.host.mustCall(t, "godot_runtime_play", map[string]any{"scene": "res://playtest.tscn"}, &run)
@@ -125,7 +126,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 		}
 		// The node binding, and a value in the godot://docs/values shapes.
 		var pos ptEval
-		s.host.mustCall(t, "godot_runtime_eval", map[string]any{"code": "position", "node": "Player"}, &pos)
+		s.host.mustCall(t, "godot_playtest_eval", map[string]any{"code": "position", "node": "Player"}, &pos)
 		if m, ok := pos.Value.(map[string]any); !ok || rtNum(t, m["x"]) != 100 || rtNum(t, m["y"]) != 220 || pos.Type != "Vector2" {
 			t.Fatalf("%+v", pos)
 		}
@@ -146,20 +147,20 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 	})
 
 	t.Run("eval errors", func(t *testing.T) {
-		e := s.host.mustFail(t, "godot_runtime_eval", map[string]any{"code": "var a := 1\nvar b := a +\nreturn b"})
+		e := s.host.mustFail(t, "godot_playtest_eval", map[string]any{"code": "var a := 1\nvar b := a +\nreturn b"})
 		if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "does not compile") || !strings.Contains(e.Hint, "line 2") {
 			t.Fatalf("parse error: %+v", e)
 		}
-		e = s.host.mustFail(t, "godot_runtime_eval", map[string]any{"code": "1 +", "mode": "expression"})
+		e = s.host.mustFail(t, "godot_playtest_eval", map[string]any{"code": "1 +", "mode": "expression"})
 		if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "line 1") {
 			t.Fatalf("expression parse error: %+v", e)
 		}
-		e = s.host.mustFail(t, "godot_runtime_eval", map[string]any{"code": "var d := {}\nprint(\"playtest: before the error\")\nreturn d[\"nope\"]"})
+		e = s.host.mustFail(t, "godot_playtest_eval", map[string]any{"code": "var d := {}\nprint(\"playtest: before the error\")\nreturn d[\"nope\"]"})
 		if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "script error at line 3") || !strings.Contains(e.Hint, "nope") {
 			t.Fatalf("runtime error: %+v", e)
 		}
 		// A script error in game code the expression calls names the game's line.
-		e = s.host.mustFail(t, "godot_runtime_eval", map[string]any{"code": "explode()"})
+		e = s.host.mustFail(t, "godot_playtest_eval", map[string]any{"code": "explode()"})
 		if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "res://playtest.gd:") || !strings.Contains(e.Hint, "explode") {
 			t.Fatalf("error in called code: %+v", e)
 		}
@@ -173,7 +174,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 		// Endless loops are cut at the time limit, block and one-line alike.
 		for _, code := range []string{"var n := 0\nwhile true:\n\tn += 1", "while true: pass"} {
 			started := time.Now()
-			e = s.host.mustFail(t, "godot_runtime_eval", map[string]any{"code": code, "timeout_ms": 300})
+			e = s.host.mustFail(t, "godot_playtest_eval", map[string]any{"code": code, "timeout_ms": 300})
 			took := time.Since(started)
 			if e.Error != "TIMEOUT" || !strings.Contains(e.Hint, "cut in the loop at line") || took > 5*time.Second {
 				t.Fatalf("%q: %+v after %s", code, e, took)
@@ -182,7 +183,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 		if v := ptNum(t, s, "2 * 3"); v != 6 {
 			t.Fatal(v)
 		}
-		e = s.host.mustFail(t, "godot_runtime_eval", map[string]any{"code": "1", "node": "Bdy"})
+		e = s.host.mustFail(t, "godot_playtest_eval", map[string]any{"code": "1", "node": "Bdy"})
 		if e.Error != "RESOURCE_NOT_FOUND" || !strings.Contains(e.Hint, "/root/Playtest/Body") {
 			t.Fatalf("unknown node: %+v", e)
 		}
@@ -262,11 +263,11 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 
 	t.Run("wait for the line", func(t *testing.T) {
 		out := rtStatusOf(t, s).OutputCursor
-		e := s.host.mustFail(t, "godot_runtime_wait_for", map[string]any{"until": map[string]any{"signal": "crossed"}})
+		e := s.host.mustFail(t, "godot_playtest_wait_for", map[string]any{"until": map[string]any{"signal": "crossed"}})
 		if e.Error != "PRECONDITION_FAILED" || !strings.Contains(e.Hint, "frozen") {
 			t.Fatalf("waiting on a frozen game: %+v", e)
 		}
-		e = s.host.mustFail(t, "godot_runtime_step", map[string]any{"count": 1, "until": map[string]any{"signal": "crosed"}})
+		e = s.host.mustFail(t, "godot_playtest_step", map[string]any{"count": 1, "until": map[string]any{"signal": "crosed"}})
 		if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "crossed") {
 			t.Fatalf("unknown signal: %+v", e)
 		}
@@ -276,7 +277,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 			t.Fatalf("%+v", res)
 		}
 		var w ptWait
-		s.host.mustCall(t, "godot_runtime_wait_for", map[string]any{"until": map[string]any{"signal": "crossed"}, "report": []string{"crossed_at", "body.position.y"}}, &w)
+		s.host.mustCall(t, "godot_playtest_wait_for", map[string]any{"until": map[string]any{"signal": "crossed"}, "report": []string{"crossed_at", "body.position.y"}}, &w)
 		if !w.Held || w.Expired != "" || w.WallMs <= 0 {
 			t.Fatalf("%+v", w)
 		}
@@ -293,7 +294,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 			t.Fatalf("body y %v when it held", got)
 		}
 		// Expiry reports the last values seen, not a bare timeout.
-		s.host.mustCall(t, "godot_runtime_wait_for", map[string]any{"until": map[string]any{"expression": "body.position.y < 0"}, "max_frames": 10, "report": []string{"body.position.y"}}, &w)
+		s.host.mustCall(t, "godot_playtest_wait_for", map[string]any{"until": map[string]any{"expression": "body.position.y < 0"}, "max_frames": 10, "report": []string{"body.position.y"}}, &w)
 		if w.Held || w.Expired != "frames" || w.FramesWaited != 10 || rtNum(t, w.Values["body.position.y"]) <= 200 {
 			t.Fatalf("%+v", w)
 		}
@@ -301,7 +302,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 
 	t.Run("watch a falling body", func(t *testing.T) {
 		var w ptWatch
-		s.host.mustCall(t, "godot_runtime_watch", map[string]any{"expressions": []string{"body.position.y", "ticks"}, "frames": 30}, &w)
+		s.host.mustCall(t, "godot_playtest_watch", map[string]any{"expressions": []string{"body.position.y", "ticks"}, "frames": 30}, &w)
 		if len(w.Samples) != 31 || w.FramesWatched != 30 || w.Truncated {
 			t.Fatalf("%d samples, %+v", len(w.Samples), w)
 		}
@@ -319,7 +320,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 		if dy <= 0 || math.Abs(dy-2*dticks) > 1e-3 || last.GameTimeMs <= 0 {
 			t.Fatalf("moved %v over %v ticks, game time %v", dy, dticks, last.GameTimeMs)
 		}
-		s.host.mustCall(t, "godot_runtime_watch", map[string]any{"expressions": []string{"body.position.y"}, "frames": 100, "max_samples": 5}, &w)
+		s.host.mustCall(t, "godot_playtest_watch", map[string]any{"expressions": []string{"body.position.y"}, "frames": 100, "max_samples": 5}, &w)
 		if len(w.Samples) != 5 || !w.Truncated || w.TruncatedBy != "max_samples" {
 			t.Fatalf("%+v", w)
 		}
@@ -327,7 +328,7 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 
 	t.Run("disabling the toolset unfreezes", func(t *testing.T) {
 		ptStepOf(t, s, map[string]any{"count": 0})
-		s.host.mustCall(t, "godot_disable_toolset", map[string]any{"name": "runtime"}, nil)
+		s.host.mustCall(t, "godot_disable_toolset", map[string]any{"name": "playtest"}, nil)
 		deadline := time.Now().Add(15 * time.Second)
 		for !strings.Contains(s.editor.out.String(), "playtest: frozen_changed false") {
 			if time.Now().After(deadline) {
@@ -338,18 +339,24 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 	})
 }
 
-// No game: every playtest tool refuses with runtime_probe.
+// Without the runtime toolset, and with it but no game, every playtest tool
+// refuses with runtime_probe and says what to do.
 func TestPlaytestNoGame(t *testing.T) {
 	s := rtSession(t, false)
+	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "playtest"}, nil)
+	e := s.host.mustFail(t, "godot_playtest_eval", map[string]any{"code": "1"})
+	if e.Error != "PRECONDITION_FAILED" || e.Required != "runtime_probe" || !strings.Contains(e.Hint, "godot_enable_toolset runtime") {
+		t.Fatalf("without runtime: %+v", e)
+	}
 	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "runtime"}, nil)
 	for name, args := range map[string]map[string]any{
-		"godot_runtime_eval":     {"code": "1"},
-		"godot_runtime_step":     {"count": 1},
-		"godot_runtime_wait_for": {"until": map[string]any{"expression": "true"}},
-		"godot_runtime_watch":    {"expressions": []string{"1"}},
+		"godot_playtest_eval":     {"code": "1"},
+		"godot_playtest_step":     {"count": 1},
+		"godot_playtest_wait_for": {"until": map[string]any{"expression": "true"}},
+		"godot_playtest_watch":    {"expressions": []string{"1"}},
 	} {
-		e := s.host.mustFail(t, name, args)
-		if e.Error != "PRECONDITION_FAILED" || e.Required != "runtime_probe" {
+		e = s.host.mustFail(t, name, args)
+		if e.Error != "PRECONDITION_FAILED" || e.Required != "runtime_probe" || !strings.Contains(e.Hint, "godot_runtime_play") {
 			t.Errorf("%s: %+v", name, e)
 		}
 	}

@@ -621,7 +621,7 @@ func _finish_step(held: bool, expired: String = "") -> void:
 ## {until, report?, max_frames, timeout_ms, node?}
 func wait(id: int, params: Dictionary) -> void:
 	if bool(_probe.get("frozen")):
-		_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "The game is frozen (godot_runtime_step), so nothing would happen while waiting. Use godot_runtime_step with until to step it until the predicate holds, or resume it with godot_runtime_step {then: \"resume\"}."))
+		_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "The game is frozen (godot_playtest_step), so nothing would happen while waiting. Use godot_playtest_step with until to step it until the predicate holds, or resume it with godot_playtest_step {then: \"resume\"}."))
 		return
 	var job: Dictionary = _new_job("wait", id, params)
 	if job.has("failure"):
@@ -676,7 +676,7 @@ func _wait_check() -> bool:
 ## {expressions, every, frames, max_samples, max_bytes, timeout_ms, node?}
 func watch(id: int, params: Dictionary) -> void:
 	if bool(_probe.get("frozen")):
-		_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "The game is frozen (godot_runtime_step), so every sample would be the same. Resume it with godot_runtime_step {then: \"resume\"}, or step it with report."))
+		_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "The game is frozen (godot_playtest_step), so every sample would be the same. Resume it with godot_playtest_step {then: \"resume\"}, or step it with report."))
 		return
 	var job: Dictionary = _new_job("watch", id, params)
 	if job.has("failure"):

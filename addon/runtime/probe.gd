@@ -13,7 +13,7 @@ extends Node
 ## (playtest.gd: step, wait-for, watch) is in progress.
 ##
 ## Game code can tell when the agent controls time: `frozen` is true while the game is
-## frozen by godot_runtime_step (SceneTree.paused set by the probe), `stepping` while a
+## frozen by godot_playtest_step (SceneTree.paused set by the probe), `stepping` while a
 ## step window advances it; frozen_changed and stepping_changed are emitted on change.
 ## Read them as get_node_or_null("/root/GodotMcpProbe"), which is null in an exported game.
 
@@ -34,9 +34,9 @@ var _active: bool = false
 var _seq: Dictionary = {}
 ## The running frame step, {} when none: {id, remaining, frames}.
 var _step: Dictionary = {}
-## The game is frozen by godot_runtime_step (documented for game code).
+## The game is frozen by godot_playtest_step (documented for game code).
 var frozen: bool = false
-## A godot_runtime_step window is advancing the game (documented for game code).
+## A godot_playtest_step window is advancing the game (documented for game code).
 var stepping: bool = false
 var _playtest: Playtest = null
 var _early: _Early = null
@@ -464,10 +464,10 @@ func _pause(id: int, params: Dictionary) -> void:
 		_reply(id, _fail("PRECONDITION_FAILED", "A frame step is still running; wait for it to finish."))
 		return
 	if _playtest.busy():
-		_reply(id, _fail("PRECONDITION_FAILED", "A godot_runtime_step, wait_for or watch is still running; wait for it to finish."))
+		_reply(id, _fail("PRECONDITION_FAILED", "A godot_playtest_step, wait_for or watch is still running; wait for it to finish."))
 		return
 	if frozen:
-		_reply(id, _fail("PRECONDITION_FAILED", "The game is frozen by godot_runtime_step; step it with godot_runtime_step, or resume it with godot_runtime_step {then: \"resume\"} before pausing it this way."))
+		_reply(id, _fail("PRECONDITION_FAILED", "The game is frozen by godot_playtest_step; step it with godot_playtest_step, or resume it with godot_playtest_step {then: \"resume\"} before pausing it this way."))
 		return
 	var tree: SceneTree = get_tree()
 	if params.has("time_scale") and params["time_scale"] != null:
@@ -541,7 +541,7 @@ func _start_input(id: int, params: Dictionary) -> void:
 		_reply(id, _fail("PRECONDITION_FAILED", "Another input sequence is still running in the game; wait for it to finish, then retry."))
 		return
 	if _playtest.busy():
-		_reply(id, _fail("PRECONDITION_FAILED", "A godot_runtime_step, wait_for or watch is still running; wait for it to finish (a step takes an input timeline of its own: inputs)."))
+		_reply(id, _fail("PRECONDITION_FAILED", "A godot_playtest_step, wait_for or watch is still running; wait for it to finish (a step takes an input timeline of its own: inputs)."))
 		return
 	var steps: Array = params.get("steps", []) if typeof(params.get("steps")) == TYPE_ARRAY else []
 	if steps.is_empty():

@@ -130,41 +130,6 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, pause),
-			sdk.NewTool("eval", sdk.ToolOptions{
-				Title: "Evaluate in the live game",
-				Description: "Runs a GDScript expression or a few statements (await allowed; return gives the value) in the running game, also while it is paused or frozen, " +
-					"with node (default the current scene), tree, root, scene and the autoloads bound, and returns the value in the godot://docs/values shapes. " +
-					"Code that does not compile answers VALIDATION_ERROR with Godot's message and line; a script error answers VALIDATION_ERROR with the message, line and stack (the game goes on); a loop running past timeout_ms is cut (TIMEOUT).",
-				Safety:        sdk.Runtime,
-				RunsCode:      true,
-				Preconditions: bridgeOnly,
-			}, eval),
-			sdk.NewTool("step", sdk.ToolOptions{
-				Title: "Freeze and step game time",
-				Description: "Freezes the game (process and physics) and advances it exactly count physics ticks or process frames, or until a predicate holds, " +
-					"with an optional input timeline inside the window (at: the tick an input starts); inputs still held at the end are released. " +
-					"Leaves it frozen (then: resume resumes it; count 0 only freezes or resumes). Answers ticks and frames run, game time and wall time apart, and report values. " +
-					"Game code can read GodotMcpProbe.frozen and .stepping.",
-				Safety:        sdk.Runtime,
-				RunsCode:      true,
-				Preconditions: bridgeOnly,
-			}, step),
-			sdk.NewTool("wait_for", sdk.ToolOptions{
-				Title: "Wait for a condition",
-				Description: "Blocks until a predicate on the running game holds (an expression, a signal of node, a node appearing or leaving, a group's count), bounded by max_frames and timeout_ms. " +
-					"Answers held, the frame it held at, and the report values; when a bound expires first, held false, which bound, and the last values seen.",
-				Safety:        sdk.Runtime,
-				RunsCode:      true,
-				Preconditions: bridgeOnly,
-			}, waitFor),
-			sdk.NewTool("watch", sdk.ToolOptions{
-				Title: "Watch values over frames",
-				Description: "Samples expressions every N process frames over a window of the running game and returns one timeline (frame, game time, values), " +
-					"bounded by max_samples and max_bytes (truncated says which cut it).",
-				Safety:        sdk.Runtime,
-				RunsCode:      true,
-				Preconditions: bridgeOnly,
-			}, watch),
 			sdk.NewTool("run_headless", sdk.ToolOptions{
 				Title: "Run headless",
 				Description: "Runs a scene, a script (a SceneTree/MainLoop script, --script) or the main scene in a separate `godot --headless` process with a time limit, " +

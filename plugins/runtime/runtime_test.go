@@ -44,7 +44,7 @@ func TestToolSurface(t *testing.T) {
 		"get_errors": sdk.ReadOnly, "get_tree": sdk.ReadOnly, "get_node": sdk.ReadOnly,
 		"set_properties": sdk.Runtime, "call_method": sdk.Runtime, "input": sdk.Runtime,
 		"screenshot": sdk.ReadOnly, "get_performance": sdk.ReadOnly, "pause": sdk.Runtime,
-		"run_headless": sdk.Runtime, "eval": sdk.Runtime, "step": sdk.Runtime, "wait_for": sdk.Runtime, "watch": sdk.Runtime,
+		"run_headless": sdk.Runtime,
 	}
 	tools := h.Tools()
 	if len(tools) != len(want) {

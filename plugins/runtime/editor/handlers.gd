@@ -11,7 +11,7 @@ extends RefCounted
 ## editor (through router.plugin) while it is loaded, and registers the probe autoload
 ## while the server says the runtime toolset is enabled (probe_autoload.gd).
 ##
-## Families: play.gd, output.gd, game.gd, screenshot.gd, playtest.gd; they share link.gd (the
+## Families: play.gd, output.gd, game.gd, screenshot.gd; they share link.gd (the
 ## debugger channel, the probe's preconditions, one request and its bounded answer).
 
 const CommandRouter := preload("res://addons/godot_mcp/command_router.gd")
@@ -22,13 +22,12 @@ const Play := preload("play.gd")
 const Output := preload("output.gd")
 const Game := preload("game.gd")
 const Screenshot := preload("screenshot.gd")
-const Playtest := preload("playtest.gd")
 
 var _router: CommandRouter = null
 var _monitor: DebuggerPlugin = null
 var _probe: ProbeAutoload = null
 var _families: Array[RefCounted] = []
-var _playtest: Playtest = null
+var _link: Link = null
 
 
 func setup(router: CommandRouter) -> void:
@@ -37,8 +36,10 @@ func setup(router: CommandRouter) -> void:
 	_probe = ProbeAutoload.new()
 	_probe.setup(router)
 	var link: Link = Link.new(router, _monitor, _probe)
-	_playtest = Playtest.new()
-	_families = [Play.new(), Output.new(), Game.new(), Screenshot.new(), _playtest]
+	_link = link
+	# The playtest toolset drives the game through this link.
+	DebuggerPlugin.runtime_link = link
+	_families = [Play.new(), Output.new(), Game.new(), Screenshot.new()]
 	for f: RefCounted in _families:
 		f.call("setup", link)
 	if _router.plugin != null:
@@ -50,8 +51,10 @@ func setup(router: CommandRouter) -> void:
 
 func teardown() -> void:
 	# Nothing left frozen or held in a game that outlives the toolset.
-	if _playtest != null and _monitor != null:
-		_playtest.release_game()
+	if _link != null:
+		_link.release_game()
+		if DebuggerPlugin.runtime_link == _link:
+			DebuggerPlugin.runtime_link = null
 	if _monitor != null:
 		_monitor.teardown()
 		if _router != null and is_instance_valid(_router.plugin):

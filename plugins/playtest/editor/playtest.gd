@@ -2,7 +2,10 @@
 extends RefCounted
 ## Playtesting at the agent's pace: eval in the live game, freeze and step it (with an
 ## input timeline and step-until), wait for a predicate, watch values over frames. The
-## game side is the probe's playtest half (res://addons/godot_mcp/runtime/playtest.gd).
+## game side is the probe's playtest half (res://addons/godot_mcp/runtime/playtest.gd);
+## requests go through the runtime toolset's link (link.gd of its editor code, reached
+## as DebuggerPlugin.runtime_link and called dynamically: that code is another
+## toolset's and may be absent).
 ##
 ## eval: a script error raised by the agent's code (a snippet that does not compile,
 ## or fails while it runs) stops the game in the debugger, as every script error does
@@ -12,38 +15,63 @@ extends RefCounted
 
 const CommandRouter := preload("res://addons/godot_mcp/command_router.gd")
 const DebuggerPlugin := preload("res://addons/godot_mcp/runtime/debugger_plugin.gd")
-const Link := preload("link.gd")
+
+const DEFAULT_TIMEOUT_MS := 10000
 
 const EVAL_PREFIX := "res://godot_mcp_eval_"
 const PLAYTEST_SCRIPT := "res://addons/godot_mcp/runtime/playtest.gd"
 
 var _router: CommandRouter = null
-var _monitor: DebuggerPlugin = null
-var _link: Link = null
 
 
-func setup(link: Link) -> void:
-	_link = link
-	_router = link.router
-	_monitor = link.monitor
+func _init(router: RefCounted) -> void:
+	_router = router as CommandRouter
 
 
 func get_commands() -> Dictionary:
 	return {
-		"cmd_runtime_eval": {"class": "runtime", "run": eval},
-		"cmd_runtime_step": {"class": "runtime", "run": step},
-		"cmd_runtime_wait_for": {"class": "runtime", "run": wait_for},
-		"cmd_runtime_watch": {"class": "runtime", "run": watch},
+		"cmd_playtest_eval": {"class": "runtime", "run": eval},
+		"cmd_playtest_step": {"class": "runtime", "run": step},
+		"cmd_playtest_wait_for": {"class": "runtime", "run": wait_for},
+		"cmd_playtest_watch": {"class": "runtime", "run": watch},
 	}
 
 
-## Tells the running game to let go of everything (the toolset's editor code is going
-## away): unfreeze, release held inputs, cancel a running window. Fire and forget.
+## The runtime toolset's link to the game, or null when its editor code is not loaded.
+func _link() -> RefCounted:
+	var l: RefCounted = DebuggerPlugin.runtime_link
+	return l if l != null and is_instance_valid(l) else null
+
+
+func _no_runtime() -> Dictionary:
+	return _router.fail("PRECONDITION_FAILED", "The playtest tools reach the game through the runtime toolset's probe, and the runtime toolset is not enabled. Enable it (godot_enable_toolset runtime), then play the game with godot_runtime_play.", "runtime_probe")
+
+
+## Sends one request to the game's probe through the runtime link.
+func _ask(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
+	var link: RefCounted = _link()
+	if link == null:
+		return _no_runtime()
+	return await link.call("ask", command, params, timeout_ms)
+
+
+## Tells the running game to let go of everything (this toolset is going away):
+## unfreeze, release held inputs, cancel a running window. Fire and forget.
 func release_game() -> void:
-	var sid: int = _monitor.active_session()
-	if sid >= 0 and _monitor.probe_connected(sid) and not _monitor.session_state(sid)["breaked"]:
-		var id: int = _monitor.send_to_game(sid, "release", {})
-		_monitor.forget(id)
+	var link: RefCounted = _link()
+	if link != null:
+		link.call("release_game")
+
+
+static func int_param(params: Dictionary, key: String, default_value: int, lo: int, hi: int) -> Variant:
+	if not params.has(key) or params[key] == null:
+		return default_value
+	var v: Variant = params[key]
+	if typeof(v) == TYPE_FLOAT and is_finite(v as float) and (v as float) == floorf(v as float):
+		v = int(v)
+	if typeof(v) != TYPE_INT or int(v) < lo or int(v) > hi:
+		return null
+	return v
 
 
 func _str(params: Dictionary, key: String) -> Variant:
@@ -64,68 +92,68 @@ func eval(params: Dictionary) -> Dictionary:
 	var mode: Variant = _str(params, "mode")
 	if mode == null or not ["", "auto", "expression", "snippet"].has(mode):
 		return _router.fail("VALIDATION_ERROR", "mode must be auto, expression or snippet.")
-	var timeout: Variant = Link.int_param(params, "timeout_ms", 5000, 100, 60000)
+	var timeout: Variant = int_param(params, "timeout_ms", 5000, 100, 60000)
 	if timeout == null:
 		return _router.fail("VALIDATION_ERROR", "timeout_ms must be an integer from 100 to 60000.")
 	var req: Dictionary = {"code": code, "node": node, "mode": mode if mode != "" else "auto", "timeout_ms": timeout}
-	return await _ask_eval(req, int(timeout) + Link.DEFAULT_TIMEOUT_MS)
+	return await _ask_eval(req, int(timeout) + DEFAULT_TIMEOUT_MS)
 
 
 ## Like Link.ask, but a script error stop that runs through the eval is the eval's
 ## error: answered with Godot's message, line and stack, and the game goes on.
 func _ask_eval(req: Dictionary, timeout_ms: int) -> Dictionary:
-	var sid: int = _monitor.active_session()
-	if sid >= 0 and _monitor.session_state(sid)["breaked"]:
-		await _link.await_break_stack(sid)
-	var pre: Dictionary = _link.precondition(sid)
+	var link: RefCounted = _link()
+	if link == null:
+		return _no_runtime()
+	var monitor: DebuggerPlugin = link.get("monitor")
+	var sid: int = monitor.active_session()
+	if sid >= 0 and monitor.session_state(sid)["breaked"]:
+		await link.call("await_break_stack", sid)
+	var pre: Dictionary = link.call("precondition", sid)
 	if not pre.is_empty():
 		return pre
-	var id: int = _monitor.send_to_game(sid, "eval", req)
+	var id: int = monitor.send_to_game(sid, "eval", req)
 	var deadline: int = Time.get_ticks_msec() + timeout_ms
 	var error: Dictionary = {}
 	while true:
-		var reply: Variant = _monitor.take_reply(id)
+		var reply: Variant = monitor.take_reply(id)
 		if reply != null:
 			var r: Dictionary = reply
 			if typeof(r.get("ok")) != TYPE_BOOL:
 				return _router.fail("INTERNAL_ERROR", "The game's probe sent a malformed answer. Reinstall the addon (godot-mcp addon install) and play the game again.")
 			if not error.is_empty():
 				return _router.fail("VALIDATION_ERROR", _error_hint(error, r))
-			if not r["ok"] and r.has("line_map"):
+			if not r["ok"] and r.has("line_map") and str(r.get("error", "")) == "VALIDATION_ERROR":
 				# The snippet did not compile but no stop was seen (should not happen).
 				return _router.fail("VALIDATION_ERROR", str(r.get("hint", "The snippet does not compile.")) + " Godot's message is in godot_runtime_get_errors.")
 			if r["ok"]:
-				var res: Dictionary = r["result"]
-				res.erase("eval_path")
-				res.erase("line_map")
-				r.erase("eval_path")
-				r.erase("line_map")
-			else:
-				r.erase("eval_path")
-				r.erase("line_map")
+				(r["result"] as Dictionary).erase("eval_path")
+				(r["result"] as Dictionary).erase("line_map")
+			r.erase("eval_path")
+			r.erase("line_map")
 			return r
-		var st: Dictionary = _monitor.session_state(sid)
+		var st: Dictionary = monitor.session_state(sid)
 		if not st["active"]:
-			_monitor.forget(id)
-			return _router.fail("PRECONDITION_FAILED", "The game stopped before the eval answered.%s Play it again with godot_runtime_play." % _link.last_errors_hint(0), "runtime_probe")
+			monitor.forget(id)
+			return _router.fail("PRECONDITION_FAILED", "The game stopped before the eval answered.%s Play it again with godot_runtime_play." % link.call("last_errors_hint", 0), "runtime_probe")
 		if st["breaked"]:
-			await _link.await_break_stack(sid)
-			st = _monitor.session_state(sid)
-			var info: Dictionary = Link.break_info(st)
+			await link.call("await_break_stack", sid)
+			st = monitor.session_state(sid)
+			var info: Dictionary = link.call("break_info", st)
 			if info["break_reason"] == "script_error" and _through_eval(info["break_stack"]) and error.is_empty():
 				error = info
-				_monitor.get_session(sid).send_message("continue", [])
+				monitor.get_session(sid).send_message("continue", [])
 				# Wait for the game to leave the debugger, then for the probe's answer.
 				var until: int = Time.get_ticks_msec() + 5000
-				while _monitor.session_state(sid)["breaked"] and _monitor.session_state(sid)["active"] and Time.get_ticks_msec() < until:
-					await _link.tree().process_frame
+				while monitor.session_state(sid)["breaked"] and monitor.session_state(sid)["active"] and Time.get_ticks_msec() < until:
+					await (Engine.get_main_loop() as SceneTree).process_frame
 				continue
-			_monitor.forget(id)
-			return _router.fail("PRECONDITION_FAILED", Link.break_hint(st), "game_not_breaked")
+			monitor.forget(id)
+			return _router.fail("PRECONDITION_FAILED", link.call("break_hint", st), "game_not_breaked")
 		if Time.get_ticks_msec() >= deadline:
-			_monitor.forget(id)
+			monitor.forget(id)
 			return _router.fail("TIMEOUT", "The eval did not answer within %d ms: it may be awaiting something that does not come, or stuck in game code it called. The game may still be running it; check with godot_runtime_get_status (stop it with godot_runtime_stop if it hangs)." % timeout_ms)
-		await _link.tree().process_frame
+		await (Engine.get_main_loop() as SceneTree).process_frame
 	return {}
 
 
@@ -196,7 +224,7 @@ func _until(params: Dictionary, required: bool) -> Dictionary:
 		if d.get(k) != null:
 			if kinds[0] != "group":
 				return {"error": "%s belongs to a group predicate." % k}
-			var v: Variant = Link.int_param(d, k, 0, 0, 1000000)
+			var v: Variant = int_param(d, k, 0, 0, 1000000)
 			if v == null:
 				return {"error": "%s must be an integer >= 0." % k}
 			out[k] = v
@@ -225,7 +253,7 @@ func step(params: Dictionary) -> Dictionary:
 	var u: Dictionary = _until(params, false)
 	if u.has("error"):
 		return _router.fail("VALIDATION_ERROR", str(u["error"]))
-	var count: Variant = Link.int_param(params, "count", 600 if not u.is_empty() else 0, 0, 36000)
+	var count: Variant = int_param(params, "count", 600 if not u.is_empty() else 0, 0, 36000)
 	if count == null:
 		return _router.fail("VALIDATION_ERROR", "count must be an integer from 0 to 36000.")
 	var then: Variant = _str(params, "then")
@@ -242,7 +270,7 @@ func step(params: Dictionary) -> Dictionary:
 	var node: Variant = _str(params, "node")
 	if node == null:
 		return _router.fail("VALIDATION_ERROR", "node must be a node path string.")
-	var timeout: Variant = Link.int_param(params, "timeout_ms", 10000 + int(count) * 100, 100, 600000)
+	var timeout: Variant = int_param(params, "timeout_ms", 10000 + int(count) * 100, 100, 600000)
 	if timeout == null:
 		return _router.fail("VALIDATION_ERROR", "timeout_ms must be an integer from 100 to 600000.")
 	var req: Dictionary = {
@@ -251,7 +279,7 @@ func step(params: Dictionary) -> Dictionary:
 	}
 	if not u.is_empty():
 		req["until"] = u
-	return await _link.ask("step", req, int(timeout) + Link.DEFAULT_TIMEOUT_MS)
+	return await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS)
 
 
 ## {until, report?, max_frames?, timeout_ms?, node?}
@@ -262,15 +290,15 @@ func wait_for(params: Dictionary) -> Dictionary:
 	var report: Variant = _strings(params, "report", 16)
 	if report == null:
 		return _router.fail("VALIDATION_ERROR", "report must be a list of at most 16 non-empty expressions.")
-	var frames: Variant = Link.int_param(params, "max_frames", 600, 1, 36000)
-	var timeout: Variant = Link.int_param(params, "timeout_ms", 10000, 100, 120000)
+	var frames: Variant = int_param(params, "max_frames", 600, 1, 36000)
+	var timeout: Variant = int_param(params, "timeout_ms", 10000, 100, 120000)
 	if frames == null or timeout == null:
 		return _router.fail("VALIDATION_ERROR", "max_frames must be 1..36000 and timeout_ms 100..120000.")
 	var node: Variant = _str(params, "node")
 	if node == null:
 		return _router.fail("VALIDATION_ERROR", "node must be a node path string.")
 	var req: Dictionary = {"until": u, "report": report, "max_frames": frames, "timeout_ms": timeout, "node": node}
-	return await _link.ask("wait", req, int(timeout) + Link.DEFAULT_TIMEOUT_MS)
+	return await _ask("wait", req, int(timeout) + DEFAULT_TIMEOUT_MS)
 
 
 ## {expressions, every?, frames?, max_samples?, max_bytes?, timeout_ms?, node?}
@@ -278,17 +306,17 @@ func watch(params: Dictionary) -> Dictionary:
 	var exprs: Variant = _strings(params, "expressions", 16)
 	if exprs == null or (exprs as Array).is_empty():
 		return _router.fail("VALIDATION_ERROR", "expressions must list 1 to 16 non-empty expressions.")
-	var every: Variant = Link.int_param(params, "every", 1, 1, 600)
-	var frames: Variant = Link.int_param(params, "frames", 60, 1, 36000)
-	var max_samples: Variant = Link.int_param(params, "max_samples", 600, 1, 5000)
-	var max_bytes: Variant = Link.int_param(params, "max_bytes", 262144, 1024, 4194304)
+	var every: Variant = int_param(params, "every", 1, 1, 600)
+	var frames: Variant = int_param(params, "frames", 60, 1, 36000)
+	var max_samples: Variant = int_param(params, "max_samples", 600, 1, 5000)
+	var max_bytes: Variant = int_param(params, "max_bytes", 262144, 1024, 4194304)
 	if every == null or frames == null or max_samples == null or max_bytes == null:
 		return _router.fail("VALIDATION_ERROR", "every must be 1..600, frames 1..36000, max_samples 1..5000, max_bytes 1024..4194304.")
-	var timeout: Variant = Link.int_param(params, "timeout_ms", 10000 + int(frames) * 50, 100, 600000)
+	var timeout: Variant = int_param(params, "timeout_ms", 10000 + int(frames) * 50, 100, 600000)
 	if timeout == null:
 		return _router.fail("VALIDATION_ERROR", "timeout_ms must be an integer from 100 to 600000.")
 	var node: Variant = _str(params, "node")
 	if node == null:
 		return _router.fail("VALIDATION_ERROR", "node must be a node path string.")
 	var req: Dictionary = {"expressions": exprs, "every": every, "frames": frames, "max_samples": max_samples, "max_bytes": max_bytes, "timeout_ms": timeout, "node": node}
-	return await _link.ask("watch", req, int(timeout) + Link.DEFAULT_TIMEOUT_MS)
+	return await _ask("watch", req, int(timeout) + DEFAULT_TIMEOUT_MS)

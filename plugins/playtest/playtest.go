@@ -1,18 +1,113 @@
-package runtime
+// Package playtest is the built-in playtest toolset: playtesting the running
+// game at the agent's pace. eval runs code in the live game; step freezes it
+// and advances it by exact physics ticks or process frames (with an input
+// timeline, or until a predicate holds); wait_for blocks until a predicate
+// holds; watch samples values over frames. It drives the game through the
+// runtime toolset's probe and link, so it needs runtime enabled too; it is a
+// toolset of its own so that its descriptions are paid for only by an agent
+// that playtests (docs/playtest.md).
+package playtest
 
 import (
 	"context"
+	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
-// Playtesting at the agent's pace (issue 22): eval, step (freeze, step, step
-// until), wait_for and watch. They live in the runtime toolset because they
-// need its probe, its game session and its preconditions: a separate toolset
-// would only work with runtime enabled too (docs/runtime.md, "Playtesting").
+// editorSlack is added to a time limit the editor enforces itself.
+const editorSlack = 10 * time.Second
+
+var bridgeOnly = []string{sdk.RequireBridgeConnected}
+
+//go:embed editor
+var editorFiles embed.FS
+
+func editorCode() fs.FS {
+	sub, err := fs.Sub(editorFiles, "editor")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
+// Toolset is the playtest toolset.
+func Toolset() sdk.Toolset {
+	return sdk.Toolset{
+		Name:        "playtest",
+		Version:     "0.1.0",
+		Description: "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames. Needs the runtime toolset enabled.",
+		MinGodot:    "4.4",
+		EditorCode:  editorCode(),
+		Tools: []sdk.Tool{
+			sdk.NewTool("eval", sdk.ToolOptions{
+				Title: "Evaluate in the live game",
+				Description: "Runs a GDScript expression or a few statements (await allowed; return gives the value) in the running game, also while it is paused or frozen, " +
+					"with node (default the current scene), tree, root, scene and the autoloads bound, and returns the value in the godot://docs/values shapes. " +
+					"Code that does not compile answers VALIDATION_ERROR with Godot's message and line; a script error answers VALIDATION_ERROR with the message, line and stack (the game goes on); a loop running past timeout_ms is cut (TIMEOUT).",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, eval),
+			sdk.NewTool("step", sdk.ToolOptions{
+				Title: "Freeze and step game time",
+				Description: "Freezes the game (process and physics) and advances it exactly count physics ticks or process frames, or until a predicate holds, " +
+					"with an optional input timeline inside the window (at: the tick an input starts); inputs still held at the end are released. " +
+					"Leaves it frozen (then: resume resumes it; count 0 only freezes or resumes). Answers ticks and frames run, game time and wall time apart, and report values. " +
+					"Game code can read GodotMcpProbe.frozen and .stepping.",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, step),
+			sdk.NewTool("wait_for", sdk.ToolOptions{
+				Title: "Wait for a condition",
+				Description: "Blocks until a predicate on the running game holds (an expression, a signal of node, a node appearing or leaving, a group's count), bounded by max_frames and timeout_ms. " +
+					"Answers held, the frame it held at, and the report values; when a bound expires first, held false, which bound, and the last values seen.",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, waitFor),
+			sdk.NewTool("watch", sdk.ToolOptions{
+				Title: "Watch values over frames",
+				Description: "Samples expressions every N process frames over a window of the running game and returns one timeline (frame, game time, values), " +
+					"bounded by max_samples and max_bytes (truncated says which cut it).",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, watch),
+		},
+	}
+}
+
+// Node paths of the running game, as the runtime toolset takes them.
+const nodePathHelp = "absolute (\"/root/Main/Player\") or relative to the current scene (\"Player\", \".\" for the scene itself)"
+
+func checkNodePath(where, p string, required bool) error {
+	if p == "" && required {
+		return sdk.Validation(fmt.Sprintf("%s is required: a node path, %s", where, nodePathHelp))
+	}
+	if strings.ContainsAny(p, "\x00") {
+		return sdk.Validation(fmt.Sprintf("%s contains a NUL character", where))
+	}
+	return nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Vec2 is a position or offset in window pixels.
+type Vec2 struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
 
 // Bounds shared by the game and these tools.
 const (
@@ -38,7 +133,7 @@ type EvalOut struct {
 	Node       string `json:"node" description:"absolute path of the node bound as node"`
 	DurationMs int64  `json:"duration_ms" description:"wall time it ran"`
 	Frames     int64  `json:"frames" description:"process frames that passed while it ran (a snippet that awaits)"`
-	Frozen     bool   `json:"frozen" description:"the game is frozen by godot_runtime_step"`
+	Frozen     bool   `json:"frozen" description:"the game is frozen by godot_playtest_step"`
 }
 
 func eval(ctx context.Context, call *sdk.Call, in EvalIn) (EvalOut, error) {
@@ -61,7 +156,7 @@ func eval(ctx context.Context, call *sdk.Call, in EvalIn) (EvalOut, error) {
 		return EvalOut{}, sdk.Validation(fmt.Sprintf("timeout_ms must be 100..%d", maxEvalMs))
 	}
 	timeout := time.Duration(in.TimeoutMs)*time.Millisecond + 2*editorSlack
-	return sdk.Send[EvalOut](ctx, call.Host, "cmd_runtime_eval", in, timeout)
+	return sdk.Send[EvalOut](ctx, call.Host, "cmd_playtest_eval", in, timeout)
 }
 
 // Predicate is a condition on the live game; exactly one kind.
@@ -220,7 +315,7 @@ func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
 	if in.Node != "" {
 		params["node"] = in.Node
 	}
-	out, err := sdk.Send[StepOut](ctx, call.Host, "cmd_runtime_step", params, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
+	out, err := sdk.Send[StepOut](ctx, call.Host, "cmd_playtest_step", params, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
 	if out.Values == nil {
 		out.Values = map[string]any{}
 	}
@@ -270,7 +365,7 @@ func waitFor(ctx context.Context, call *sdk.Call, in WaitForIn) (WaitForOut, err
 	if in.MaxFrames < 1 || in.MaxFrames > maxWindowFrames || in.TimeoutMs < 100 || in.TimeoutMs > 120000 {
 		return WaitForOut{}, sdk.Validation(fmt.Sprintf("max_frames must be 1..%d and timeout_ms 100..120000", maxWindowFrames))
 	}
-	out, err := sdk.Send[WaitForOut](ctx, call.Host, "cmd_runtime_wait_for", in, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
+	out, err := sdk.Send[WaitForOut](ctx, call.Host, "cmd_playtest_wait_for", in, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
 	if out.Values == nil {
 		out.Values = map[string]any{}
 	}
@@ -331,7 +426,7 @@ func watch(ctx context.Context, call *sdk.Call, in WatchIn) (WatchOut, error) {
 	if in.TimeoutMs == 0 {
 		in.TimeoutMs = min(10000+in.Frames*50, 600000)
 	}
-	out, err := sdk.Send[WatchOut](ctx, call.Host, "cmd_runtime_watch", in, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
+	out, err := sdk.Send[WatchOut](ctx, call.Host, "cmd_playtest_watch", in, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
 	out.Expressions = nonNil(out.Expressions)
 	out.Samples = nonNil(out.Samples)
 	for i := range out.Samples {

@@ -425,7 +425,9 @@ func _check(p: Dictionary, b: Dictionary, node: Node) -> Dictionary:
 			var r: Dictionary = _run(p["expr"], b, node)
 			if r.has("error"):
 				return {"held": false, "error": r["error"]}
-			return {"held": bool(r["value"]), "value": ValueCodec.encode(r["value"])}
+			# Truthiness as in an if: any value, never a conversion error.
+			var held: bool = true if r["value"] else false
+			return {"held": held, "value": ValueCodec.encode(r["value"])}
 		"signal":
 			return {"held": bool(p["fired"])}
 		"node_appears":

@@ -127,7 +127,7 @@ func eval(id: int, params: Dictionary) -> void:
 	var started_ms: int = Time.get_ticks_msec()
 	var started_frame: int = Engine.get_process_frames()
 	# Several lines are statements; one line is an expression when it parses as one.
-	if mode == "expression" or (mode == "auto" and not code.strip_edges().contains("\n")):
+	if mode == "expression" or (mode == "auto" and not code.strip_edges().contains("\n") and not _starts_statement(code)):
 		var c: Dictionary = _compile(code, b["names"])
 		if not c.has("error"):
 			var r: Dictionary = eval_run_expression(c["expr"], b, node)
@@ -171,6 +171,13 @@ func eval(id: int, params: Dictionary) -> void:
 	var r: Dictionary = _ok(_eval_result(value, "snippet", node, started_ms, started_frame))
 	r.merge(meta)
 	_probe.call("_reply", id, r)
+
+
+## Whether one line begins with a GDScript statement keyword (Expression would take
+## "while true: pass" for a named index and fail at run time).
+static func _starts_statement(code: String) -> bool:
+	var word: String = code.strip_edges().get_slice(" ", 0).get_slice(":", 0).get_slice("(", 0)
+	return word in ["var", "const", "while", "for", "if", "match", "return", "await", "pass", "assert", "breakpoint", "elif", "else", "break", "continue"]
 
 
 ## Named so that the editor recognises a script error raised under an expression.

@@ -8,6 +8,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/physics"
+	"github.com/godot-mcp/godot-mcp/plugins/playtest"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
 	"github.com/godot-mcp/godot-mcp/plugins/resources"
 	"github.com/godot-mcp/godot-mcp/plugins/runtime"
@@ -32,6 +33,7 @@ func Builtins() []sdk.Toolset {
 		shader.Toolset(),
 		physics.Toolset(),
 		ui.Toolset(),
+		playtest.Toolset(),
 	}
 }
 

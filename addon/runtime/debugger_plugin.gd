@@ -30,6 +30,9 @@ var _next_request: int = 1
 ## reports like any step. Cleared when the game runs on. Static: the toolset reaches
 ## it through this script, not through this plugin's instance.
 static var _named_stops: Dictionary = {}
+## The runtime toolset's link to the game (its editor code's link.gd) while that code
+## is loaded, else null: the playtest toolset reaches the game through it.
+static var runtime_link: RefCounted = null
 
 var _out: Array = []
 var _out_head: int = 0 # index of the oldest entry once the ring is full

@@ -9,9 +9,19 @@ extends Node
 ##
 ## Inert unless a debugger is attached (an exported game, or a game started from a
 ## terminal, never hears from it); while nobody asks it does not process at all:
-## _process runs only while an input sequence or a frame step is in progress.
+## _process runs only while an input sequence, a frame step or a playtest window
+## (playtest.gd: step, wait-for, watch) is in progress.
+##
+## Game code can tell when the agent controls time: `frozen` is true while the game is
+## frozen by godot_playtest_step (SceneTree.paused set by the probe), `stepping` while a
+## step window advances it; frozen_changed and stepping_changed are emitted on change.
+## Read them as get_node_or_null("/root/GodotMcpProbe"), which is null in an exported game.
+
+signal frozen_changed(frozen: bool)
+signal stepping_changed(stepping: bool)
 
 const ValueCodec := preload("../value_codec.gd")
+const Playtest := preload("playtest.gd")
 
 const CAPTURE := "godot_mcp"
 const PROBE_VERSION := 1
@@ -24,6 +34,22 @@ var _active: bool = false
 var _seq: Dictionary = {}
 ## The running frame step, {} when none: {id, remaining, frames}.
 var _step: Dictionary = {}
+## The game is frozen by godot_playtest_step (documented for game code).
+var frozen: bool = false
+## A godot_playtest_step window is advancing the game (documented for game code).
+var stepping: bool = false
+var _playtest: Playtest = null
+var _early: _Early = null
+
+
+## Runs first in every physics tick, before the game's nodes (a step window's inputs and
+## end land exactly on tick boundaries).
+class _Early:
+	extends Node
+	var hook: Callable
+
+	func _physics_process(delta: float) -> void:
+		hook.call(delta)
 
 
 func _init() -> void:
@@ -39,6 +65,13 @@ func _ready() -> void:
 	if not EngineDebugger.is_active() or not OS.is_debug_build():
 		return # exported release, or no editor attached: stay inert
 	_active = true
+	_playtest = Playtest.new(self)
+	_early = _Early.new()
+	_early.name = "GodotMcpProbeEarly"
+	_early.process_physics_priority = -2147483648
+	_early.hook = _playtest.start_of_tick
+	_early.set_physics_process(false)
+	add_child(_early)
 	EngineDebugger.register_message_capture(CAPTURE, _on_message)
 	# Report in once the first frame ran, so the main scene's _ready has happened:
 	# a scene that fails while starting fails before "hello".
@@ -49,6 +82,8 @@ func _exit_tree() -> void:
 	if _active and EngineDebugger.has_capture(CAPTURE):
 		EngineDebugger.unregister_message_capture(CAPTURE)
 	_release_all()
+	if _playtest != null:
+		_playtest.release()
 
 
 func _send_hello() -> void:
@@ -91,6 +126,16 @@ func _on_message(message: String, data: Array) -> bool:
 			_reply(id, _ok(_performance()))
 		"pause":
 			_pause(id, params)
+		"eval":
+			_playtest.eval(id, params)
+		"step":
+			_playtest.step(id, params)
+		"wait":
+			_playtest.wait(id, params)
+		"watch":
+			_playtest.watch(id, params)
+		"release":
+			_reply(id, _ok(_playtest.release()))
 		_:
 			_reply(id, _fail("INTERNAL_ERROR", "The game's probe has no command '%s'. Reinstall the addon (godot-mcp addon install) and play the game again." % command))
 	return true
@@ -130,6 +175,8 @@ func _status() -> Dictionary:
 		"fps": Performance.get_monitor(Performance.TIME_FPS),
 		"headless": _is_headless(),
 		"input_running": not _seq.is_empty(),
+		"frozen": frozen,
+		"stepping": stepping,
 	}
 
 
@@ -416,6 +463,12 @@ func _pause(id: int, params: Dictionary) -> void:
 	if not _step.is_empty():
 		_reply(id, _fail("PRECONDITION_FAILED", "A frame step is still running; wait for it to finish."))
 		return
+	if _playtest.busy():
+		_reply(id, _fail("PRECONDITION_FAILED", "A godot_playtest_step, wait_for or watch is still running; wait for it to finish."))
+		return
+	if frozen:
+		_reply(id, _fail("PRECONDITION_FAILED", "The game is frozen by godot_playtest_step; step it with godot_playtest_step, or resume it with godot_playtest_step {then: \"resume\"} before pausing it this way."))
+		return
 	var tree: SceneTree = get_tree()
 	if params.has("time_scale") and params["time_scale"] != null:
 		Engine.time_scale = float(params["time_scale"])
@@ -486,6 +539,9 @@ const _BUTTONS := {
 func _start_input(id: int, params: Dictionary) -> void:
 	if not _seq.is_empty():
 		_reply(id, _fail("PRECONDITION_FAILED", "Another input sequence is still running in the game; wait for it to finish, then retry."))
+		return
+	if _playtest.busy():
+		_reply(id, _fail("PRECONDITION_FAILED", "A godot_playtest_step, wait_for or watch is still running; wait for it to finish (a step takes an input timeline of its own: inputs)."))
 		return
 	var steps: Array = params.get("steps", []) if typeof(params.get("steps")) == TYPE_ARRAY else []
 	if steps.is_empty():
@@ -571,7 +627,15 @@ func _vec2(v: Variant) -> Variant:
 	return Vector2(float(d["x"]), float(d["y"]))
 
 
-func _process(_delta: float) -> void:
+## A playtest window started: process (and tick) until it ends.
+func _wanted() -> void:
+	set_process(true)
+	_early.set_physics_process(true)
+
+
+func _process(delta: float) -> void:
+	if _playtest.busy():
+		_playtest.end_of_frame(delta)
 	if not _step.is_empty():
 		_step["remaining"] = int(_step["remaining"]) - 1
 		if int(_step["remaining"]) <= 0:
@@ -582,8 +646,9 @@ func _process(_delta: float) -> void:
 			_reply(id, _ok(_pause_state(frames)))
 	if not _seq.is_empty():
 		_run_sequence()
-	if _step.is_empty() and _seq.is_empty():
+	if _step.is_empty() and _seq.is_empty() and not _playtest.busy():
 		set_process(false)
+		_early.set_physics_process(false)
 
 
 ## Runs the sequence as far as it can in this frame: events are parsed now and reach

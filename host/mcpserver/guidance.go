@@ -57,6 +57,7 @@ var guides = []guide{
 	{"audio.md", "audio", "Audio toolset guide", "How the audio tools behave: the bus layout and its file, bus and effect operations, sends, audio import options and reimport."},
 	{"physics.md", "physics", "Physics toolset guide", "How the physics tools behave: named collision layers, layer and mask edits by name or number, collision shapes (primitives, fitted to meshes and sprites), the scene check."},
 	{"ui.md", "ui", "UI toolset guide", "How the ui tools behave: Control rects as laid out in the editor and their problems, presets, anchors and size flags, Theme resources and theme overrides."},
+	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, and what game code sees."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

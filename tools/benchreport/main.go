@@ -71,6 +71,7 @@ var Targets = []Target{
 	{Bench: "ToolsList/diagnostics", Metric: "own-KB", Max: 16, What: "what the diagnostics toolset adds to tools/list"},
 	{Bench: "ToolsList/shader", Metric: "own-KB", Max: 16, What: "what the shader toolset adds to tools/list"},
 	{Bench: "ToolsList/ui", Metric: "own-KB", Max: 16, What: "what the ui toolset adds to tools/list"},
+	{Bench: "ToolsList/playtest", Metric: "own-KB", Max: 16, What: "what the playtest toolset adds to tools/list"},
 	{Bench: "ToolsList/audio", Metric: "own-KB", Max: 16, What: "what the audio toolset adds to tools/list"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},

@@ -27,6 +27,7 @@ var _router: CommandRouter = null
 var _monitor: DebuggerPlugin = null
 var _probe: ProbeAutoload = null
 var _families: Array[RefCounted] = []
+var _link: Link = null
 
 
 func setup(router: CommandRouter) -> void:
@@ -35,6 +36,9 @@ func setup(router: CommandRouter) -> void:
 	_probe = ProbeAutoload.new()
 	_probe.setup(router)
 	var link: Link = Link.new(router, _monitor, _probe)
+	_link = link
+	# The playtest toolset drives the game through this link.
+	DebuggerPlugin.runtime_link = link
 	_families = [Play.new(), Output.new(), Game.new(), Screenshot.new()]
 	for f: RefCounted in _families:
 		f.call("setup", link)
@@ -46,6 +50,11 @@ func setup(router: CommandRouter) -> void:
 
 
 func teardown() -> void:
+	# Nothing left frozen or held in a game that outlives the toolset.
+	if _link != null:
+		_link.release_game()
+		if DebuggerPlugin.runtime_link == _link:
+			DebuggerPlugin.runtime_link = null
 	if _monitor != null:
 		_monitor.teardown()
 		if _router != null and is_instance_valid(_router.plugin):

@@ -147,6 +147,15 @@ func ask(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
 	return {}
 
 
+## Tells the running game's probe to let go of everything (the toolset's editor code
+## is going away): unfreeze a game frozen by the playtest toolset, release held inputs,
+## cancel a running step, wait or watch. Fire and forget.
+func release_game() -> void:
+	var sid: int = monitor.active_session()
+	if sid >= 0 and monitor.probe_connected(sid) and not monitor.session_state(sid)["breaked"]:
+		monitor.forget(monitor.send_to_game(sid, "release", {}))
+
+
 ## The last error lines of the output since [param since] (0: the newest few), for hints.
 func last_errors_hint(since: int) -> String:
 	var start: int = since if since > 0 else maxi(1, monitor.output_cursor() - 50)

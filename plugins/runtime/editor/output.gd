@@ -36,7 +36,7 @@ func get_status(_params: Dictionary) -> Dictionary:
 		var r: Dictionary = await _link.ask("status", {}, 3000)
 		if r.get("ok", false):
 			var res: Dictionary = r["result"]
-			for k: String in ["paused", "time_scale", "headless", "process_frames", "fps"]:
+			for k: String in ["paused", "time_scale", "headless", "process_frames", "fps", "frozen", "stepping"]:
 				if res.has(k):
 					out[k] = res[k]
 			out["probe_responding"] = true

@@ -1,0 +1,436 @@
+// Package playtest is the built-in playtest toolset: playtesting the running
+// game at the agent's pace. eval runs code in the live game; step freezes it
+// and advances it by exact physics ticks or process frames (with an input
+// timeline, or until a predicate holds); wait_for blocks until a predicate
+// holds; watch samples values over frames. It drives the game through the
+// runtime toolset's probe and link, so it needs runtime enabled too; it is a
+// toolset of its own so that its descriptions are paid for only by an agent
+// that playtests (docs/playtest.md).
+package playtest
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/godot-mcp/godot-mcp/sdk"
+)
+
+// editorSlack is added to a time limit the editor enforces itself.
+const editorSlack = 10 * time.Second
+
+var bridgeOnly = []string{sdk.RequireBridgeConnected}
+
+//go:embed editor
+var editorFiles embed.FS
+
+func editorCode() fs.FS {
+	sub, err := fs.Sub(editorFiles, "editor")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
+// Toolset is the playtest toolset.
+func Toolset() sdk.Toolset {
+	return sdk.Toolset{
+		Name:        "playtest",
+		Version:     "0.1.0",
+		Description: "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames. Needs the runtime toolset enabled.",
+		MinGodot:    "4.4",
+		EditorCode:  editorCode(),
+		Tools: []sdk.Tool{
+			sdk.NewTool("eval", sdk.ToolOptions{
+				Title: "Evaluate in the live game",
+				Description: "Runs a GDScript expression or a few statements (await allowed; return gives the value) in the running game, also while it is paused or frozen, " +
+					"with node (default the current scene), tree, root, scene and the autoloads bound, and returns the value in the godot://docs/values shapes. " +
+					"Code that does not compile answers VALIDATION_ERROR with Godot's message and line; a script error answers VALIDATION_ERROR with the message, line and stack (the game goes on); a loop running past timeout_ms is cut (TIMEOUT).",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, eval),
+			sdk.NewTool("step", sdk.ToolOptions{
+				Title: "Freeze and step game time",
+				Description: "Freezes the game (process and physics) and advances it exactly count physics ticks or process frames, or until a predicate holds, " +
+					"with an optional input timeline inside the window (at: the tick an input starts); inputs still held at the end are released. " +
+					"Leaves it frozen (then: resume resumes it; count 0 only freezes or resumes). Answers ticks and frames run, game time and wall time apart, and report values. " +
+					"Game code can read GodotMcpProbe.frozen and .stepping.",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, step),
+			sdk.NewTool("wait_for", sdk.ToolOptions{
+				Title: "Wait for a condition",
+				Description: "Blocks until a predicate on the running game holds (an expression, a signal of node, a node appearing or leaving, a group's count), bounded by max_frames and timeout_ms. " +
+					"Answers held, the frame it held at, and the report values; when a bound expires first, held false, which bound, and the last values seen.",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, waitFor),
+			sdk.NewTool("watch", sdk.ToolOptions{
+				Title: "Watch values over frames",
+				Description: "Samples expressions every N process frames over a window of the running game and returns one timeline (frame, game time, values), " +
+					"bounded by max_samples and max_bytes (truncated says which cut it).",
+				Safety:        sdk.Runtime,
+				RunsCode:      true,
+				Preconditions: bridgeOnly,
+			}, watch),
+		},
+	}
+}
+
+// Node paths of the running game, as the runtime toolset takes them.
+const nodePathHelp = "absolute (\"/root/Main/Player\") or relative to the current scene (\"Player\", \".\" for the scene itself)"
+
+func checkNodePath(where, p string, required bool) error {
+	if p == "" && required {
+		return sdk.Validation(fmt.Sprintf("%s is required: a node path, %s", where, nodePathHelp))
+	}
+	if strings.ContainsAny(p, "\x00") {
+		return sdk.Validation(fmt.Sprintf("%s contains a NUL character", where))
+	}
+	return nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// Vec2 is a position or offset in window pixels.
+type Vec2 struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// Bounds shared by the game and these tools.
+const (
+	maxExpressions  = 16
+	maxWindowFrames = 36_000
+	maxEvalMs       = 60_000
+	maxTimelineLen  = 500
+)
+
+// EvalIn is code to run in the live game.
+type EvalIn struct {
+	Code      string `json:"code" description:"a GDScript expression (node.position.y, scene.get_child_count()) or statements (a function body; return gives the value; await allowed). node, tree (SceneTree), root, scene and the autoloads are bound; an expression sees node's members by bare name"`
+	Node      string `json:"node,omitempty" description:"the node bound as node (and an expression's self): absolute (/root/Main/Player) or relative to the current scene; default the current scene"`
+	Mode      string `json:"mode,omitempty" jsonschema:"enum=auto|expression|snippet,default=auto" description:"auto runs code as an expression when it parses as one, else as statements"`
+	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=60000,default=5000" description:"time limit: a loop in the code that runs past it is cut (TIMEOUT)"`
+}
+
+// EvalOut is the value the code produced.
+type EvalOut struct {
+	Value      any    `json:"value" description:"the result in the JSON shapes of godot://docs/values (null when a snippet returns nothing)"`
+	Type       string `json:"type" description:"its Godot type (the class for objects)"`
+	Mode       string `json:"mode" description:"expression or snippet: how the code ran"`
+	Node       string `json:"node" description:"absolute path of the node bound as node"`
+	DurationMs int64  `json:"duration_ms" description:"wall time it ran"`
+	Frames     int64  `json:"frames" description:"process frames that passed while it ran (a snippet that awaits)"`
+	Frozen     bool   `json:"frozen" description:"the game is frozen by godot_playtest_step"`
+}
+
+func eval(ctx context.Context, call *sdk.Call, in EvalIn) (EvalOut, error) {
+	if strings.TrimSpace(in.Code) == "" {
+		return EvalOut{}, sdk.Validation("code is empty: give an expression (node.position.y) or statements (return gives the value)")
+	}
+	if len(in.Code) > 64*1024 {
+		return EvalOut{}, sdk.Validation("code is over 64 KiB; keep eval to small snippets")
+	}
+	if err := checkNodePath("node", in.Node, false); err != nil {
+		return EvalOut{}, err
+	}
+	if in.Mode == "" {
+		in.Mode = "auto"
+	}
+	if in.TimeoutMs == 0 {
+		in.TimeoutMs = 5000
+	}
+	if in.TimeoutMs < 100 || in.TimeoutMs > maxEvalMs {
+		return EvalOut{}, sdk.Validation(fmt.Sprintf("timeout_ms must be 100..%d", maxEvalMs))
+	}
+	timeout := time.Duration(in.TimeoutMs)*time.Millisecond + 2*editorSlack
+	return sdk.Send[EvalOut](ctx, call.Host, "cmd_playtest_eval", in, timeout)
+}
+
+// Predicate is a condition on the live game; exactly one kind.
+type Predicate struct {
+	Expression   string `json:"expression,omitempty" description:"true when this expression is truthy: a GDScript expression (Godot's Expression: no statements); node's members by bare name; node, tree, root, scene and the autoloads are bound"`
+	Signal       string `json:"signal,omitempty" description:"true once node (the tool's node) emits this signal"`
+	NodeAppears  string `json:"node_appears,omitempty" description:"true once a node exists at this path"`
+	NodeLeaves   string `json:"node_leaves,omitempty" description:"true once no node exists at this path"`
+	Group        string `json:"group,omitempty" description:"true when the number of nodes in this group is within count_at_least/count_at_most"`
+	CountAtLeast *int   `json:"count_at_least,omitempty" jsonschema:"minimum=0" description:"group: at least this many"`
+	CountAtMost  *int   `json:"count_at_most,omitempty" jsonschema:"minimum=0" description:"group: at most this many"`
+}
+
+func (p *Predicate) check(where string) error {
+	var kinds []string
+	for _, k := range []struct {
+		name string
+		set  bool
+	}{{"expression", p.Expression != ""}, {"signal", p.Signal != ""}, {"node_appears", p.NodeAppears != ""}, {"node_leaves", p.NodeLeaves != ""}, {"group", p.Group != ""}} {
+		if k.set {
+			kinds = append(kinds, k.name)
+		}
+	}
+	if len(kinds) != 1 {
+		return sdk.Validation(fmt.Sprintf("%s takes exactly one of expression, signal, node_appears, node_leaves, group (got %d: %s)", where, len(kinds), strings.Join(kinds, ", ")))
+	}
+	if (p.CountAtLeast != nil || p.CountAtMost != nil) && p.Group == "" {
+		return sdk.Validation(where + ": count_at_least and count_at_most belong to a group predicate")
+	}
+	if p.Group != "" && p.CountAtLeast == nil && p.CountAtMost == nil {
+		return sdk.Validation(where + ": a group predicate needs count_at_least and/or count_at_most, e.g. {\"group\": \"enemies\", \"count_at_most\": 0}")
+	}
+	for _, path := range []string{p.NodeAppears, p.NodeLeaves} {
+		if err := checkNodePath(where, path, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkExpressions(where string, list []string, required bool) error {
+	if required && len(list) == 0 {
+		return sdk.Validation(where + " is empty: give 1 to 16 expressions, e.g. [\"position.y\", \"velocity\"]")
+	}
+	if len(list) > maxExpressions {
+		return sdk.Validation(fmt.Sprintf("%s has %d expressions; at most %d", where, len(list), maxExpressions))
+	}
+	for i, e := range list {
+		if strings.TrimSpace(e) == "" {
+			return sdk.Validation(fmt.Sprintf("%s[%d] is empty", where, i))
+		}
+	}
+	return nil
+}
+
+// TimedInput is one input of a step's timeline, at a frame of the window.
+type TimedInput struct {
+	At         int      `json:"at" jsonschema:"minimum=0" description:"the window's tick/frame (0 = the first) from which the game sees it"`
+	Type       string   `json:"type" jsonschema:"enum=action|key|mouse_button|mouse_motion" description:"what it is"`
+	Action     string   `json:"action,omitempty" description:"type action: an input map action"`
+	Key        string   `json:"key,omitempty" description:"type key: a Godot key name (A, Space, Left)"`
+	Button     string   `json:"button,omitempty" jsonschema:"enum=left|right|middle|wheel_up|wheel_down|wheel_left|wheel_right|xbutton1|xbutton2" description:"type mouse_button (default left)"`
+	State      string   `json:"state,omitempty" jsonschema:"enum=tap|press|release" description:"tap (default) presses at at and releases hold_frames later; press holds (released when the window ends); release lets go"`
+	Strength   *float64 `json:"strength,omitempty" jsonschema:"minimum=0,maximum=1" description:"action: how far pressed (default 1)"`
+	Modifiers  []string `json:"modifiers,omitempty" jsonschema:"maxItems=4" description:"key and mouse: shift, ctrl, alt, meta"`
+	Position   *Vec2    `json:"position,omitempty" description:"mouse: window pixels"`
+	Relative   *Vec2    `json:"relative,omitempty" description:"mouse_motion: how far to move"`
+	HoldFrames int      `json:"hold_frames,omitempty" jsonschema:"minimum=1,maximum=36000" description:"tap: ticks/frames to hold (default 2)"`
+}
+
+// StepIn freezes the game and advances it by a counted window.
+type StepIn struct {
+	Unit      string       `json:"unit,omitempty" jsonschema:"enum=physics_ticks|process_frames,default=physics_ticks" description:"what count counts"`
+	Count     *int         `json:"count,omitempty" jsonschema:"minimum=0,maximum=36000" description:"ticks/frames to advance (0: only freeze); with until, the most to advance (default 600)"`
+	Until     *Predicate   `json:"until,omitempty" description:"stop as soon as this holds (checked before each tick, or after each frame)"`
+	Inputs    []TimedInput `json:"inputs,omitempty" jsonschema:"maxItems=500" description:"input timeline inside the window; whatever is still held when it ends is released"`
+	Report    []string     `json:"report,omitempty" jsonschema:"maxItems=16" description:"expressions whose values to answer when the window ends"`
+	Then      string       `json:"then,omitempty" jsonschema:"enum=freeze|resume,default=freeze" description:"leave the game frozen (default) or resume it afterwards"`
+	Node      string       `json:"node,omitempty" description:"the node bound as node (and the expressions' self) and whose signal until.signal names; default the current scene"`
+	TimeoutMs int          `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=600000" description:"wall-time bound (default 10 s + 100 ms per tick)"`
+}
+
+// StepOut says what the window did.
+type StepOut struct {
+	Unit             string         `json:"unit"`
+	Stepped          int            `json:"stepped" description:"ticks/frames advanced"`
+	PhysicsTicks     int            `json:"physics_ticks" description:"physics ticks the game ran in the window"`
+	ProcessFrames    int            `json:"process_frames" description:"process frames the game ran in the window"`
+	GameTimeMs       float64        `json:"game_time_ms" description:"game time the window advanced (scaled by time_scale)"`
+	WallMs           int64          `json:"wall_ms" description:"real time the call took in the game"`
+	Frozen           bool           `json:"frozen" description:"the game is frozen now"`
+	Until            string         `json:"until,omitempty" description:"the predicate, when one was given"`
+	Held             *bool          `json:"held,omitempty" description:"the predicate held (stepped is where)"`
+	Expired          string         `json:"expired" description:"why it stopped without the predicate: count, wall_time; empty otherwise"`
+	Values           map[string]any `json:"values" description:"report expression -> value at the end (godot://docs/values shapes; {error} when it failed)"`
+	ReleasedAtEnd    []string       `json:"released_at_end" description:"inputs still held when the window ended, released then"`
+	InputsNotReached int            `json:"inputs_not_reached" description:"timeline events after the window's end, never sent"`
+	Frame            int64          `json:"frame" description:"the game's process frame counter now"`
+	PhysicsFrame     int64          `json:"physics_frame" description:"the game's physics frame counter now"`
+}
+
+func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
+	if in.Until != nil {
+		if err := in.Until.check("until"); err != nil {
+			return StepOut{}, err
+		}
+	}
+	if err := checkExpressions("report", in.Report, false); err != nil {
+		return StepOut{}, err
+	}
+	if err := checkNodePath("node", in.Node, false); err != nil {
+		return StepOut{}, err
+	}
+	count := 0
+	if in.Count != nil {
+		count = *in.Count
+	} else if in.Until != nil {
+		count = 600
+	}
+	if count < 0 || count > maxWindowFrames {
+		return StepOut{}, sdk.Validation(fmt.Sprintf("count must be 0..%d", maxWindowFrames))
+	}
+	if len(in.Inputs) > maxTimelineLen {
+		return StepOut{}, sdk.Validation(fmt.Sprintf("inputs has %d entries; at most %d", len(in.Inputs), maxTimelineLen))
+	}
+	for i, s := range in.Inputs {
+		if s.At > count && count > 0 {
+			return StepOut{}, sdk.Validation(fmt.Sprintf("inputs[%d].at is %d, beyond the window of %d; nothing was run", i, s.At, count))
+		}
+		if s.Type == "" {
+			return StepOut{}, sdk.Validation(fmt.Sprintf("inputs[%d].type is required: action, key, mouse_button or mouse_motion", i))
+		}
+	}
+	if in.Unit == "" {
+		in.Unit = "physics_ticks"
+	}
+	if in.Then == "" {
+		in.Then = "freeze"
+	}
+	if in.TimeoutMs == 0 {
+		in.TimeoutMs = 10000 + count*100
+		if in.TimeoutMs > 600000 {
+			in.TimeoutMs = 600000
+		}
+	}
+	params := map[string]any{"unit": in.Unit, "count": count, "then": in.Then, "timeout_ms": in.TimeoutMs}
+	if in.Until != nil {
+		params["until"] = in.Until
+	}
+	if len(in.Inputs) > 0 {
+		params["inputs"] = in.Inputs
+	}
+	if len(in.Report) > 0 {
+		params["report"] = in.Report
+	}
+	if in.Node != "" {
+		params["node"] = in.Node
+	}
+	out, err := sdk.Send[StepOut](ctx, call.Host, "cmd_playtest_step", params, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
+	if out.Values == nil {
+		out.Values = map[string]any{}
+	}
+	out.ReleasedAtEnd = nonNil(out.ReleasedAtEnd)
+	return out, err
+}
+
+// WaitForIn blocks until a predicate holds.
+type WaitForIn struct {
+	Until     Predicate `json:"until" description:"what to wait for (exactly one kind)"`
+	Report    []string  `json:"report,omitempty" jsonschema:"maxItems=16" description:"expressions whose values to answer (when it held, or the last seen)"`
+	MaxFrames int       `json:"max_frames,omitempty" jsonschema:"minimum=1,maximum=36000,default=600" description:"give up after this many process frames"`
+	TimeoutMs int       `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=120000,default=10000" description:"give up after this much wall time"`
+	Node      string    `json:"node,omitempty" description:"the node bound as node (and the expressions' self) and whose signal until.signal names; default the current scene"`
+}
+
+// WaitForOut says what held and when, or what was last seen.
+type WaitForOut struct {
+	Held           bool           `json:"held" description:"the predicate held; false: a bound expired first"`
+	Until          string         `json:"until" description:"the predicate"`
+	Expired        string         `json:"expired" description:"frames or wall_time when it did not hold; empty when it held"`
+	Frame          int64          `json:"frame" description:"the game's process frame when it held (or gave up)"`
+	FramesWaited   int            `json:"frames_waited"`
+	GameTimeMs     float64        `json:"game_time_ms" description:"game time that passed while waiting"`
+	WallMs         int64          `json:"wall_ms"`
+	Values         map[string]any `json:"values" description:"report expression -> value when it held, or the last value seen"`
+	PredicateValue any            `json:"predicate_value,omitempty" description:"the predicate's last value (expression, or a group's count)"`
+	PredicateError string         `json:"predicate_error,omitempty" description:"the expression's last run-time error"`
+}
+
+func waitFor(ctx context.Context, call *sdk.Call, in WaitForIn) (WaitForOut, error) {
+	if err := in.Until.check("until"); err != nil {
+		return WaitForOut{}, err
+	}
+	if err := checkExpressions("report", in.Report, false); err != nil {
+		return WaitForOut{}, err
+	}
+	if err := checkNodePath("node", in.Node, false); err != nil {
+		return WaitForOut{}, err
+	}
+	if in.MaxFrames == 0 {
+		in.MaxFrames = 600
+	}
+	if in.TimeoutMs == 0 {
+		in.TimeoutMs = 10000
+	}
+	if in.MaxFrames < 1 || in.MaxFrames > maxWindowFrames || in.TimeoutMs < 100 || in.TimeoutMs > 120000 {
+		return WaitForOut{}, sdk.Validation(fmt.Sprintf("max_frames must be 1..%d and timeout_ms 100..120000", maxWindowFrames))
+	}
+	out, err := sdk.Send[WaitForOut](ctx, call.Host, "cmd_playtest_wait_for", in, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
+	if out.Values == nil {
+		out.Values = map[string]any{}
+	}
+	return out, err
+}
+
+// WatchIn samples expressions over a window of frames.
+type WatchIn struct {
+	Expressions []string `json:"expressions" jsonschema:"minItems=1,maxItems=16" description:"what to sample: a GDScript expression (Godot's Expression: no statements); node's members by bare name; node, tree, root, scene and the autoloads are bound"`
+	Every       int      `json:"every,omitempty" jsonschema:"minimum=1,maximum=600,default=1" description:"sample every this many process frames"`
+	Frames      int      `json:"frames,omitempty" jsonschema:"minimum=1,maximum=36000,default=60" description:"the window: process frames to watch"`
+	MaxSamples  int      `json:"max_samples,omitempty" jsonschema:"minimum=1,maximum=5000,default=600" description:"stop (truncated) after this many samples"`
+	MaxBytes    int      `json:"max_bytes,omitempty" jsonschema:"minimum=1024,maximum=4194304,default=262144" description:"stop (truncated) before the timeline's JSON exceeds this"`
+	TimeoutMs   int      `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=600000" description:"wall-time bound (default 10 s + 50 ms per frame)"`
+	Node        string   `json:"node,omitempty" description:"the node bound as node (and the expressions' self); default the current scene"`
+}
+
+// Sample is one row of a timeline.
+type Sample struct {
+	Frame        int     `json:"frame" description:"frames since the watch started (0 = when it started)"`
+	ProcessFrame int64   `json:"process_frame" description:"the game's process frame counter"`
+	GameTimeMs   float64 `json:"game_time_ms" description:"game time since the watch started"`
+	Values       []any   `json:"values" description:"one per expression, in order ({error} when it failed)"`
+}
+
+// WatchOut is the timeline.
+type WatchOut struct {
+	Expressions   []string `json:"expressions"`
+	Every         int      `json:"every"`
+	Samples       []Sample `json:"samples"`
+	FramesWatched int      `json:"frames_watched"`
+	GameTimeMs    float64  `json:"game_time_ms" description:"game time the window covered"`
+	WallMs        int64    `json:"wall_ms"`
+	Bytes         int      `json:"bytes" description:"size of the samples' JSON"`
+	Truncated     bool     `json:"truncated" description:"the window was cut short"`
+	TruncatedBy   string   `json:"truncated_by" description:"max_samples, max_bytes or wall_time; empty when the whole window was watched"`
+}
+
+func watch(ctx context.Context, call *sdk.Call, in WatchIn) (WatchOut, error) {
+	if err := checkExpressions("expressions", in.Expressions, true); err != nil {
+		return WatchOut{}, err
+	}
+	if err := checkNodePath("node", in.Node, false); err != nil {
+		return WatchOut{}, err
+	}
+	if in.Every == 0 {
+		in.Every = 1
+	}
+	if in.Frames == 0 {
+		in.Frames = 60
+	}
+	if in.MaxSamples == 0 {
+		in.MaxSamples = 600
+	}
+	if in.MaxBytes == 0 {
+		in.MaxBytes = 262144
+	}
+	if in.TimeoutMs == 0 {
+		in.TimeoutMs = min(10000+in.Frames*50, 600000)
+	}
+	out, err := sdk.Send[WatchOut](ctx, call.Host, "cmd_playtest_watch", in, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
+	out.Expressions = nonNil(out.Expressions)
+	out.Samples = nonNil(out.Samples)
+	for i := range out.Samples {
+		out.Samples[i].Values = nonNil(out.Samples[i].Values)
+	}
+	return out, err
+}

@@ -40,7 +40,7 @@ type NoArgs struct{}
 type PeerInfo struct {
 	ProjectDir   string    `json:"project_dir"`
 	GodotVersion string    `json:"godot_version"`
-	GodotTested  bool      `json:"godot_tested" description:"its major.minor is in tested_godot"`
+	GodotTested  bool      `json:"godot_tested" description:"a Godot version the e2e suite proves every tool on"`
 	GodotNote    string    `json:"godot_note"`
 	AddonVersion string    `json:"addon_version"`
 	ConnectedAt  time.Time `json:"connected_at"`
@@ -68,7 +68,6 @@ type ServerInfo struct {
 	Toolsets              []ToolsetStatus   `json:"toolsets"`
 	PluginDir             PluginDirInfo     `json:"plugin_dir"`
 	Unavailable           []UnavailableTool `json:"unavailable" description:"tools that cannot work in this setup, served or of a built-in toolset not enabled yet (e.g. headless runs, test runs, the project check and shader compiles without a Godot binary), each with what is missing and the fix; empty when every one can"`
-	TestedGodot           []string          `json:"tested_godot" description:"Godot versions the e2e suite proves every tool on"`
 }
 
 // ToolsetList is the result of godot_list_toolsets.
@@ -357,7 +356,6 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		Bridge:                BridgeInfo{URL: st.URL, Listening: st.Listening, Connected: st.Connected},
 		Toolsets:              s.listToolsets(ctx),
 		PluginDir:             PluginDirInfo{Path: s.cfg.PluginDir, Skipped: s.skipped},
-		TestedGodot:           contract.TestedGodot,
 		Unavailable:           s.unavailableTools(),
 	}
 	if info.PluginDir.Skipped == nil {

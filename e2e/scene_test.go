@@ -604,13 +604,13 @@ func TestSceneAuthoring(t *testing.T) {
 	if p := vec(t, sceneNodeOf(t, s, "Hero2", "position").Properties["position"]); p != (vec2{10, 10}) {
 		t.Errorf("after undoing the move Hero2 is at %+v", p)
 	}
+	sceneRedo(t, s)
 	// A plain reorder under the same parent keeps the global transform too.
-	h.mustCall(t, "godot_scene_move_node", map[string]any{"node": "Hero2", "index": 0}, &mv)
-	if mv.Parent != "." || !mv.GlobalTransformKept {
+	h.mustCall(t, "godot_scene_move_node", map[string]any{"node": "World/Hero2", "index": 1}, &mv)
+	if mv.Path != "World/Hero2" || mv.Parent != "World" || !mv.GlobalTransformKept {
 		t.Errorf("reorder = %+v", mv)
 	}
 	sceneUndo(t, s)
-	sceneRedo(t, s)
 
 	// ---- delete (undoable) ----
 	var del struct {

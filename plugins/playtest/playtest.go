@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -38,11 +39,13 @@ func editorCode() fs.FS {
 // Toolset is the playtest toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
-		Name:        "playtest",
-		Version:     "0.1.0",
-		Description: "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames. Needs the runtime toolset enabled.",
-		MinGodot:    "4.4",
-		EditorCode:  editorCode(),
+		Name:           "playtest",
+		Version:        "0.1.0",
+		Description:    "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames. Needs the runtime toolset enabled.",
+		Keywords:       []string{"eval", "freeze", "step frames", "physics ticks", "wait for", "watch values", "playtest"},
+		MinGodot:       engines.MinGodot,
+		MaxTestedGodot: engines.MaxTestedGodot,
+		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("eval", sdk.ToolOptions{
 				Title: "Evaluate in the live game",

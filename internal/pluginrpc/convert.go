@@ -51,7 +51,7 @@ func infoFromProto(d *pluginproto.DescribeResponse) plugmodel.ToolsetInfo {
 		Name: d.GetName(), Version: d.GetVersion(), Description: d.GetDescription(),
 		MinGodot: d.GetMinGodot(), SDKVersion: d.GetSdkVersion(), EditorVersion: d.GetEditorVersion(),
 		MaxTestedGodot: d.GetMaxTestedGodot(),
-		Keywords: d.GetKeywords(),
+		Keywords:       d.GetKeywords(),
 	}
 	for _, f := range d.GetEditorFiles() {
 		info.EditorFiles = append(info.EditorFiles, plugmodel.EditorFile{Path: f.GetPath(), Content: f.GetContent()})

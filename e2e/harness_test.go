@@ -126,11 +126,6 @@ func findGodot() (bin, version, why string) {
 	return usable[0].Path, usable[0].Version, ""
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
-}
-
 // prepare builds the host and the e2e toolset and imports the sample project
 // once; tests copy the imported project.
 func prepare(godot, version string) error {

@@ -110,11 +110,17 @@ func TestDiagnosticsEditorLog(t *testing.T) {
 	})
 	t.Logf("missing dependency: %+v", got)
 
-	// The script with a parse error was reported when the editor started.
-	got, _ = waitLog(t, h, 0, "the parse error at res://broken.gd:4 (at boot)", func(e logEntry) bool {
-		return e.Severity == "error" && e.File == "res://broken.gd" && e.Line == 4 && strings.Contains(e.Message, "Parse Error")
-	})
-	t.Logf("parse error at boot: %+v", got)
+	// The script with a parse error was reported when the editor started
+	// (Godot 4.8 no longer loads a script without class_name at start, and
+	// prints nothing of it: docs/godot-versions.md).
+	if engineAtLeast(4, 8) {
+		t.Logf("Godot %s: no parse error at boot to read", suite.godotVersion)
+	} else {
+		got, _ = waitLog(t, h, 0, "the parse error at res://broken.gd:4 (at boot)", func(e logEntry) bool {
+			return e.Severity == "error" && e.File == "res://broken.gd" && e.Line == 4 && strings.Contains(e.Message, "Parse Error")
+		})
+		t.Logf("parse error at boot: %+v", got)
+	}
 
 	// A script broken after the start shows up after a rescan.
 	writeFiles(t, e.project, map[string]string{"later.gd": "extends Node\n\nvar x: int = \n"})

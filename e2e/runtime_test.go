@@ -884,8 +884,13 @@ func TestRuntimeScreenshotsUnderXvfb(t *testing.T) {
 // gameEmbeddedInEditor says whether this run's engine embeds the played game
 // in the editor's Game screen by default on Linux (seen on 4.8-dev; not on
 // 4.4.1).
-func gameEmbeddedInEditor() bool {
-	var major, minor int
-	fmt.Sscanf(suite.godotVersion, "%d.%d", &major, &minor)
-	return major > 4 || major == 4 && minor >= 8
+func gameEmbeddedInEditor() bool { return engineAtLeast(4, 8) }
+
+// engineAtLeast says whether this run's engine is major.minor or newer: for
+// the tests' expectations of engine behaviour that no API reports
+// (docs/godot-versions.md lists each).
+func engineAtLeast(major, minor int) bool {
+	var ma, mi int
+	fmt.Sscanf(suite.godotVersion, "%d.%d", &ma, &mi)
+	return ma > major || ma == major && mi >= minor
 }

@@ -140,6 +140,10 @@ func TestTestsGUT(t *testing.T) {
 }
 
 func TestTestsGdUnit4(t *testing.T) {
+	if engineAtLeast(4, 8) && os.Getenv(gdunit4DirEnv) == "" {
+		t.Skip("gdUnit4 (5.1.1 to its master of 2026-11) does not compile on Godot 4.8-dev: FileAccess.get_as_text() lost its argument; set " +
+			gdunit4DirEnv + " to a gdUnit4 that does (docs/godot-versions.md)")
+	}
 	gdunit := frameworkCopy(t, gdunit4DirEnv, "gdUnit4")
 	project := testsProject(t, gdunit, "gdUnit4", map[string]string{
 		"test/sample_test.gd": "extends GdUnitTestSuite\n\nfunc test_passes() -> void:\n\tprint(\"hello from the test\")\n\tassert_int(1 + 1).is_equal(2)\n\nfunc test_fails() -> void:\n\tvar got: int = 1 + 1\n\tassert_int(got).is_equal(3)\n",

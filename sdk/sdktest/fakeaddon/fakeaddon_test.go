@@ -116,6 +116,10 @@ func Example() {
 	fmt.Println(r.Error)
 	r = b.Send(ctx, "cmd_hang", nil, 10*time.Millisecond)
 	fmt.Println(r.Error)
+	// The bridge may give up before the fake editor has read the command.
+	for deadline := time.Now().Add(5 * time.Second); len(a.Received()) < 3 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	fmt.Println(b.Status().Peer.ProjectDir, len(a.Received()))
 	// Output:
 	// true {"root":"Main"}

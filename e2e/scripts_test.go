@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/contract"
@@ -132,32 +129,12 @@ type fileCheckNode struct {
 // loadScenesFresh loads scenes of project in a new headless Godot process.
 func loadScenesFresh(t *testing.T, project string, scenes ...string) map[string]map[string]fileCheckNode {
 	t.Helper()
-	script := filepath.Join(t.TempDir(), "check_scenes.gd")
-	if err := os.WriteFile(script, []byte(fileCheckScript), 0o644); err != nil {
-		t.Fatal(err)
+	rest := headlessPrint(t, project, fileCheckScript, "SCENE_CHECK", scenes...)
+	var got map[string]map[string]fileCheckNode
+	if err := json.Unmarshal([]byte(rest), &got); err != nil {
+		t.Fatalf("bad JSON from the scene check: %v\n%s", err, rest)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	args := append([]string{"--headless", "--path", project, "--script", script, "--"}, scenes...)
-	cmd := exec.CommandContext(ctx, suite.godot, args...)
-	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("headless scene check: %v\n%s", err, out)
-	}
-	checkEditorOutput(t, "headless scene check", string(out))
-	for _, line := range strings.Split(string(out), "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "SCENE_CHECK "); ok {
-			var got map[string]map[string]fileCheckNode
-			if err := json.Unmarshal([]byte(rest), &got); err != nil {
-				t.Fatalf("bad JSON from the scene check: %v\n%s", err, rest)
-			}
-			return got
-		}
-	}
-	t.Fatalf("the scene check printed nothing:\n%s", out)
-	return nil
+	return got
 }
 
 // A script with a class_name is written and usable at once: a node of the

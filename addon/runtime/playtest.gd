@@ -766,21 +766,30 @@ func start_of_tick(delta: float) -> void:
 	if _job.is_empty() or _job["kind"] != "step" or _job["unit"] != "physics" or _tree().paused:
 		return
 	# The state here is the one after `done` ticks (bodies synced from the last step).
-	if int(_job["done"]) > 0 and not (_job["until"] as Dictionary).is_empty():
-		var c: Dictionary = _check(_job["until"], _job["b"], _job["node"])
-		if c["held"]:
-			_finish_step(true)
-			return
-	if int(_job["done"]) >= int(_job["limit"]):
-		_finish_step(false, "count" if not (_job["until"] as Dictionary).is_empty() else "")
-		return
-	if Time.get_ticks_msec() >= int(_job["deadline"]):
-		_finish_step(false, "wall_time")
+	if _step_ended():
 		return
 	_emit_due(int(_job["done"]))
 	_job["done"] = int(_job["done"]) + 1
 	_job["ticks"] = int(_job["ticks"]) + 1
 	_job["game_time"] = float(_job["game_time"]) + delta
+
+
+## Ends the step when its predicate holds (after at least one unit), its count
+## is reached or its wall time is up; says whether it ended.
+func _step_ended() -> bool:
+	var until: Dictionary = _job["until"]
+	if int(_job["done"]) > 0 and not until.is_empty():
+		var c: Dictionary = _check(until, _job["b"], _job["node"])
+		if c["held"]:
+			_finish_step(true)
+			return true
+	if int(_job["done"]) >= int(_job["limit"]):
+		_finish_step(false, "count" if not until.is_empty() else "")
+		return true
+	if Time.get_ticks_msec() >= int(_job["deadline"]):
+		_finish_step(false, "wall_time")
+		return true
+	return false
 
 
 ## Last thing in every process frame (after the game's nodes).
@@ -796,16 +805,7 @@ func end_of_frame(delta: float) -> void:
 			return
 		_job["done"] = int(_job["done"]) + 1
 		_job["game_time"] = float(_job["game_time"]) + delta
-		if not (_job["until"] as Dictionary).is_empty():
-			var c: Dictionary = _check(_job["until"], _job["b"], _job["node"])
-			if c["held"]:
-				_finish_step(true)
-				return
-		if int(_job["done"]) >= int(_job["limit"]):
-			_finish_step(false, "count" if not (_job["until"] as Dictionary).is_empty() else "")
-			return
-		if Time.get_ticks_msec() >= int(_job["deadline"]):
-			_finish_step(false, "wall_time")
+		if _step_ended():
 			return
 		_emit_due(int(_job["done"]))
 		return

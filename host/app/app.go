@@ -158,6 +158,10 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 	return a, nil
 }
 
+// defaultsInParallel is how many toolsets enabled at start are started at
+// once.
+const defaultsInParallel = 4
+
 // startToolsets are the toolsets the user chose to enable at start:
 // GODOT_MCP_PROFILE's, then GODOT_MCP_DEFAULT_TOOLSETS ("all" stands for
 // every toolset).
@@ -201,11 +205,23 @@ func (a *App) enableDefaults(ctx context.Context, names []string) error {
 	go func() {
 		defer a.defaults.Done()
 		defer close(ready)
+		// Plugins start a few at a time: one after another, fifteen of
+		// them outlast the hold on a loaded machine (CI saw tools/list
+		// answered with nine), all at once they starve each other's
+		// handshakes.
+		sem := make(chan struct{}, defaultsInParallel)
+		var wg sync.WaitGroup
 		for _, name := range names {
-			if err := a.Server.EnableToolset(ctx, name); err != nil {
-				a.log.Error("GODOT_MCP_DEFAULT_TOOLSETS: a toolset could not be enabled", "toolset", name, "err", err.Hint)
-			}
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				if err := a.Server.EnableToolset(ctx, name); err != nil {
+					a.log.Error("GODOT_MCP_DEFAULT_TOOLSETS: a toolset could not be enabled", "toolset", name, "err", err.Hint)
+				}
+			}()
 		}
+		wg.Wait()
 	}()
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -21,11 +20,10 @@ import (
 // takes.
 
 // clientStartWait bounds how long the first requests of a client that got
-// its profile wait for it (see HoldUntil): longer than startWait, because
-// a client that ignores tools/list_changed sees only what its first
-// tools/list holds, yet under Codex's default startup timeout (10 s for
-// the handshake and the first tools/list), past which it drops the server.
-const clientStartWait = 8 * time.Second
+// its profile wait for it (see HoldUntil): as long as startWait, because a
+// client that ignores tools/list_changed sees only what its first
+// tools/list holds.
+const clientStartWait = startWait
 
 // ProfileToolsets are the toolsets of a profile; All is every known one.
 func (s *Server) ProfileToolsets(ctx context.Context, name string) ([]string, *envelope.Error) {

@@ -237,8 +237,11 @@ func (s *Server) answerDisabledTool(_ context.Context, req mcp.CallToolRequest) 
 
 // startWait bounds how long a request waits for the toolsets enabled at
 // start; a toolset that comes up later is announced with
-// notifications/tools/list_changed as usual.
-const startWait = 5 * time.Second
+// notifications/tools/list_changed as usual. It stays under Codex's
+// default startup timeout (10 s for the handshake and the first
+// tools/list), past which Codex drops the server, and Codex never reads a
+// later list.
+const startWait = 8 * time.Second
 
 // HoldUntil makes the requests whose answer depends on the toolsets enabled
 // at start (GODOT_MCP_DEFAULT_TOOLSETS) wait until ready closes: the lists

@@ -170,3 +170,75 @@ func TestTestsWithoutFramework(t *testing.T) {
 		t.Fatalf("%+v", e)
 	}
 }
+
+// walkerFiles: a node that walks right while ui_right is held, 120 px/s in
+// physics ticks (2 px a tick at 60 ticks/s).
+var walkerFiles = map[string]string{
+	"walker.gd":   "extends Node2D\n\nvar speed: float = 120.0\n\nfunc _physics_process(delta: float) -> void:\n\tif Input.is_action_pressed(\"ui_right\"):\n\t\tposition.x += speed * delta\n",
+	"walker.tscn": "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Script\" path=\"res://walker.gd\" id=\"1\"]\n\n[node name=\"Walker\" type=\"Node2D\"]\nscript = ExtResource(\"1\")\n",
+}
+
+// playtestAsTest writes a playtest as a test of fw with
+// godot_tests_write_playtest: held from tick 10 to tick 40, the walker moves
+// exactly 30 ticks' worth (60 px) and no more; the written test passes
+// headless, and fails once the game is changed so it no longer walks.
+func playtestAsTest(t *testing.T, fw, fwName, fwDir string) {
+	project := testsProject(t, fwDir, fwName, walkerFiles)
+	h := startHostT(t, "ws://127.0.0.1:0", "GODOT_MCP_PROJECT_DIR="+project)
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "tests"}, nil)
+	args := map[string]any{
+		"path":  "res://test/test_walk_right.gd",
+		"scene": "res://walker.tscn",
+		"count": 60,
+		"inputs": []any{
+			map[string]any{"at": 10, "type": "action", "action": "ui_right", "state": "press"},
+			map[string]any{"at": 40, "type": "action", "action": "ui_right", "state": "release"},
+		},
+		"checks": []any{
+			map[string]any{"at": 10, "expr": "position.x == 0.0", "message": "nothing moves before the press"},
+			map[string]any{"at": 40, "expr": "abs(position.x - 60.0) < 0.01", "message": "30 ticks held: 60 px"},
+			map[string]any{"at": 60, "expr": "abs(position.x - 60.0) < 0.01", "message": "stops on release"},
+		},
+		"timeout_ms": 180000,
+	}
+	var out struct {
+		Path, Framework, Test string
+		Written               bool
+		Run                   *testsRun
+	}
+	h.mustCall(t, "godot_tests_write_playtest", args, &out)
+	if !out.Written || out.Framework != fw || out.Run == nil {
+		t.Fatalf("write_playtest: %+v", out)
+	}
+	if !out.Run.Passed || out.Run.Totals["passed"] != 1 || len(out.Run.Results) != 1 || out.Run.Results[0].Test != "test_walk_right" {
+		t.Fatalf("the written test should pass:\n%s", out.Run)
+	}
+	src, err := os.ReadFile(filepath.Join(project, "test", "test_walk_right.gd"))
+	if err != nil || !strings.Contains(string(src), "const SCENE := \"res://walker.tscn\"") {
+		t.Fatalf("the test script on disk: %v\n%s", err, src)
+	}
+
+	// The same path again without overwrite is refused, the file kept.
+	if e := h.mustFail(t, "godot_tests_write_playtest", args); e.Error != "PRECONDITION_FAILED" || !strings.Contains(e.Hint, "overwrite") {
+		t.Fatalf("writing over the test without overwrite: %+v", e)
+	}
+
+	// Break the game: the walker no longer walks. The kept test says so.
+	writeFiles(t, project, map[string]string{"walker.gd": strings.Replace(walkerFiles["walker.gd"], "120.0", "0.0", 1)})
+	var r testsRun
+	h.mustCall(t, "godot_tests_run", map[string]any{"path": "res://test/test_walk_right.gd", "timeout_ms": 180000}, &r)
+	if r.Passed || len(r.Results) != 1 || r.Results[0].Status != "failed" || !strings.Contains(r.String(), "30 ticks held") {
+		t.Fatalf("the kept test should fail once the walker stops walking, naming the check:\n%s", r)
+	}
+}
+
+func TestTestsWritePlaytestGUT(t *testing.T) {
+	playtestAsTest(t, "gut", "gut", frameworkCopy(t, gutDirEnv, "gut"))
+}
+
+func TestTestsWritePlaytestGdUnit4(t *testing.T) {
+	if engineAtLeast(4, 8) && os.Getenv(gdunit4DirEnv) == "" {
+		t.Skip("gdUnit4 does not compile on Godot 4.8-dev (see TestTestsGdUnit4)")
+	}
+	playtestAsTest(t, "gdunit4", "gdUnit4", frameworkCopy(t, gdunit4DirEnv, "gdUnit4"))
+}

@@ -30,7 +30,7 @@ var Profiles = []Profile{
 	{Name: "minimal", Description: "build scenes and write scripts", Toolsets: []string{"scene", "scripts"}},
 	{Name: "2d", Description: "make and play a 2D game: files, settings and input map, tile maps, animation", Toolsets: []string{"scene", "scripts", "resources", "project", "runtime", "tilemap", "animation"}},
 	{Name: "3d", Description: "make and play a 3D game: files, settings, physics shapes and layers, shaders, animation", Toolsets: []string{"scene", "scripts", "resources", "project", "runtime", "physics", "shader", "animation"}},
-	{Name: "playtest", Description: "run, drive and debug the game and its tests; fix scripts", Toolsets: []string{"runtime", "debugger", "diagnostics", "tests", "scripts"}},
+	{Name: "playtest", Description: "run, drive, step and debug the game, keep what it proved as tests; fix scripts", Toolsets: []string{"runtime", "playtest", "debugger", "diagnostics", "tests", "scripts"}},
 	{Name: All, Description: "every toolset, third-party ones included"},
 }
 

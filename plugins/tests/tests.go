@@ -14,8 +14,8 @@ func Toolset() sdk.Toolset {
 	return sdk.Toolset{
 		Name:           "tests",
 		Version:        "0.1.0",
-		Description:    "Unit tests: detect GUT or gdUnit4, list suites and tests, run them headless with per-test results.",
-		Keywords:       []string{"GUT", "gdUnit4", "unit tests", "test suites", "test results"},
+		Description:    "Unit tests: detect GUT or gdUnit4, list suites and tests, run them headless with per-test results, keep a playtest as a test.",
+		Keywords:       []string{"GUT", "gdUnit4", "unit tests", "test suites", "test results", "playtest to test"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
@@ -38,6 +38,15 @@ func Toolset() sdk.Toolset {
 				RunsCode:      true,
 				Preconditions: []string{sdk.RequireGodotBinary},
 			}, run),
+			sdk.NewTool("write_playtest", sdk.ToolOptions{
+				Title: "Keep a playtest as a test",
+				Description: "Writes a GUT or gdUnit4 test script that plays a scene for a number of physics ticks (or frames), sends an input timeline (as godot_playtest_step takes it) and asserts expressions at given ticks, then runs it headless and answers the result. " +
+					"The script needs only the framework, so the proof stays in the project.",
+				Safety:          sdk.Mutating,
+				RunsCode:        true,
+				DestructiveWhen: []string{"overwrite"},
+				Preconditions:   []string{sdk.RequireGodotBinary},
+			}, writePlaytest),
 		},
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // The npm packages (tools/npm builds them): a launcher, godot-mcp, whose
 // optional dependencies are one package per platform, @godot-mcp/OS-CPU,
-// each holding this binary as bin/godot-mcp.
+// each holding this binary as bin/godot-mcp (tools/release builds them).
 const (
 	npmLauncherName = "godot-mcp"
 	npmScope        = "@godot-mcp/"

@@ -263,10 +263,19 @@ func TestReleaseNPMPackagesThroughNpx(t *testing.T) {
 		t.Errorf("through npx: serverInfo.version %q, want %q", got, version)
 	}
 
-	home := t.TempDir()
-	cmd := npxCmd("setup", "codex", "--dry-run")
-	cmd.Env = append(cmd.Env, "HOME="+home)
+	// Without the platform package (optional dependencies left out, or no
+	// registry to fetch it from), the launcher says what is missing.
+	cmd := exec.CommandContext(ctx, npx, "--offline", "--yes", "--package", packed[1], "godot-mcp", "version")
+	cmd.Dir, cmd.Env = work, npmEnv
 	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "godot-mcp: the package @godot-mcp/linux-x64 is not installed beside godot-mcp") {
+		t.Errorf("launcher alone: %v\n%s", err, out)
+	}
+
+	home := t.TempDir()
+	cmd = npxCmd("setup", "codex", "--dry-run")
+	cmd.Env = append(cmd.Env, "HOME="+home)
+	out, err = cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "[mcp_servers.godot]") || !strings.Contains(string(out), "command = 'npx'") || !strings.Contains(string(out), "args = ['-y', 'godot-mcp']") {
 		t.Fatalf("setup through npx: %v\n%s", err, out)
 	}

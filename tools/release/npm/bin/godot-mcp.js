@@ -7,16 +7,12 @@
 "use strict";
 
 const { spawn } = require("child_process");
-const path = require("path");
 
 const platform = `${process.platform}-${process.arch}`;
 const pkg = `@godot-mcp/${platform}`;
 const exe = process.platform === "win32" ? "godot-mcp.exe" : "godot-mcp";
 
 function findBinary() {
-  if (process.env.GODOT_MCP_BINARY) {
-    return path.resolve(process.env.GODOT_MCP_BINARY);
-  }
   try {
     return require.resolve(`${pkg}/bin/${exe}`);
   } catch (err) {

@@ -5,7 +5,7 @@ GO    ?= go
 BIN   := bin/godot-mcp
 PKGS  := ./...
 
-.PHONY: all build run test test-go lint fmt-check vet gdparse e2e bench stress docs proto proto-check conformance clean
+.PHONY: all build release run test test-go lint fmt-check vet gdparse e2e bench stress docs proto proto-check conformance clean
 
 all: build
 
@@ -15,8 +15,20 @@ all: build
 # golang.org/x/net/trace request tracing (off unless grpc.EnableTracing,
 # which nothing sets), about 0.5 MB less of the binary resident in a
 # toolset's process. See docs/performance.md.
+#
+# The version is CalVer from the commit: its date (UTC) and short hash,
+# e.g. 2026.12.02+93f0d6b, stamped into the server and the embedded addon.
+VERSION ?= $(shell TZ=UTC git log -1 --format='%cd+%h' --abbrev=7 --date=format-local:%Y.%m.%d 2>/dev/null)
+VERSION_LDFLAGS := $(if $(VERSION),-X github.com/godot-mcp/godot-mcp/host/contract.Version=$(VERSION) -X github.com/godot-mcp/godot-mcp/addon.Version=$(VERSION))
 build:
-	@CGO_ENABLED=0 $(GO) build -tags grpcnotrace -o $(BIN) ./cmd/godot-mcp
+	@CGO_ENABLED=0 $(GO) build -tags grpcnotrace -ldflags '$(VERSION_LDFLAGS)' -o $(BIN) ./cmd/godot-mcp
+
+# Static binaries for Linux, macOS and Windows on amd64 and arm64, stamped
+# like build, their SHA256SUMS and the npm packages (a launcher, godot-mcp,
+# and @godot-mcp/<platform>-<arch> with each binary), all in dist/; nothing
+# is published (tools/release, docs/getting-started.md).
+release:
+	@$(GO) run ./tools/release -out dist $(if $(filter command line environment,$(origin VERSION)),-version $(VERSION))
 
 # Runs the MCP server over stdio (the default transport). Nothing but MCP
 # JSON-RPC is printed on stdout, so an MCP client may launch `make run`.

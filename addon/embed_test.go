@@ -11,7 +11,7 @@ import (
 )
 
 func TestVersionMatchesPluginCfg(t *testing.T) {
-	cfg, err := fs.ReadFile(FS, "plugin.cfg")
+	cfg, err := fs.ReadFile(embedded, "plugin.cfg")
 	if err != nil {
 		t.Fatalf("plugin.cfg is not embedded: %v", err)
 	}
@@ -21,6 +21,38 @@ func TestVersionMatchesPluginCfg(t *testing.T) {
 	}
 	if got := string(m[1]); got != Version {
 		t.Errorf("plugin.cfg version = %q, addon.Version = %q; keep them equal", got, Version)
+	}
+}
+
+// A release build's version (tools/release stamps it) is what the
+// installed plugin.cfg says, so the editor reports the server's version.
+func TestStampedPluginCfg(t *testing.T) {
+	fsys := stamp(embedded, "2026.12.02+abc1234")
+	cfg, err := fs.ReadFile(fsys, "plugin.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`(?m)^version="([^"]*)"`).FindSubmatch(cfg); m == nil || string(m[1]) != "2026.12.02+abc1234" {
+		t.Fatalf("stamped plugin.cfg:\n%s", cfg)
+	}
+	orig, _ := fs.ReadFile(embedded, "plugin.cfg")
+	if strings.Count(string(cfg), "\n") != strings.Count(string(orig), "\n") || !strings.Contains(string(cfg), "script=") {
+		t.Fatalf("more than the version changed:\n%s", cfg)
+	}
+	if st, err := fs.Stat(fsys, "plugin.cfg"); err != nil || st.Size() != int64(len(cfg)) {
+		t.Fatalf("stat: %v %v", st, err)
+	}
+	n := 0
+	if err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	}); err != nil || n < 10 {
+		t.Fatalf("walk: %d files, %v", n, err)
+	}
+	if stamp(embedded, Version) != fs.FS(embedded) {
+		t.Error("the default version is not the embedded files as they are")
 	}
 }
 

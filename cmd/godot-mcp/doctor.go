@@ -28,19 +28,24 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/contract"
 )
 
-const doctorUsage = `usage: godot-mcp doctor [--project DIR] [--wait DURATION]
+const doctorUsage = `usage: godot-mcp doctor [--project DIR] [--wait DURATION] [--client CLIENT] [--name NAME]
 
 Checks what godot-mcp needs and says how to fix what is missing: the addon
 installed in the project and matching this server, the plugin enabled in
 project.godot, the bridge port free or owned by a godot-mcp server, an
-editor connected, and Godot found for headless runs (GODOT_BIN or godot on
-PATH). Exits 1 when a check fails.
+editor connected, Godot found for headless runs (GODOT_BIN or godot on
+PATH), and the MCP clients' configs (those setup writes) that name
+godot-mcp pointing at this binary, with each client's known limits and the
+profile it starts with. Exits 1 when a check fails.
 
   --project DIR     the Godot project (default GODOT_MCP_PROJECT_DIR, else
                     the current directory when it holds project.godot)
   --wait DURATION   when no server runs, how long to listen on the bridge
                     for the editor to dial in (default 7s: the addon
                     retries every 5 s at most; 0 skips the check)
+  --client CLIENT   check this client's config (a setup client: codex,
+                    cursor, …); its lack of a godot-mcp entry is a failure
+  --name NAME       the server's name in the client configs (default godot)
 `
 
 // doctorReport collects the checks' verdicts.
@@ -100,11 +105,16 @@ func doctorCommand(ctx context.Context, cfg config.Config, args []string, stdout
 	fs.Usage = func() { fmt.Fprint(stderr, doctorUsage) }
 	project := fs.String("project", cfg.ProjectDir, "Godot project directory")
 	wait := fs.Duration("wait", 7*time.Second, "how long to wait for the editor to dial in")
+	client := fs.String("client", "", "the MCP client to check")
+	name := fs.String("name", "godot", "the server's name in client configs")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("doctor: unexpected %q", strings.Join(fs.Args(), " "))
+	}
+	if _, ok := lookupSetupClient(*client); *client != "" && !ok {
+		return fmt.Errorf("doctor: unknown client %q (known: %s)", *client, strings.Join(setupClientNames()[:len(setupClientTable)], ", "))
 	}
 	r := &doctorReport{w: stdout}
 	self, _ := selfPath()
@@ -125,6 +135,11 @@ func doctorCommand(ctx context.Context, cfg config.Config, args []string, stdout
 	}
 	checkBridgeAndEditor(ctx, r, cfg, *wait)
 	checkGodot(ctx, r, cfg.GodotBin)
+	projectAbs := ""
+	if dir != "" {
+		projectAbs, _ = filepath.Abs(dir)
+	}
+	checkClients(r, projectAbs, *client, *name)
 	if r.failed > 0 {
 		fmt.Fprintf(stdout, "\n%d check(s) failed. docs/troubleshooting.md explains each.\n", r.failed)
 		return errDoctorFailed

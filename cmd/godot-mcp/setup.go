@@ -9,31 +9,36 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
+	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/internal/nolinks"
 )
 
-// setupClients are the clients `godot-mcp setup` knows, in help order.
-var setupClients = []string{"claude-code", "claude-desktop", "cursor", "vscode", "print"}
+func setupUsage() string {
+	var b strings.Builder
+	b.WriteString(`usage: godot-mcp setup CLIENT [--project DIR] [--name NAME] [--dry-run]
 
-const setupUsage = `usage: godot-mcp setup CLIENT [--project DIR] [--name NAME] [--dry-run]
+Adds godot-mcp (this binary, by absolute path; "npx -y godot-mcp" when it
+runs from the npm package) to an MCP client's config, keeping every other
+server and setting in it; the file is backed up first (FILE.bak). In a
+project no symbolic link is followed (the config, its backup, the folders
+on the way): a link there is refused and nothing is written.
 
-Adds godot-mcp (this binary, by absolute path) to an MCP client's config,
-keeping every other server in it; the file is backed up first (FILE.bak).
-In a project no symbolic link is followed (the config, its backup, the
-folders on the way): a link there is refused and nothing is written.
-
-  claude-code     ~/.claude.json (user scope); with --project, DIR/.mcp.json (project scope)
-  claude-desktop  <user config dir>/Claude/claude_desktop_config.json
-  cursor          ~/.cursor/mcp.json; with --project, DIR/.cursor/mcp.json
-  vscode          <user config dir>/Code/User/mcp.json; with --project, DIR/.vscode/mcp.json
-  print           print a JSON snippet ({"mcpServers": ...}) for any other client
+`)
+	for _, c := range setupClientTable {
+		fmt.Fprintf(&b, "  %-15s %s\n", c.name, c.usage)
+	}
+	b.WriteString(`  print           print a JSON snippet ({"mcpServers": ...}) for any other client
 
   --project DIR   also set GODOT_MCP_PROJECT_DIR=DIR, and use the project-scoped config
+                  of a client that has one
   --name NAME     the server's name in the config (default godot)
   --dry-run       print the file that would be written, write nothing
-`
+`)
+	return b.String()
+}
 
 // serverEntry is the config entry of this server.
 type serverEntry struct {
@@ -43,16 +48,33 @@ type serverEntry struct {
 	Env     map[string]string `json:"env,omitempty"`
 }
 
+// selfLaunch is how a client should start this binary: by its absolute
+// path, or through npx when it runs from the npm package (whose path is in
+// npx's cache and changes with every version).
+func selfLaunch() (launch, error) {
+	self, err := selfPath()
+	if err != nil {
+		return launch{}, err
+	}
+	if npmPackage(self) != "" {
+		if runtime.GOOS == "windows" { // npx is npx.cmd, which clients start through cmd
+			return launch{Command: "cmd", Args: []string{"/c", "npx", "-y", npmLauncherName}}, nil
+		}
+		return launch{Command: "npx", Args: []string{"-y", npmLauncherName}}, nil
+	}
+	return launch{Command: self, Args: []string{}}, nil
+}
+
 // setupCommand implements `godot-mcp setup CLIENT`.
 func setupCommand(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprint(stderr, setupUsage)
-		return errors.New("setup needs a client: " + strings.Join(setupClients, ", "))
+		fmt.Fprint(stderr, setupUsage())
+		return errors.New("setup needs a client: " + strings.Join(setupClientNames(), ", "))
 	}
-	client := args[0]
+	clientName := args[0]
 	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, setupUsage) }
+	fs.Usage = func() { fmt.Fprint(stderr, setupUsage()) }
 	project := fs.String("project", "", "Godot project directory")
 	name := fs.String("name", "godot", "server name in the client's config")
 	dryRun := fs.Bool("dry-run", false, "print, write nothing")
@@ -60,13 +82,15 @@ func setupCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("setup %s: unexpected %q", client, strings.Join(fs.Args(), " "))
+		return fmt.Errorf("setup %s: unexpected %q", clientName, strings.Join(fs.Args(), " "))
 	}
-	self, err := selfPath()
+	if *name == "" || strings.ContainsFunc(*name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return fmt.Errorf("--name %q: want a name without control characters", *name)
+	}
+	l, err := selfLaunch()
 	if err != nil {
 		return err
 	}
-	entry := serverEntry{Command: self, Args: []string{}}
 	if *project != "" {
 		abs, err := filepath.Abs(*project)
 		if err != nil {
@@ -76,58 +100,24 @@ func setupCommand(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--project %s: no project.godot there (pass the folder that contains it)", abs)
 		}
 		*project = abs
-		entry.Env = map[string]string{"GODOT_MCP_PROJECT_DIR": abs}
+		l.Env = map[string]string{"GODOT_MCP_PROJECT_DIR": abs}
 	}
-
-	key := "mcpServers"
-	var path string
-	switch client {
-	case "print":
-		out, _ := json.MarshalIndent(map[string]any{key: map[string]any{*name: entry}}, "", "  ")
+	if clientName == "print" {
+		out, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{*name: serverEntry{Command: l.Command, Args: l.Args, Env: l.Env}}}, "", "  ")
 		_, err := fmt.Fprintf(stdout, "%s\n", out)
 		return err
-	case "claude-code":
-		if *project != "" {
-			path = filepath.Join(*project, ".mcp.json")
-		} else {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return err
-			}
-			path = filepath.Join(home, ".claude.json")
-		}
-		entry.Type = "stdio"
-	case "claude-desktop":
-		dir, err := os.UserConfigDir()
-		if err != nil {
-			return err
-		}
-		path = filepath.Join(dir, "Claude", "claude_desktop_config.json")
-	case "cursor":
-		if *project != "" {
-			path = filepath.Join(*project, ".cursor", "mcp.json")
-		} else {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return err
-			}
-			path = filepath.Join(home, ".cursor", "mcp.json")
-		}
-	case "vscode":
-		key = "servers"
-		entry.Type = "stdio"
-		if *project != "" {
-			path = filepath.Join(*project, ".vscode", "mcp.json")
-		} else {
-			dir, err := os.UserConfigDir()
-			if err != nil {
-				return err
-			}
-			path = filepath.Join(dir, "Code", "User", "mcp.json")
-		}
-	default:
-		fmt.Fprint(stderr, setupUsage)
-		return fmt.Errorf("setup: unknown client %q (known: %s)", client, strings.Join(setupClients, ", "))
+	}
+	client, ok := lookupSetupClient(clientName)
+	if !ok {
+		fmt.Fprint(stderr, setupUsage())
+		return fmt.Errorf("setup: unknown client %q (known: %s)", clientName, strings.Join(setupClientNames(), ", "))
+	}
+	var path string
+	inProject := *project != "" && client.project != nil
+	if inProject {
+		path = client.project(*project)
+	} else if path, err = client.user(); err != nil {
+		return err
 	}
 
 	// In a project (it may come from a clone) no link is followed: not the
@@ -135,7 +125,7 @@ func setupCommand(args []string, stdout, stderr io.Writer) error {
 	// config may be a link they made (a dotfile manager's): the file it
 	// points at is updated; its backup is never written through a link.
 	dir, rel := *project, ""
-	if dir != "" {
+	if inProject {
 		rel, _ = filepath.Rel(dir, path)
 		rel = filepath.ToSlash(rel)
 	} else {
@@ -179,17 +169,21 @@ func setupCommand(args []string, stdout, stderr io.Writer) error {
 			return refused(err)
 		}
 	}
-	raw, _ := json.Marshal(entry)
-	updated, replaced, err := mergeServer(old, key, *name, raw)
+	key, v2 := client.key, false
+	if client.shape == shapeOpenCode && openCodeV2(old) {
+		key, v2 = []string{"mcp", "servers"}, true
+	}
+	entry := client.entry(l, v2)
+	updated, replaced, err := mergeConfig(client.format, old, key, *name, entry)
 	if err != nil {
-		return fmt.Errorf("%s: %w; nothing was changed. Add this to it by hand:\n%s", path, err, snippet(key, *name, entry))
+		return fmt.Errorf("%s: %w; nothing was changed. Add this to it by hand:\n%s", path, err, snippet(client, key, *name, entry))
 	}
 	if *dryRun {
 		fmt.Fprintf(stdout, "would write %s:\n%s", path, updated)
 		return nil
 	}
 	if existed && bytes.Equal(bytes.TrimSpace(old), bytes.TrimSpace(updated)) {
-		fmt.Fprintf(stdout, "%s already has %q pointing at %s; nothing to do\n", path, *name, self)
+		fmt.Fprintf(stdout, "%s already has %q pointing at %s; nothing to do\n", path, *name, l.Command)
 		return nil
 	}
 	if files == nil { // a user-level config directory that does not exist yet
@@ -216,12 +210,57 @@ func setupCommand(args []string, stdout, stderr io.Writer) error {
 	if replaced {
 		verb = "replaced"
 	}
-	fmt.Fprintf(stdout, "%s %q in %s (command %s)\n", verb, *name, path, self)
+	fmt.Fprintf(stdout, "%s %q in %s (command %s)\n", verb, *name, path, strings.Join(append([]string{l.Command}, l.Args...), " "))
 	if existed {
 		fmt.Fprintf(stdout, "the previous file is %s.bak\n", path)
 	}
-	fmt.Fprintln(stdout, "restart the client (or reload its MCP servers), then check with: "+self+" doctor")
+	if note := clientNote(client); note != "" {
+		fmt.Fprintln(stdout, note)
+	}
+	fmt.Fprintln(stdout, "restart the client (or reload its MCP servers), then check with: godot-mcp doctor --client "+client.name)
 	return nil
+}
+
+// clientNote is what the server knows of the client's limits, and the
+// profile it gets.
+func clientNote(c setupClient) string {
+	if c.limits == "" {
+		return ""
+	}
+	for _, pc := range profile.Clients {
+		if pc.Name != c.limits {
+			continue
+		}
+		var what []string
+		if pc.IgnoresListChanged {
+			what = append(what, "it never re-reads the tool list after tools/list_changed, so toolsets enabled later stay unseen")
+		}
+		if pc.ToolCap > 0 {
+			what = append(what, fmt.Sprintf("it takes at most %d tools (%s)", pc.ToolCap, pc.CapNote))
+		}
+		return fmt.Sprintf("note: %s: %s; the server starts it with the %q profile (GODOT_MCP_PROFILE in the entry's env picks another; docs/clients.md)",
+			c.display, strings.Join(what, "; "), pc.Profile)
+	}
+	return ""
+}
+
+// openCodeV2 says the OpenCode config lists servers under mcp.servers
+// (OpenCode 2's own shape) rather than under mcp.
+func openCodeV2(doc []byte) bool {
+	servers, err := configServers(formatJSONC, doc, []string{"mcp", "servers"})
+	if err != nil || servers == nil {
+		return false
+	}
+	for _, raw := range servers {
+		var probe map[string]json.RawMessage
+		if json.Unmarshal(raw, &probe) != nil {
+			return false
+		}
+		if _, ok := probe["type"]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // selfPath is this binary's absolute path, symlinks resolved.
@@ -236,111 +275,22 @@ func selfPath() (string, error) {
 	return filepath.Abs(self)
 }
 
-func snippet(key, name string, entry serverEntry) string {
-	out, _ := json.MarshalIndent(map[string]any{key: map[string]any{name: entry}}, "", "  ")
+func snippet(c setupClient, key []string, name string, entry any) string {
+	if c.format == formatTOML {
+		out, _, err := mergeTOML(nil, key, name, mustJSON(entry))
+		if err == nil {
+			return string(out)
+		}
+	}
+	var v any = map[string]any{name: entry}
+	for i := len(key) - 1; i >= 0; i-- {
+		v = map[string]any{key[i]: v}
+	}
+	out, _ := json.MarshalIndent(v, "", "  ")
 	return string(out)
 }
 
-// mergeServer sets doc[key][name] = entry in a JSON document, keeping every
-// other member and their order; an empty doc is a new file. replaced says
-// an entry of that name was there.
-func mergeServer(doc []byte, key, name string, entry json.RawMessage) (out []byte, replaced bool, err error) {
-	if len(bytes.TrimSpace(doc)) == 0 {
-		doc = []byte("{}")
-	}
-	top, err := orderedObject(doc)
-	if err != nil {
-		return nil, false, fmt.Errorf("not a JSON object (comments are not supported): %w", err)
-	}
-	servers := []member{}
-	idx := -1
-	for i, m := range top {
-		if m.Key == key {
-			idx = i
-			if string(bytes.TrimSpace(m.Value)) != "null" {
-				if servers, err = orderedObject(m.Value); err != nil {
-					return nil, false, fmt.Errorf("%q is not a JSON object: %w", key, err)
-				}
-			}
-		}
-	}
-	found := false
-	for i := range servers {
-		if servers[i].Key == name {
-			servers[i].Value, found = entry, true
-		}
-	}
-	if !found {
-		servers = append(servers, member{Key: name, Value: entry})
-	}
-	value := encodeObject(servers)
-	if idx >= 0 {
-		top[idx].Value = value
-	} else {
-		top = append(top, member{Key: key, Value: value})
-	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, encodeObject(top), "", "  "); err != nil {
-		return nil, false, err
-	}
-	buf.WriteByte('\n')
-	return buf.Bytes(), found, nil
-}
-
-type member struct {
-	Key   string
-	Value json.RawMessage
-}
-
-// orderedObject splits a JSON object into its members, in order.
-func orderedObject(data []byte) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not an object")
-	}
-	var out []member
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if seen[k] {
-			return nil, fmt.Errorf("duplicate key %q", k)
-		}
-		seen[k] = true
-		out = append(out, member{Key: k, Value: v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the object")
-	}
-	return out, nil
-}
-
-func encodeObject(ms []member) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(m.Key)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(m.Value)
-	}
-	b.WriteByte('}')
-	return b.Bytes()
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
 }

@@ -213,6 +213,20 @@ func TestSetupRefusesLinksPlantedInTheProject(t *testing.T) {
 			{"backup", ".vscode/mcp.json.bak", ".bashrc"},
 			{"directory", ".vscode", "outside"},
 		}},
+		{"codex", ".codex/config.toml", []plant{
+			{"config", ".codex/config.toml", ".claude.json"},
+			{"backup", ".codex/config.toml.bak", ".bashrc"},
+			{"directory", ".codex", "outside"},
+		}},
+		{"gemini", ".gemini/settings.json", []plant{
+			{"config", ".gemini/settings.json", ".claude.json"},
+			{"backup", ".gemini/settings.json.bak", ".bashrc"},
+			{"directory", ".gemini", "outside"},
+		}},
+		{"opencode", "opencode.json", []plant{
+			{"config", "opencode.json", ".claude.json"},
+			{"backup", "opencode.json.bak", ".bashrc"},
+		}},
 	}
 	const secret = `{"mcpServers": {}, "oauthAccount": {"token": "sk-secret-token"}}`
 	const bashrc = "# my shell\n"

@@ -15,7 +15,8 @@ const ContractVersion = 2
 // MinCompatibleContract is the oldest client contract still served.
 const MinCompatibleContract = 2
 
-// Version is the CalVer build version (YYYY.MM.DD[.N]); overridden at link
+// Version is the CalVer build version (YYYY.MM.DD[.N]; a build from a commit
+// says YYYY.MM.DD+hash, see tools/release); overridden at link
 // time with -ldflags "-X github.com/godot-mcp/godot-mcp/host/contract.Version=…".
 var Version = "2026.11.29"
 

@@ -11,6 +11,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/host/toolsets"
+	"github.com/godot-mcp/godot-mcp/internal/inproc"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/plugins"
 )
 
@@ -57,6 +59,31 @@ func builtinSummaries() []mcpserver.ToolsetSummary {
 			s.ToolPreconditions[name] = t.Preconditions()
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// builtinInfos are the built-in toolsets' full descriptions, read in this
+// process from the SDK registry and held to the checks of a plugin's
+// description (pluginhost.Open): listing and enabling a built-in toolset
+// starts no plugin process. A toolset that fails here is left out and
+// described by its plugin as before (the failure is logged).
+func builtinInfos(log *slog.Logger) map[string]plugmodel.ToolsetInfo {
+	out := map[string]plugmodel.ToolsetInfo{}
+	if inproc.NewToolset == nil {
+		return out
+	}
+	ctx := context.Background()
+	for _, ts := range plugins.Builtins() {
+		reg, err := inproc.NewToolset(ts)
+		if err == nil {
+			var p *pluginhost.Plugin
+			if p, err = pluginhost.Open(ctx, pluginhost.Spec{Name: ts.Name, BuiltIn: true}, reg, noServices{}, log); err == nil {
+				out[ts.Name] = p.Info()
+				continue
+			}
+		}
+		log.Warn("built-in toolset described by its plugin instead", "toolset", ts.Name, "err", err)
 	}
 	return out
 }

@@ -66,6 +66,9 @@ type Server struct {
 	mcp       *server.MCPServer
 	skipped   []SkippedPlugin
 	builtins  []ToolsetSummary
+	// addMu serializes AddTools, which registers with mcp-go before it
+	// publishes in tools (see AddTools).
+	addMu sync.Mutex
 
 	// starting, when set, closes once the toolsets enabled at start are
 	// (see HoldUntil).
@@ -353,18 +356,26 @@ func (s *Server) AddTools(tools ...Tool) error {
 		staged = append(staged, reg)
 		served = append(served, server.ServerTool{Tool: mcpTool(def), Handler: s.handler(reg)})
 	}
-	s.mu.Lock()
+	s.addMu.Lock()
+	defer s.addMu.Unlock()
+	s.mu.RLock()
 	for _, r := range staged {
 		if old, taken := s.tools[r.def.Name]; taken && old.def.Toolset != r.def.Toolset {
-			s.mu.Unlock()
+			s.mu.RUnlock()
 			return &NameTakenError{Tool: r.def.Name, Toolset: r.def.Toolset, Owner: old.def.Toolset}
 		}
 	}
+	s.mu.RUnlock()
+	// mcp-go first: the start hold (awaitStart) lets a call through as soon
+	// as its tool is in s.tools, and mcp-go must find it then; published the
+	// other way round, a call in between was answered "tool not found"
+	// (TestBinaryApprovalScope, once enabling stopped starting a process).
+	s.mcp.AddTools(served...)
+	s.mu.Lock()
 	for _, r := range staged {
 		s.tools[r.def.Name] = r
 	}
 	s.mu.Unlock()
-	s.mcp.AddTools(served...)
 	return nil
 }
 

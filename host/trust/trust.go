@@ -52,6 +52,9 @@ type Store struct {
 	ConfigDir string
 
 	mu sync.Mutex // serializes this process's read-modify-write of the file
+
+	sumsMu sync.Mutex
+	sums   map[string]string // file identity (see identity) -> its SHA-256
 }
 
 // Default is the Store in the user's config directory.
@@ -135,6 +138,47 @@ func key(path string) string {
 	return filepath.Clean(path)
 }
 
+// sum is Sum, remembered for the file's identity (device, inode, size,
+// times): a file replaced or written since is hashed again, one left
+// alone is not hashed on every start of its toolset.
+func (s *Store) sum(path string) (string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	id, changed, ok := identity(fi)
+	// A file changed in the last seconds may change again within the
+	// timestamps' granularity without its identity moving: not remembered.
+	ok = ok && time.Since(changed) > 2*time.Second
+	if ok {
+		s.sumsMu.Lock()
+		sum, known := s.sums[path+"\x00"+id]
+		s.sumsMu.Unlock()
+		if known {
+			return sum, nil
+		}
+	}
+	sum, err := Sum(path)
+	if err != nil || !ok {
+		return sum, err
+	}
+	if after, err := os.Stat(path); err != nil || !sameIdentity(after, id) {
+		return sum, nil // changed while hashed: not remembered
+	}
+	s.sumsMu.Lock()
+	if s.sums == nil {
+		s.sums = map[string]string{}
+	}
+	s.sums[path+"\x00"+id] = sum
+	s.sumsMu.Unlock()
+	return sum, nil
+}
+
+func sameIdentity(fi os.FileInfo, id string) bool {
+	now, _, ok := identity(fi)
+	return ok && now == id
+}
+
 // Sum is the hex SHA-256 of the file at path.
 func Sum(path string) (string, error) {
 	f, err := os.Open(path)
@@ -181,7 +225,7 @@ func (s *Store) record(name, path, sum string, replace bool) (Pin, error) {
 // messages and the record). With no pin, record pins it (trust on first
 // use); otherwise it passes.
 func (s *Store) Check(name, path string, record bool) *envelope.Error {
-	sum, err := Sum(path)
+	sum, err := s.sum(path)
 	if err != nil {
 		return envelope.Errorf(envelope.InternalError, "Toolset %q: cannot read its executable %s to check it is the one trusted: %v.", name, path, err)
 	}

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
@@ -81,5 +83,49 @@ func TestTrustFileFollowsNoLink(t *testing.T) {
 	}
 	if raw, _ := os.ReadFile(elsewhere); string(raw) != "keep" {
 		t.Fatalf("the link's target was written: %q", raw)
+	}
+}
+
+// A file rewritten in place with the same size is hashed again (the
+// remembered hash is per file version).
+func TestRewrittenFileIsHashedAgain(t *testing.T) {
+	s := &Store{ConfigDir: t.TempDir()}
+	exe := filepath.Join(t.TempDir(), "hello")
+	writeExe(t, exe, "v1")
+	if err := s.Check("hello", exe, true); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(exe, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("v2") // same size, same inode
+	f.Close()
+	if err := s.Check("hello", exe, true); err == nil || err.Required != envelope.RequirePluginTrusted {
+		t.Fatalf("a file rewritten in place passed: %+v", err)
+	}
+}
+
+// An old file's hash is remembered; rewriting it in place (same size and
+// inode) is still seen.
+func TestRememberedHashFollowsTheFile(t *testing.T) {
+	s := &Store{ConfigDir: t.TempDir()}
+	exe := filepath.Join(t.TempDir(), "hello")
+	writeExe(t, exe, "v1")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(exe, old, old)
+	time.Sleep(2100 * time.Millisecond) // past the change-time guard
+	if err := s.Check("hello", exe, true); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.sums) != 1 && runtime.GOOS == "linux" {
+		t.Fatalf("hash not remembered: %v", s.sums)
+	}
+	f, _ := os.OpenFile(exe, os.O_WRONLY, 0)
+	f.WriteString("v2")
+	f.Close()
+	os.Chtimes(exe, old, old) // mtime put back: the change time still moves
+	if err := s.Check("hello", exe, true); err == nil || err.Required != envelope.RequirePluginTrusted {
+		t.Fatalf("a file rewritten in place with its mtime put back passed: %+v", err)
 	}
 }

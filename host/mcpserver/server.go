@@ -26,6 +26,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 // Bridge is what the MCP server needs of the editor bridge.
@@ -69,6 +70,9 @@ type Server struct {
 	// addMu serializes AddTools, which registers with mcp-go before it
 	// publishes in tools (see AddTools).
 	addMu sync.Mutex
+	// compiled caches compileInput by input schema: a toolset enabled
+	// again (or after "all" was disabled) compiles nothing twice.
+	compiled sync.Map // string(input schema) -> *schema.Schema
 
 	// starting, when set, closes once the toolsets enabled at start are
 	// (see HoldUntil).
@@ -348,7 +352,7 @@ func (s *Server) AddTools(tools ...Tool) error {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
 		def.InputSchema = input
-		resolved, err := compileInput(input)
+		resolved, err := s.compileCached(input)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
@@ -377,6 +381,18 @@ func (s *Server) AddTools(tools ...Tool) error {
 	}
 	s.mu.Unlock()
 	return nil
+}
+
+// compileCached is compileInput, once per distinct schema.
+func (s *Server) compileCached(input json.RawMessage) (*schema.Schema, error) {
+	if c, ok := s.compiled.Load(string(input)); ok {
+		return c.(*schema.Schema), nil
+	}
+	c, err := compileInput(input)
+	if err == nil {
+		s.compiled.Store(string(input), c)
+	}
+	return c, err
 }
 
 // toolsOf keeps the names that toolset serves (disabling one toolset never

@@ -165,6 +165,10 @@ type entry struct {
 	inflight int
 	lastUsed time.Time
 	idle     *time.Timer
+	// served caches tools(e) for the description servedFor (each enable
+	// serves the same tools: their schemas are converted once).
+	served    []mcpserver.Tool
+	servedFor *plugmodel.ToolsetInfo
 }
 
 // Manager implements mcpserver.Toolsets.
@@ -798,6 +802,14 @@ func (m *Manager) Close() {
 
 // tools converts the toolset's declared tools into host tools. Caller holds e.mu.
 func (m *Manager) tools(e *entry) []mcpserver.Tool {
+	if e.servedFor != e.info || e.served == nil {
+		e.served, e.servedFor = m.convertTools(e), e.info
+	}
+	return slices.Clone(e.served)
+}
+
+// convertTools is tools without the cache.
+func (m *Manager) convertTools(e *entry) []mcpserver.Tool {
 	out := make([]mcpserver.Tool, 0, len(e.info.Tools))
 	for _, t := range e.info.Tools {
 		def := mcpserver.ToolDef{

@@ -99,7 +99,8 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	if cfg.GodotBin != "" {
 		os.Setenv("GODOT_BIN", cfg.GodotBin)
 	}
-	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: builtinSummaries(), BuiltinInfo: builtinInfos(log)}, stdin, stdout, stderr)
+	builtins := plugins.Builtins()
+	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: builtinSummaries(builtins...), BuiltinInfo: builtinInfos(log, builtins)}, stdin, stdout, stderr)
 }
 
 // printContract prints the whole tool surface as JSON.

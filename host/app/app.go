@@ -37,10 +37,11 @@ type Options struct {
 	// Builtins are the built-in toolsets' declarations (names, descriptions
 	// and keywords, known without starting their plugins).
 	Builtins []mcpserver.ToolsetSummary
-	// BuiltinInfo are the built-in toolsets' full descriptions, read in
-	// this process: listing or enabling them starts no plugin (the first
-	// call does). Nil: they are described by starting their plugins.
-	BuiltinInfo map[string]plugmodel.ToolsetInfo
+	// BuiltinInfo reads the built-in toolsets' full descriptions in this
+	// process (in the background, once): listing or enabling them starts
+	// no plugin (the first call does). Nil: they are described by starting
+	// their plugins.
+	BuiltinInfo func() map[string]plugmodel.ToolsetInfo
 }
 
 // App is a started host.

@@ -27,6 +27,29 @@ type Trust interface {
 	Pinned(path string) string
 }
 
+// loadStatic gives the built-in toolsets their in-process descriptions
+// (Options.BuiltinInfo), once; every caller waits for the first.
+func (m *Manager) loadStatic() {
+	m.staticOnce.Do(func() {
+		if m.builtinInfo == nil {
+			return
+		}
+		infos := m.builtinInfo()
+		for _, name := range m.builtins {
+			info, ok := infos[name]
+			if !ok {
+				continue
+			}
+			e := m.entries[name]
+			e.mu.Lock()
+			if e.info == nil && e.plugin == nil && e.describing == nil {
+				e.info, e.static = &info, true
+			}
+			e.mu.Unlock()
+		}
+	})
+}
+
 // checkTrust applies the pin of a third-party toolset (built-ins are the
 // host binary itself and are not pinned).
 func (m *Manager) checkTrust(e *entry, record bool) *envelope.Error {

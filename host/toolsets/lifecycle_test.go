@@ -22,11 +22,21 @@ func builtinInfo(name string) plugmodel.ToolsetInfo {
 		Tools: []plugmodel.ToolInfo{{Name: "do", Safety: "read_only", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
 }
 
+func infos(list ...plugmodel.ToolsetInfo) func() map[string]plugmodel.ToolsetInfo {
+	return func() map[string]plugmodel.ToolsetInfo {
+		out := map[string]plugmodel.ToolsetInfo{}
+		for _, info := range list {
+			out[info.Name] = info
+		}
+		return out
+	}
+}
+
 func lazyManager(l *fakeLauncher, idle time.Duration) *Manager {
 	return New(Options{
 		Specs:       []pluginhost.Spec{{Name: "scene", BuiltIn: true}, {Name: "scripts", BuiltIn: true}},
 		Launch:      l.launch,
-		BuiltinInfo: map[string]plugmodel.ToolsetInfo{"scene": builtinInfo("scene"), "scripts": builtinInfo("scripts")},
+		BuiltinInfo: infos(builtinInfo("scene"), builtinInfo("scripts")),
 		Lazy:        true,
 		IdleStop:    idle,
 	})
@@ -139,7 +149,7 @@ func TestLazyStartRefusesAChangedToolset(t *testing.T) {
 	info := builtinInfo("scene")
 	info.Tools[0].Name = "other"
 	m := New(Options{Specs: []pluginhost.Spec{{Name: "scene", BuiltIn: true}}, Launch: l.launch,
-		BuiltinInfo: map[string]plugmodel.ToolsetInfo{"scene": info}, Lazy: true})
+		BuiltinInfo: infos(info), Lazy: true})
 	defer m.Close()
 	out, err := m.Enable(context.Background(), "scene", "")
 	if err != nil {
@@ -169,7 +179,7 @@ func TestUntrustedExecutableIsNeverStarted(t *testing.T) {
 	l := &fakeLauncher{}
 	tr := &refuseTrust{}
 	m := New(Options{Specs: []pluginhost.Spec{{Name: "scene", BuiltIn: true}, {Name: "hello", Path: exe}}, Launch: l.launch, Trust: tr,
-		BuiltinInfo: map[string]plugmodel.ToolsetInfo{"scene": builtinInfo("scene")}, Lazy: true})
+		BuiltinInfo: infos(builtinInfo("scene")), Lazy: true})
 	defer m.Close()
 	list := m.list(context.Background(), 5*time.Second)
 	if list[1].State != StateFailed || !strings.Contains(list[1].LastError, "toolset trust hello") || list[1].SHA256 != "abc" {

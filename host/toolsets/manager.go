@@ -92,10 +92,12 @@ type Options struct {
 	// EditorCode installs and loads the editor code of toolsets that ship
 	// it (host/extinstall); nil: such toolsets run without (tests).
 	EditorCode EditorCode
-	// BuiltinInfo holds the built-in toolsets' descriptions, read in this
-	// process from the SDK registry: such a toolset is never started to be
-	// described (listing it starts no process).
-	BuiltinInfo map[string]plugmodel.ToolsetInfo
+	// BuiltinInfo reads the built-in toolsets' descriptions in this
+	// process (from the SDK registry): such a toolset is never started to
+	// be described, and listing it starts no process. It is called once,
+	// in the background from New (the handshake does not wait for it);
+	// what needs the descriptions waits for it. Nil: none.
+	BuiltinInfo func() map[string]plugmodel.ToolsetInfo
 	// Lazy: enabling a toolset whose description is known registers its
 	// tools and installs its editor code without starting its plugin; the
 	// plugin starts on the first call (GODOT_MCP_EAGER_TOOLSETS turns it
@@ -186,7 +188,9 @@ type Manager struct {
 	trust           Trust
 	order           []string
 	entries         map[string]*entry
-	builtins        []string        // names of the built-in toolsets
+	builtins        []string // names of the built-in toolsets
+	builtinInfo     func() map[string]plugmodel.ToolsetInfo
+	staticOnce      sync.Once
 	core            map[string]bool // names of the core tools
 
 	// godot is the connected editor's Godot version ("" when none), as
@@ -214,6 +218,7 @@ func New(opts Options) *Manager {
 	if m.callTimeout == 0 {
 		m.callTimeout = 2 * time.Minute
 	}
+	m.builtinInfo = opts.BuiltinInfo
 	m.core = map[string]bool{}
 	for _, n := range mcpserver.CoreToolNames() {
 		m.core[n] = true
@@ -223,15 +228,14 @@ func New(opts Options) *Manager {
 			m.log.Warn("toolset name taken; ignoring", "name", s.Name, "path", s.Path)
 			continue
 		}
-		e := &entry{spec: s, state: StateStopped}
-		if info, ok := opts.BuiltinInfo[s.Name]; ok && s.BuiltIn {
-			e.info, e.static = &info, true
-		}
-		m.entries[s.Name] = e
+		m.entries[s.Name] = &entry{spec: s, state: StateStopped}
 		m.order = append(m.order, s.Name)
 		if s.BuiltIn {
 			m.builtins = append(m.builtins, s.Name)
 		}
+	}
+	if m.builtinInfo != nil {
+		go m.loadStatic() // after the entries exist
 	}
 	return m
 }
@@ -404,6 +408,7 @@ func (m *Manager) list(ctx context.Context, wait time.Duration) []mcpserver.Tool
 
 // listWhere is list of the toolsets keep accepts.
 func (m *Manager) listWhere(ctx context.Context, wait time.Duration, keep func(*entry) bool) []mcpserver.ToolsetStatus {
+	m.loadStatic()
 	var pending []<-chan struct{}
 	for _, name := range m.order {
 		if e := m.entries[name]; keep(e) {
@@ -441,6 +446,7 @@ func (m *Manager) listWhere(ctx context.Context, wait time.Duration, keep func(*
 
 // Status reports one toolset as List does, without describing anything.
 func (m *Manager) Status(name string) (mcpserver.ToolsetStatus, bool) {
+	m.loadStatic()
 	e, ok := m.entries[name]
 	if !ok {
 		return mcpserver.ToolsetStatus{}, false
@@ -541,6 +547,7 @@ func (m *Manager) AbortStaged(ctx context.Context, name string) {
 }
 
 func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorCode bool) (mcpserver.EnableOutcome, *envelope.Error) {
+	m.loadStatic()
 	e, ok := m.entries[name]
 	if !ok {
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)

@@ -64,7 +64,16 @@ func hostBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// Third-party toolsets are pinned in the user's config dir: this
+	// run's own, never the developer's.
+	cfg, err := os.MkdirTemp("", "godot-mcp-conformance-config")
+	if err == nil {
+		os.Setenv("XDG_CONFIG_HOME", cfg)
+	}
 	code := m.Run()
+	if cfg != "" {
+		_ = os.RemoveAll(cfg)
+	}
 	if binPath != "" {
 		_ = os.RemoveAll(filepath.Dir(binPath))
 	}

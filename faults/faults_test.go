@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 	}
 	pluginDir = filepath.Join(dir, "plugins")
 	os.Mkdir(pluginDir, 0o755)
+	// Third-party toolsets are pinned in the user's config dir: this
+	// run's own, never the developer's.
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	if _, err := hosttest.BuildEchoToolset(pluginDir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

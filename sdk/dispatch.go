@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/godot-mcp/godot-mcp/internal/inproc"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
@@ -28,6 +29,7 @@ func init() {
 		}
 		return newRegistry(t)
 	}
+	inproc.NewToolset = sdkhook.NewToolset
 }
 
 // registry is a validated Toolset and its dispatcher: the toolset as the

@@ -86,8 +86,8 @@ func TestBinaryHeadlessGameDiesWithTheHost(t *testing.T) {
 	os.WriteFile(godot, []byte("#!/bin/sh\nexec sleep 300\n"), 0o755)
 	p := startBinary(t, "GODOT_MCP_DEFAULT_TOOLSETS=runtime", "GODOT_BIN="+godot, "GODOT_MCP_PROJECT_DIR="+project)
 	p.Initialize()
-	plugin := pluginPid(t, p.Cmd.Process.Pid, "runtime")
 	p.Post("tools/call", map[string]any{"name": "godot_runtime_run_headless", "arguments": map[string]any{"timeout_ms": 600000}})
+	plugin := pluginPid(t, p.Cmd.Process.Pid, "runtime") // started by the call
 	game := hosttest.WaitChild(t, plugin, "the game", func(c hosttest.Child) bool {
 		return strings.Contains(strings.Join(c.Cmdline, " "), "sleep 300")
 	})

@@ -18,7 +18,7 @@ import (
 // names a tool may declare. It must be the host's: every Require* name of
 // the envelope except those only the host reports.
 func TestSDKPreconditionNamesAreTheHosts(t *testing.T) {
-	hostOnly := []string{envelope.RequireToolsetEnabled, envelope.RequireCommandClass}
+	hostOnly := []string{envelope.RequireToolsetEnabled, envelope.RequireCommandClass, envelope.RequirePluginTrusted}
 	f, err := parser.ParseFile(token.NewFileSet(), "../../host/envelope/envelope.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/host/trust"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -40,8 +42,11 @@ func run(ctx context.Context, inv invocation, stdin io.Reader, stdout, stderr io
 	case "contract":
 		return printContract(ctx, inv.Config, stdout)
 	case "toolset":
+		if len(args) == 3 && args[1] == "trust" {
+			return trustCommand(inv.Config, args[2], stdout)
+		}
 		if len(args) != 3 || args[1] != "serve" {
-			return errors.New("usage: godot-mcp toolset serve NAME")
+			return errors.New("usage: godot-mcp toolset serve NAME, or godot-mcp toolset trust NAME")
 		}
 		ts, ok := plugins.Lookup(args[2])
 		if !ok {
@@ -94,7 +99,8 @@ func serve(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stde
 	if cfg.GodotBin != "" {
 		os.Setenv("GODOT_BIN", cfg.GodotBin)
 	}
-	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: builtinSummaries()}, stdin, stdout, stderr)
+	builtins := plugins.Builtins()
+	return serveOrAttach(ctx, cfg, log, app.Options{Config: cfg, Logger: log, Self: self, Builtins: builtinSummaries(builtins...), BuiltinInfo: builtinInfos(log, builtins)}, stdin, stdout, stderr)
 }
 
 // printContract prints the whole tool surface as JSON.
@@ -143,4 +149,45 @@ func addonCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "  "+a.String())
 	}
 	return nil
+}
+
+// trustCommand implements `godot-mcp toolset trust NAME`: it pins the
+// third-party toolset NAME (in the plugin dir) to its executable as it is
+// now, so that a server refusing a changed executable (required:
+// plugin_trusted) runs it on the next enable.
+func trustCommand(cfg config.Config, name string, stdout io.Writer) error {
+	if _, ok := plugins.Lookup(name); ok {
+		return fmt.Errorf("%q is a built-in toolset: built-ins are the godot-mcp binary itself and are not pinned", name)
+	}
+	specs, _ := pluginhost.Discover(cfg.PluginDir) // files it skips cannot be enabled either
+	var names []string
+	for _, spec := range specs {
+		if spec.Name != name {
+			names = append(names, spec.Name)
+			continue
+		}
+		store, err := trust.Default()
+		if err != nil {
+			return err
+		}
+		old := store.Pinned(spec.Path)
+		pin, err := store.Trust(name, spec.Path)
+		if err != nil {
+			return fmt.Errorf("trusting %s: %w", spec.Path, err)
+		}
+		switch old {
+		case "":
+			_, err = fmt.Fprintf(stdout, "trusted %s (%s): sha256 %s, recorded in %s\n", name, spec.Path, pin.SHA256, store.Path())
+		case pin.SHA256:
+			_, err = fmt.Fprintf(stdout, "%s (%s) was already trusted: sha256 %s\n", name, spec.Path, pin.SHA256)
+		default:
+			_, err = fmt.Fprintf(stdout, "trusted %s (%s): sha256 %s (was %s), recorded in %s; enable it again to run it\n", name, spec.Path, pin.SHA256, old, store.Path())
+		}
+		return err
+	}
+	found := "it has no toolsets"
+	if len(names) > 0 {
+		found = "it has: " + strings.Join(names, ", ")
+	}
+	return fmt.Errorf("no third-party toolset %q in the plugin dir %s (GODOT_MCP_PLUGIN_DIR); %s", name, cfg.PluginDir, found)
 }

@@ -53,6 +53,11 @@ type listedToolset struct {
 	State     string `json:"state"`
 	LastError string `json:"last_error"`
 	ToolCount int    `json:"tool_count"`
+	// Read by the lifecycle tests.
+	BuiltIn     bool   `json:"builtin"`
+	Description string `json:"description"`
+	Version     string `json:"version"`
+	SHA256      string `json:"sha256"`
 }
 
 func listToolsets(t *testing.T, p *hosttest.Proc) map[string]listedToolset {
@@ -111,7 +116,7 @@ func TestBinaryBrokenPluginDirNeverStalls(t *testing.T) {
 			}
 		})
 		timed(t, fmt.Sprintf("round %d: godot_list_toolsets with scene enabled", round), func() { list = listToolsets(t, p) })
-		if !list["scene"].Enabled || list["scene"].State != "running" {
+		if !list["scene"].Enabled || list["scene"].State != "idle" { // enabled, its process starts on the first call
 			t.Fatalf("round %d: scene listed as %+v", round, list["scene"])
 		}
 		timed(t, fmt.Sprintf("round %d: disable scene", round), func() {

@@ -11,7 +11,10 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/host/toolsets"
+	"github.com/godot-mcp/godot-mcp/internal/inproc"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/plugins"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // buildSurface assembles the contract surface: the core tools plus every
@@ -46,9 +49,12 @@ func (noServices) Progress(context.Context, string, float64, float64, string) {}
 
 // builtinSummaries are the built-in toolsets' declarations, read in this
 // process: the server's instructions list them without starting a plugin.
-func builtinSummaries() []mcpserver.ToolsetSummary {
+func builtinSummaries(builtins ...sdk.Toolset) []mcpserver.ToolsetSummary {
+	if builtins == nil {
+		builtins = plugins.Builtins()
+	}
 	var out []mcpserver.ToolsetSummary
-	for _, ts := range plugins.Builtins() {
+	for _, ts := range builtins {
 		s := mcpserver.ToolsetSummary{Name: ts.Name, Description: ts.Description, Keywords: ts.Keywords, BuiltIn: true, ToolPreconditions: map[string][]string{},
 			Version: ts.Version, MinGodot: ts.MinGodot, MaxTestedGodot: ts.MaxTestedGodot}
 		for _, t := range ts.Tools {
@@ -57,6 +63,36 @@ func builtinSummaries() []mcpserver.ToolsetSummary {
 			s.ToolPreconditions[name] = t.Preconditions()
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// builtinInfos reads the built-in toolsets' full descriptions in this
+// process from the SDK registry, held to the checks of a plugin's
+// description (pluginhost.Open): listing and enabling a built-in toolset
+// starts no plugin process. The toolsets' manager calls it once, in the
+// background. A toolset that fails here is left out and described by its
+// plugin as before (the failure is logged).
+func builtinInfos(log *slog.Logger, builtins []sdk.Toolset) func() map[string]plugmodel.ToolsetInfo {
+	return func() map[string]plugmodel.ToolsetInfo { return readBuiltinInfos(log, builtins) }
+}
+
+func readBuiltinInfos(log *slog.Logger, builtins []sdk.Toolset) map[string]plugmodel.ToolsetInfo {
+	out := map[string]plugmodel.ToolsetInfo{}
+	if inproc.NewToolset == nil {
+		return out
+	}
+	ctx := context.Background()
+	for _, ts := range builtins {
+		reg, err := inproc.NewToolset(ts)
+		if err == nil {
+			var p *pluginhost.Plugin
+			if p, err = pluginhost.Open(ctx, pluginhost.Spec{Name: ts.Name, BuiltIn: true}, reg, noServices{}, log); err == nil {
+				out[ts.Name] = p.Info()
+				continue
+			}
+		}
+		log.Warn("built-in toolset described by its plugin instead", "toolset", ts.Name, "err", err)
 	}
 	return out
 }

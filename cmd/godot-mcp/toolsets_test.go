@@ -104,13 +104,13 @@ func TestBinaryPluginKilledMidCall(t *testing.T) {
 	addon := dialAddon(t, p)
 	addon.Silence("cmd_scene_list_open") // the call stays in flight
 	call(p, "godot_enable_toolset", map[string]any{"name": "scene"})
-	pid := pluginPid(t, p.Cmd.Process.Pid, "scene")
 
 	done := make(chan hosttest.ToolResult, 1)
 	go func() { done <- call(p, "godot_scene_list_open", nil) }()
 	if _, err := addon.WaitCommand(ctxT(t), "cmd_scene_list_open"); err != nil {
 		t.Fatal(err)
 	}
+	pid := pluginPid(t, p.Cmd.Process.Pid, "scene") // started by the call
 	start := time.Now()
 	syscall.Kill(pid, syscall.SIGKILL)
 	var r hosttest.ToolResult
@@ -155,7 +155,8 @@ func TestBinaryPluginKilledMidCall(t *testing.T) {
 }
 
 func TestBinaryNoOrphanPlugins(t *testing.T) {
-	p := startBinary(t)
+	// Eager: enabling starts the plugins (by default the first call does).
+	p := startBinary(t, "GODOT_MCP_EAGER_TOOLSETS=true")
 	p.Initialize()
 	call(p, "godot_enable_toolset", map[string]any{"name": "scene"})
 	call(p, "godot_enable_toolset", map[string]any{"name": "scripts"})

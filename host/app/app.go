@@ -23,6 +23,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/host/toolsets"
+	"github.com/godot-mcp/godot-mcp/host/trust"
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 // Options configure an App.
@@ -35,6 +37,11 @@ type Options struct {
 	// Builtins are the built-in toolsets' declarations (names, descriptions
 	// and keywords, known without starting their plugins).
 	Builtins []mcpserver.ToolsetSummary
+	// BuiltinInfo reads the built-in toolsets' full descriptions in this
+	// process (in the background, once): listing or enabling them starts
+	// no plugin (the first call does). Nil: they are described by starting
+	// their plugins.
+	BuiltinInfo func() map[string]plugmodel.ToolsetInfo
 }
 
 // App is a started host.
@@ -133,6 +140,15 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		unqualified = "conformance" // test-only: see config GODOT_MCP_CONFORMANCE_FIXTURE
 		log.Warn("GODOT_MCP_CONFORMANCE_FIXTURE is set: toolset 'conformance' serves unqualified tool and prompt names (for the MCP conformance suite only)")
 	}
+	var pins toolsets.Trust
+	if cfg.PluginPinning {
+		store, err := trust.Default()
+		if err != nil {
+			log.Warn("third-party toolsets are not pinned", "err", err)
+		} else {
+			pins = store
+		}
+	}
 	a.Toolsets = toolsets.New(toolsets.Options{
 		Specs: specs,
 		Launch: func(ctx context.Context, spec pluginhost.Spec) (toolsets.Plugin, error) {
@@ -142,6 +158,10 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		CallTimeout: cfg.CallTimeout,
 		Unqualified: unqualified,
 		EditorCode:  &extinstall.Installer{Bridge: br, ProjectDir: cfg.ProjectDir, Log: log.With("component", "extinstall")},
+		BuiltinInfo: opts.BuiltinInfo,
+		Lazy:        !cfg.EagerToolsets,
+		IdleStop:    cfg.ToolsetIdle,
+		Trust:       pins,
 	})
 	// Third-party toolsets describe themselves now, for the instructions
 	// the client reads at initialize.

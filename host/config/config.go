@@ -46,6 +46,9 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_APPROVAL_SCOPE", Flag: "approval-scope", Default: "destructive", Usage: "which calls need approval, comma-separated: destructive (always: every call that destroys or overwrites, i.e. a destructive tool, a call with confirm: true, or one that meets its tool's destructive_when), writes (also every other mutating call), code (also every tool that can make code run: writing scripts, adding autoloads, playing or running the game), or all"},
 	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves calls (GODOT_MCP_APPROVAL=webhook); it may carry credentials, so it is never logged nor passed to toolsets or games", Secret: true},
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
+	{Env: "GODOT_MCP_EAGER_TOOLSETS", Flag: "", Default: "false", Usage: "true starts a toolset's plugin process when it is enabled; by default enabling serves its tools at once and its process starts on its first call (see docs/performance.md)"},
+	{Env: "GODOT_MCP_TOOLSET_IDLE", Flag: "", Default: "10m", Usage: "a toolset plugin that served no call for this long is stopped, and started again by its next call (0: never stopped)"},
+	{Env: "GODOT_MCP_PLUGIN_PINNING", Flag: "", Default: "on", Usage: "on: the first enable of a third-party toolset records its executable's SHA-256 in <user config dir>/godot-mcp/trusted-plugins.json, and a changed executable is refused (required: plugin_trusted) until `godot-mcp toolset trust NAME`; off: no pinning (see docs/security.md)"},
 	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
 	{Env: "GODOT_BIN", Flag: "godot-bin", Default: "", Usage: "Godot 4 binary for headless runs (godot_runtime_run_headless, godot_tests_run, godot_diagnostics_check_project) and the e2e suite (default: godot on PATH)"},
 	{Env: "GODOT_MCP_HEADLESS_DIRS", Flag: "", Default: "", Usage: "directories besides the project where headless runs (run_headless, tests_run, check_project) may run a Godot project (separated by the OS path-list separator, : on Unix); by default it runs only the project (GODOT_MCP_PROJECT_DIR or the connected editor's)"},
@@ -73,8 +76,16 @@ type Config struct {
 	ApprovalURL     string
 	ApprovalTimeout time.Duration
 	CallTimeout     time.Duration
-	LogLevel        string
-	GodotBin        string // GODOT_BIN; "" = godot on PATH
+	// EagerToolsets (GODOT_MCP_EAGER_TOOLSETS): enabling starts the plugin.
+	EagerToolsets bool
+	// ToolsetIdle (GODOT_MCP_TOOLSET_IDLE): an unused plugin is stopped
+	// after it; 0 never.
+	ToolsetIdle time.Duration
+	// PluginPinning (GODOT_MCP_PLUGIN_PINNING): third-party executables
+	// are pinned by SHA-256 (host/trust).
+	PluginPinning bool
+	LogLevel      string
+	GodotBin      string // GODOT_BIN; "" = godot on PATH
 	// ConformanceFixture is test-only: the toolset named "conformance"
 	// serves unqualified names (GODOT_MCP_CONFORMANCE_FIXTURE).
 	ConformanceFixture bool
@@ -207,6 +218,27 @@ func fromValues(v map[string]string) (Config, error) {
 		errs = append(errs, fmt.Errorf("GODOT_MCP_CALL_TIMEOUT=%q is not a positive duration like 2m", v["GODOT_MCP_CALL_TIMEOUT"]))
 	}
 	c.CallTimeout = ct
+	switch strings.ToLower(v["GODOT_MCP_EAGER_TOOLSETS"]) {
+	case "", "false", "0":
+	case "true", "1":
+		c.EagerToolsets = true
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_EAGER_TOOLSETS=%q: want true or false", v["GODOT_MCP_EAGER_TOOLSETS"]))
+	}
+	if idle := v["GODOT_MCP_TOOLSET_IDLE"]; idle == "0" {
+		c.ToolsetIdle = 0
+	} else if d, err := time.ParseDuration(idle); err != nil || d < 0 {
+		errs = append(errs, fmt.Errorf("GODOT_MCP_TOOLSET_IDLE=%q is not a duration like 10m (0: never)", idle))
+	} else {
+		c.ToolsetIdle = d
+	}
+	switch strings.ToLower(v["GODOT_MCP_PLUGIN_PINNING"]) {
+	case "", "on", "true", "1":
+		c.PluginPinning = true
+	case "off", "false", "0":
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_PLUGIN_PINNING=%q: want on or off", v["GODOT_MCP_PLUGIN_PINNING"]))
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -311,6 +343,7 @@ Usage:
                                           or vscode's config (print: a snippet for any other)
   godot-mcp doctor [--project DIR]        check the addon, plugin, bridge, editor and Godot; say how to fix
   godot-mcp toolset serve NAME            (internal) run a built-in toolset plugin
+  godot-mcp toolset trust NAME            trust the third-party toolset NAME's executable as it is now
   godot-mcp contract                      print the tool surface as JSON
 
 Settings (flag, environment variable, default):

@@ -70,6 +70,10 @@ const (
 	// tool's class (or a changing command during a dry run); see
 	// docs/contract.md.
 	RequireCommandClass = "command_class"
+	// RequirePluginTrusted: a third-party toolset's executable is not the
+	// one the user trusted (its SHA-256 changed); `godot-mcp toolset trust
+	// NAME` trusts the new one (host/trust).
+	RequirePluginTrusted = "plugin_trusted"
 )
 
 // Commands the host itself speaks on the bridge.

@@ -26,6 +26,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/internal/schema"
 )
 
 // Bridge is what the MCP server needs of the editor bridge.
@@ -66,6 +67,12 @@ type Server struct {
 	mcp       *server.MCPServer
 	skipped   []SkippedPlugin
 	builtins  []ToolsetSummary
+	// addMu serializes AddTools, which registers with mcp-go before it
+	// publishes in tools (see AddTools).
+	addMu sync.Mutex
+	// compiled caches compileInput by input schema: a toolset enabled
+	// again (or after "all" was disabled) compiles nothing twice.
+	compiled sync.Map // string(input schema) -> *schema.Schema
 
 	// starting, when set, closes once the toolsets enabled at start are
 	// (see HoldUntil).
@@ -345,7 +352,7 @@ func (s *Server) AddTools(tools ...Tool) error {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
 		def.InputSchema = input
-		resolved, err := compileInput(input)
+		resolved, err := s.compileCached(input)
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
@@ -353,19 +360,39 @@ func (s *Server) AddTools(tools ...Tool) error {
 		staged = append(staged, reg)
 		served = append(served, server.ServerTool{Tool: mcpTool(def), Handler: s.handler(reg)})
 	}
-	s.mu.Lock()
+	s.addMu.Lock()
+	defer s.addMu.Unlock()
+	s.mu.RLock()
 	for _, r := range staged {
 		if old, taken := s.tools[r.def.Name]; taken && old.def.Toolset != r.def.Toolset {
-			s.mu.Unlock()
+			s.mu.RUnlock()
 			return &NameTakenError{Tool: r.def.Name, Toolset: r.def.Toolset, Owner: old.def.Toolset}
 		}
 	}
+	s.mu.RUnlock()
+	// mcp-go first: the start hold (awaitStart) lets a call through as soon
+	// as its tool is in s.tools, and mcp-go must find it then; published the
+	// other way round, a call in between was answered "tool not found"
+	// (TestBinaryApprovalScope, once enabling stopped starting a process).
+	s.mcp.AddTools(served...)
+	s.mu.Lock()
 	for _, r := range staged {
 		s.tools[r.def.Name] = r
 	}
 	s.mu.Unlock()
-	s.mcp.AddTools(served...)
 	return nil
+}
+
+// compileCached is compileInput, once per distinct schema.
+func (s *Server) compileCached(input json.RawMessage) (*schema.Schema, error) {
+	if c, ok := s.compiled.Load(string(input)); ok {
+		return c.(*schema.Schema), nil
+	}
+	c, err := compileInput(input)
+	if err == nil {
+		s.compiled.Store(string(input), c)
+	}
+	return c, err
 }
 
 // toolsOf keeps the names that toolset serves (disabling one toolset never

@@ -15,7 +15,8 @@ type ToolsetStatus struct {
 	BuiltIn     bool     `json:"builtin"`
 	Path        string   `json:"path,omitempty" description:"executable of a third-party toolset"`
 	Enabled     bool     `json:"enabled"`
-	State       string   `json:"state" description:"stopped, describing (its description is being read), starting, running, crashed (restarts on the next call), failed (could not be started or described: see last_error; retried when its executable changes or on godot_enable_toolset) or incompatible (needs a newer Godot than the connected editor: see last_error)"`
+	State       string   `json:"state" description:"stopped, describing (reading its description), starting, running, idle (enabled, no process until its next call), crashed (restarts on the next call), failed (could not start or describe: see last_error; retried when its executable changes or on godot_enable_toolset) or incompatible (needs a newer Godot than the connected editor: see last_error)"`
+	SHA256      string   `json:"sha256,omitempty" description:"third-party executable's trusted hash"`
 	ToolCount   int      `json:"tool_count"`
 	MinGodot    string   `json:"min_godot,omitempty"`
 	MaxTested   string   `json:"max_tested_godot,omitempty" description:"newest Godot it was tested on"`

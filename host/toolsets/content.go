@@ -46,6 +46,7 @@ func (m *Manager) prompts(e *entry) []mcpserver.Prompt {
 // records a plugin that died meanwhile as crashed, as a tool call does; it
 // then returns the error to answer instead of fn's result.
 func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn func(context.Context, Plugin)) *envelope.Error {
+	defer m.use(e)()
 	p, perr := m.running(ctx, e)
 	if perr != nil {
 		return perr

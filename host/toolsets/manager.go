@@ -49,6 +49,7 @@ const (
 	StateDescribing   = "describing"   // not enabled; its plugin is being started to read its description
 	StateStarting     = "starting"     // being enabled
 	StateRunning      = "running"      // enabled, plugin up
+	StateIdle         = "idle"         // enabled, no process: it starts on the next call (Options.Lazy, Options.IdleStop)
 	StateCrashed      = "crashed"      // enabled, plugin died or hung; restarts on the next call (after a backoff)
 	StateFailed       = "failed"       // could not be started or described (last_error); retried when its executable changes or it is enabled by name
 	StateIncompatible = "incompatible" // needs a newer Godot than the connected editor (last_error)
@@ -91,6 +92,22 @@ type Options struct {
 	// EditorCode installs and loads the editor code of toolsets that ship
 	// it (host/extinstall); nil: such toolsets run without (tests).
 	EditorCode EditorCode
+	// BuiltinInfo reads the built-in toolsets' descriptions in this
+	// process (from the SDK registry): such a toolset is never started to
+	// be described, and listing it starts no process. It is called once,
+	// in the background from New (the handshake does not wait for it);
+	// what needs the descriptions waits for it. Nil: none.
+	BuiltinInfo func() map[string]plugmodel.ToolsetInfo
+	// Lazy: enabling a toolset whose description is known registers its
+	// tools and installs its editor code without starting its plugin; the
+	// plugin starts on the first call (GODOT_MCP_EAGER_TOOLSETS turns it
+	// off). False: enabling starts the plugin at once.
+	Lazy bool
+	// IdleStop stops a plugin that served no call for this long; its next
+	// call starts it again (GODOT_MCP_TOOLSET_IDLE). 0: never.
+	IdleStop time.Duration
+	// Trust pins third-party executables (host/trust); nil: no pinning.
+	Trust Trust
 }
 
 // EditorCode keeps a toolset's editor-side GDScript installed in the
@@ -143,6 +160,17 @@ type entry struct {
 	// toolset is enabled by name.
 	failed    bool
 	failStamp fileStamp
+	// static: info is the built-in's, read in this process (never described).
+	static bool
+	// inflight counts the calls using (or starting) the plugin; lastUsed is
+	// when the last one ended; idle stops the plugin IdleStop after that.
+	inflight int
+	lastUsed time.Time
+	idle     *time.Timer
+	// served caches tools(e) for the description servedFor (each enable
+	// serves the same tools: their schemas are converted once).
+	served    []mcpserver.Tool
+	servedFor *plugmodel.ToolsetInfo
 }
 
 // Manager implements mcpserver.Toolsets.
@@ -155,9 +183,14 @@ type Manager struct {
 	startTimeout    time.Duration
 	listWait        time.Duration
 	unqualified     string
+	lazy            bool
+	idleStop        time.Duration
+	trust           Trust
 	order           []string
 	entries         map[string]*entry
-	builtins        []string        // names of the built-in toolsets
+	builtins        []string // names of the built-in toolsets
+	builtinInfo     func() map[string]plugmodel.ToolsetInfo
+	staticOnce      sync.Once
 	core            map[string]bool // names of the core tools
 
 	// godot is the connected editor's Godot version ("" when none), as
@@ -173,6 +206,7 @@ type Manager struct {
 // New builds a Manager. Specs with duplicate names keep the first (built-ins win).
 func New(opts Options) *Manager {
 	m := &Manager{launch: opts.Launch, log: opts.Logger, callTimeout: opts.CallTimeout, editorCode: opts.EditorCode, unqualified: opts.Unqualified, entries: map[string]*entry{},
+		lazy: opts.Lazy, idleStop: opts.IdleStop, trust: opts.Trust,
 		describeTimeout: cmp.Or(opts.DescribeTimeout, DefaultDescribeTimeout),
 		startTimeout:    cmp.Or(opts.StartTimeout, DefaultStartTimeout),
 		listWait:        cmp.Or(opts.ListWait, DefaultListWait),
@@ -184,6 +218,7 @@ func New(opts Options) *Manager {
 	if m.callTimeout == 0 {
 		m.callTimeout = 2 * time.Minute
 	}
+	m.builtinInfo = opts.BuiltinInfo
 	m.core = map[string]bool{}
 	for _, n := range mcpserver.CoreToolNames() {
 		m.core[n] = true
@@ -198,6 +233,9 @@ func New(opts Options) *Manager {
 		if s.BuiltIn {
 			m.builtins = append(m.builtins, s.Name)
 		}
+	}
+	if m.builtinInfo != nil {
+		go m.loadStatic() // after the entries exist
 	}
 	return m
 }
@@ -235,6 +273,9 @@ func (m *Manager) status(e *entry) mcpserver.ToolsetStatus {
 	st := mcpserver.ToolsetStatus{Name: e.spec.Name, BuiltIn: e.spec.BuiltIn, Enabled: e.enabled, State: e.state, LastError: e.lastErr}
 	if !e.spec.BuiltIn {
 		st.Path = e.spec.Path
+		if m.trust != nil {
+			st.SHA256 = m.trust.Pinned(e.spec.Path)
+		}
 	}
 	if e.info != nil {
 		st.Description, st.Version, st.MinGodot, st.MaxTested, st.ToolCount = e.info.Description, e.info.Version, e.info.MinGodot, e.info.MaxTestedGodot, len(e.info.Tools)
@@ -271,6 +312,8 @@ func (m *Manager) describeLater(e *entry) <-chan struct{} {
 	switch {
 	case e.describing != nil:
 		return e.describing
+	case e.static:
+		return nil // described in this process
 	case m.ctx.Err() != nil, e.enabled, e.plugin != nil, e.state == StateStarting:
 		return nil // a running plugin describes itself; a start is under way
 	case e.failed && stamp == e.failStamp:
@@ -291,9 +334,15 @@ func (m *Manager) describeLater(e *entry) <-chan struct{} {
 // describe starts e's plugin, reads its description and stops it.
 func (m *Manager) describe(e *entry, stamp fileStamp, done chan struct{}) {
 	defer m.bg.Done()
-	ctx, cancel := m.startCtx(context.Background(), m.describeTimeout)
-	p, err := m.launch(ctx, e.spec)
-	cancel()
+	var p Plugin
+	var err error
+	if perr := m.checkTrust(e, false); perr != nil {
+		err = errors.New(perr.Hint)
+	} else {
+		ctx, cancel := m.startCtx(context.Background(), m.describeTimeout)
+		p, err = m.launch(ctx, e.spec)
+		cancel()
+	}
 	var info plugmodel.ToolsetInfo
 	if err == nil {
 		info = p.Info()
@@ -359,6 +408,7 @@ func (m *Manager) list(ctx context.Context, wait time.Duration) []mcpserver.Tool
 
 // listWhere is list of the toolsets keep accepts.
 func (m *Manager) listWhere(ctx context.Context, wait time.Duration, keep func(*entry) bool) []mcpserver.ToolsetStatus {
+	m.loadStatic()
 	var pending []<-chan struct{}
 	for _, name := range m.order {
 		if e := m.entries[name]; keep(e) {
@@ -396,6 +446,7 @@ func (m *Manager) listWhere(ctx context.Context, wait time.Duration, keep func(*
 
 // Status reports one toolset as List does, without describing anything.
 func (m *Manager) Status(name string) (mcpserver.ToolsetStatus, bool) {
+	m.loadStatic()
 	e, ok := m.entries[name]
 	if !ok {
 		return mcpserver.ToolsetStatus{}, false
@@ -496,6 +547,7 @@ func (m *Manager) AbortStaged(ctx context.Context, name string) {
 }
 
 func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorCode bool) (mcpserver.EnableOutcome, *envelope.Error) {
+	m.loadStatic()
 	e, ok := m.entries[name]
 	if !ok {
 		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
@@ -513,11 +565,25 @@ func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorC
 	}
 	dead := m.detach(e) // normally nil: a disabled toolset has no plugin
 	prev := e.state
-	e.state = StateStarting
+	stamp := stampOf(e.spec.Path)
+	known := m.knownInfo(e, stamp)
+	if !known {
+		e.state = StateStarting
+	}
 	e.mu.Unlock()
 	m.release(dead)
 
-	stamp := stampOf(e.spec.Path)
+	// The executable must be the one the user trusted (recorded now on
+	// first use), whether it starts now or on the first call.
+	if perr := m.checkTrust(e, true); perr != nil {
+		e.mu.Lock()
+		e.state, e.lastErr = StateFailed, perr.Hint
+		e.mu.Unlock()
+		return mcpserver.EnableOutcome{}, perr
+	}
+	if known {
+		return m.enableLazy(ctx, e, godotVersion, editorCode)
+	}
 	sctx, cancel := m.startCtx(ctx, m.startTimeout)
 	p, err := m.launch(sctx, e.spec)
 	cancel()
@@ -573,6 +639,8 @@ func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorC
 	defer e.mu.Unlock()
 	e.plugin, e.info, e.infoStamp = p, &info, stamp
 	e.enabled, e.state, e.lastErr, e.backoff, e.failed = true, StateRunning, "", 0, false
+	e.lastUsed = time.Now()
+	m.armIdle(e)
 	return mcpserver.EnableOutcome{Tools: m.tools(e), Resources: m.resources(e), Prompts: m.prompts(e)}, nil
 }
 
@@ -741,6 +809,14 @@ func (m *Manager) Close() {
 
 // tools converts the toolset's declared tools into host tools. Caller holds e.mu.
 func (m *Manager) tools(e *entry) []mcpserver.Tool {
+	if e.servedFor != e.info || e.served == nil {
+		e.served, e.servedFor = m.convertTools(e), e.info
+	}
+	return slices.Clone(e.served)
+}
+
+// convertTools is tools without the cache.
+func (m *Manager) convertTools(e *entry) []mcpserver.Tool {
 	out := make([]mcpserver.Tool, 0, len(e.info.Tools))
 	for _, t := range e.info.Tools {
 		def := mcpserver.ToolDef{
@@ -766,6 +842,19 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 	if p, perr := m.live(e); p != nil || perr != nil {
 		return p, perr // restarted by another call meanwhile, or disabled
 	}
+	if perr := m.checkTrust(e, true); perr != nil {
+		e.mu.Lock()
+		e.lastErr = perr.Hint
+		e.mu.Unlock()
+		return nil, perr
+	}
+	e.mu.Lock()
+	first := e.state == StateIdle // started by use, not after a crash
+	e.mu.Unlock()
+	verb := "restarted"
+	if first {
+		verb = "started"
+	}
 	sctx, cancel := m.startCtx(ctx, m.startTimeout)
 	p, err := m.launch(sctx, e.spec)
 	cancel()
@@ -773,14 +862,19 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 	defer e.mu.Unlock()
 	if err != nil {
 		m.crashed(e, err.Error())
-		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q could not be restarted: %v. The next call retries it (possible %s); or disable and enable it.", e.spec.Name, err, m.comesBack(e))
+		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q could not be %s: %v. The next call retries it (possible %s); or disable and enable it.", e.spec.Name, verb, err, m.comesBack(e))
 	}
 	if !e.enabled || m.ctx.Err() != nil {
 		go m.release(p)
 		return nil, envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled. Call godot_enable_toolset first.", e.spec.Name))
 	}
-	m.log.Info("toolset restarted", "name", e.spec.Name)
-	e.plugin, e.state = p, StateRunning
+	if e.info != nil && !sameSurface(*e.info, p.Info()) {
+		go m.release(p)
+		e.lastErr = "its executable changed since it was enabled: it now declares other tools"
+		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q changed on disk since it was enabled (it now declares other tools, resources or prompts); its tools were not run. Disable and enable it again to serve the new ones.", e.spec.Name)
+	}
+	m.log.Info("toolset "+verb, "name", e.spec.Name, "pid", pidOf(p))
+	e.plugin, e.state, e.lastErr = p, StateRunning, ""
 	return p, nil
 }
 
@@ -852,6 +946,7 @@ func QualifiedName(toolset, tool string) string { return "godot_" + toolset + "_
 // executor calls tool (the plugin's own, unqualified name) in e's plugin.
 func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 	return func(ctx context.Context, call mcpserver.Call) mcpserver.Result {
+		defer m.use(e)()
 		p, perr := m.running(ctx, e)
 		if perr != nil {
 			return mcpserver.Fail(perr)

@@ -350,10 +350,12 @@ func waitBridgeURL(tb testing.TB, log *syncBuffer) string {
 }
 
 // serverEnv is the environment of a started binary: an ephemeral bridge
-// port, the log level and an empty plugin dir, then env (later entries win).
+// port, the log level, an empty plugin dir and a user config dir of its own
+// (where third-party toolsets are pinned: never the developer's), then env
+// (later entries win).
 func serverEnv(tb testing.TB, logLevel string, env []string) []string {
 	out := append(os.Environ(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:0", "GODOT_MCP_LOG_LEVEL="+logLevel,
-		"GODOT_MCP_PLUGIN_DIR="+tb.TempDir())
+		"GODOT_MCP_PLUGIN_DIR="+tb.TempDir(), "XDG_CONFIG_HOME="+tb.TempDir())
 	return append(out, env...)
 }
 

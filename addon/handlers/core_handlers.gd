@@ -9,6 +9,7 @@ extends RefCounted
 const ValueCodec := preload("../value_codec.gd")
 const CommandRouter := preload("../command_router.gd")
 const Files := preload("../lib/files.gd")
+const Compat := preload("../lib/compat.gd")
 const Params := preload("../lib/params.gd")
 const EditorMenu := preload("../lib/editor_menu.gd")
 
@@ -43,7 +44,7 @@ func get_editor_state(_params: Dictionary) -> Dictionary:
 	var root: Node = EditorInterface.get_edited_scene_root()
 	var tabs: Array[Dictionary] = _scene_tabs()
 	var current_tab: int = _tab_bar.current_tab if is_instance_valid(_tab_bar) else -1
-	var open_paths: PackedStringArray = EditorInterface.get_open_scenes()
+	var open_paths: PackedStringArray = Compat.open_scenes()
 	var active_path: String = root.scene_file_path if root != null else ""
 	# Tabs and open scenes line up one to one unless an empty tab exists.
 	var aligned: bool = tabs.size() == open_paths.size()

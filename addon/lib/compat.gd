@@ -25,6 +25,24 @@ const FEATURES := {
 }
 
 
+## The res:// paths of the scenes open in the editor, in tab order ("" for one
+## never saved). Godot 4.8 answers get_open_scenes() from its own list of paths,
+## which EditorInterface.save_scene_as() does not update (the tab keeps the
+## old path until the editor is restarted); the roots' scene_file_path, which
+## get_open_scenes() returned up to 4.7, is right on every engine. Use this,
+## never EditorInterface.get_open_scenes().
+static func open_scenes() -> PackedStringArray:
+	var paths: PackedStringArray = EditorInterface.get_open_scenes()
+	if not EditorInterface.has_method("get_open_scene_roots"):
+		return paths
+	var roots: Array = EditorInterface.call("get_open_scene_roots")
+	if roots.size() != paths.size():
+		return paths  # a tab without a root (still loading): keep the tab order
+	for i: int in roots.size():
+		paths[i] = (roots[i] as Node).scene_file_path
+	return paths
+
+
 ## Whether the running engine has [param feature] (by its version).
 static func has(feature: String) -> bool:
 	var f: Array = FEATURES.get(feature, [])

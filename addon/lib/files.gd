@@ -19,6 +19,7 @@ extends RefCounted
 ## (cmd_filesystem_sync), so a caller can wait until the editor's view is true.
 
 const PathGuard := preload("../path_guard.gd")
+const Compat := preload("compat.gd")
 ## Where file_ops.gd is (loaded on first use: it preloads this script).
 const FILE_OPS_PATH := "res://addons/godot_mcp/lib/file_ops.gd"
 
@@ -366,7 +367,7 @@ static func script_editor_state(path: String) -> Dictionary:
 
 ## The open scene tabs' paths.
 static func open_scene_paths() -> PackedStringArray:
-	return EditorInterface.get_open_scenes()
+	return Compat.open_scenes()
 
 
 ## Applies [param do_ops] as ONE action in the editor's global undo history (undone by

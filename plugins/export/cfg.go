@@ -226,16 +226,6 @@ func (s *cfgSection) set(key, value string) {
 	s.entries = append(s.entries, cfgEntry{key: key, rawKey: encodeKey(key), value: value})
 }
 
-func (s *cfgSection) keys() []string {
-	var out []string
-	for _, e := range s.entries {
-		if !e.comment {
-			out = append(out, e.key)
-		}
-	}
-	return out
-}
-
 // encodeKey is String::property_name_encode: a key with a space, '=', '"',
 // or a character beyond ASCII is quoted.
 func encodeKey(k string) string {

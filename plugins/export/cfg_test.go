@@ -151,8 +151,8 @@ func TestCfgParseErrors(t *testing.T) {
 
 func TestTemplateVersion(t *testing.T) {
 	for in, want := range map[string]string{
-		"4.4.1.stable.official.49a5bc7b6": "4.4.1.stable",
-		"4.8.dev.custom_build.0123abcd":   "4.8.dev",
+		"4.4.1.stable.official.49a5bc7b6":  "4.4.1.stable",
+		"4.8.dev.custom_build.0123abcd":    "4.8.dev",
 		"4.3.stable.mono.official.77dcf97": "4.3.stable.mono",
 		"4.5.beta3.official":               "4.5.beta3",
 		"garbage":                          "",

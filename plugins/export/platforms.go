@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -222,10 +221,4 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func uniqueSorted(in []string) []string {
-	out := slices.Clone(in)
-	sort.Strings(out)
-	return slices.Compact(out)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,8 +89,6 @@ func (p *presetDoc) save() error {
 	}
 	return nil
 }
-
-var presetSectionRE = regexp.MustCompile(`^preset\.(\d+)$`)
 
 // indices are the preset numbers in the file, in order (Godot reads
 // preset.0, preset.1, … and stops at the first gap).

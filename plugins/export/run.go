@@ -33,13 +33,6 @@ type place struct {
 	inProject bool
 }
 
-func (p place) res() string {
-	if p.inProject {
-		return "res://" + p.rel
-	}
-	return ""
-}
-
 // resolvePlace checks that path (absolute, res://, or relative to the
 // project) is inside the project or a directory of GODOT_MCP_EXPORT_ROOTS.
 // Links below that directory are refused by the nolinks checks of the
@@ -265,9 +258,7 @@ func exportTool(ctx context.Context, call *sdk.Call, in ExportIn) (ExportOut, er
 		}
 		out.Artifacts = append(out.Artifacts, a)
 	}
-	for _, e := range res.Errors {
-		out.Warnings = append(out.Warnings, e)
-	}
+	out.Warnings = append(out.Warnings, res.Errors...)
 	call.Host.Progress(ctx, 100, 100, fmt.Sprintf("exported %d file(s)", len(out.Artifacts)))
 	return out, nil
 }

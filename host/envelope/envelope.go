@@ -70,6 +70,10 @@ const (
 	// tool's class (or a changing command during a dry run); see
 	// docs/contract.md.
 	RequireCommandClass = "command_class"
+	// RequireExportTemplates: a whole-game export (godot_export_export,
+	// godot_export_check_templates) lacks the platform's export templates
+	// for this Godot version; the hint names the files and the directory.
+	RequireExportTemplates = "export_templates"
 )
 
 // Commands the host itself speaks on the bridge.

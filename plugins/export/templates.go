@@ -16,7 +16,7 @@ import (
 
 // RequireExportTemplates is the precondition a full export lacks when the
 // platform's export templates are not installed for this Godot version.
-const RequireExportTemplates = "export_templates"
+const RequireExportTemplates = sdk.RequireExportTemplates
 
 const versionTimeout = 20 * time.Second
 

@@ -465,3 +465,91 @@ func TestSmokeRun(t *testing.T) {
 	os.Symlink(outside, filepath.Join(dir, "build", "l.pck"))
 	h.MustFail(t, "smoke_run", map[string]any{"pack": "build/l.pck"}, sdk.CodePreconditionFailed, "symbolic link")
 }
+
+// Godot 4.4 keeps runnable per preset, one per platform: making one
+// runnable clears the others of its platform.
+func TestRunnableOldStyle(t *testing.T) {
+	dir := project(t, true)
+	h := start(t)
+	h.MustCall(t, "set_preset", map[string]any{"name": "Linux 2", "create": true, "platform": "Linux"})
+	if res := h.MustCall(t, "set_preset", map[string]any{"name": "Linux 2", "runnable": true}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "export_presets.cfg"))
+	if strings.Count(string(b), "runnable=true") != 2 /* Web and Linux 2 */ || !strings.Contains(string(b), "name=\"Linux\"\nplatform=\"Linux\"\nrunnable=false\n") {
+		t.Fatalf("%s", b)
+	}
+}
+
+// Godot 4.7+ keeps the runnable preset of each platform in
+// [runnable_presets] and writes no runnable key; such a file is edited
+// the same way.
+func TestRunnableNewStyle(t *testing.T) {
+	dir := project(t, false)
+	const file = `[runnable_presets]
+
+Linux="A"
+"Windows Desktop"="W"
+
+[preset.0]
+
+name="A"
+platform="Linux"
+dedicated_server=false
+custom_features=""
+export_filter="all_resources"
+include_filter=""
+exclude_filter=""
+export_path=""
+
+[preset.0.options]
+
+custom_template/debug=""
+`
+	os.WriteFile(filepath.Join(dir, "export_presets.cfg"), []byte(file), 0o644)
+	h := start(t)
+	h.MustCall(t, "set_preset", map[string]any{"name": "B", "create": true, "platform": "Linux", "runnable": true})
+	b, _ := os.ReadFile(filepath.Join(dir, "export_presets.cfg"))
+	want := strings.Replace(file, `Linux="A"`, `Linux="B"`, 1) + `
+[preset.1]
+
+name="B"
+platform="Linux"
+dedicated_server=false
+custom_features=""
+export_filter="all_resources"
+include_filter=""
+exclude_filter=""
+export_path=""
+patches=PackedStringArray()
+encryption_include_filters=""
+encryption_exclude_filters=""
+seed=0
+encrypt_pck=false
+encrypt_directory=false
+script_export_mode=2
+
+[preset.1.options]
+
+custom_template/debug=""
+custom_template/release=""
+`
+	if string(b) != want {
+		t.Fatalf("file:\n%s", b)
+	}
+	var list struct {
+		Presets []struct {
+			Name     string
+			Runnable bool
+		}
+	}
+	h.MustCall(t, "list_presets", nil).Decode(&list)
+	if len(list.Presets) != 2 || list.Presets[0].Runnable || !list.Presets[1].Runnable {
+		t.Fatalf("%+v", list)
+	}
+	h.MustCall(t, "set_preset", map[string]any{"name": "B", "runnable": false})
+	b, _ = os.ReadFile(filepath.Join(dir, "export_presets.cfg"))
+	if !strings.HasPrefix(string(b), "[runnable_presets]\n\n\"Windows Desktop\"=\"W\"\n\n[preset.0]") {
+		t.Fatalf("file:\n%s", b)
+	}
+}

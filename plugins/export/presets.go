@@ -146,10 +146,17 @@ func boolean(s *cfgSection, key string) bool {
 func (p *presetDoc) preset(i int, full bool) Preset {
 	s := p.file.section("preset." + strconv.Itoa(i))
 	out := Preset{
-		Name: str(s, "name"), Platform: str(s, "platform"), Runnable: boolean(s, "runnable"),
+		Name: str(s, "name"), Platform: str(s, "platform"),
 		ExportPath: str(s, "export_path"), ExportFilter: str(s, "export_filter"),
 		IncludeFilter: str(s, "include_filter"), ExcludeFilter: str(s, "exclude_filter"),
 		Features: splitFeatures(str(s, "custom_features")), DedicatedServer: boolean(s, "dedicated_server"),
+	}
+	out.Runnable = boolean(s, "runnable")
+	if r := p.file.section(runnableSection); r != nil {
+		if raw, ok := r.get(out.Platform); ok {
+			name, _ := unquote(raw)
+			out.Runnable = name == out.Name
+		}
 	}
 	if raw, ok := s.get("export_files"); ok {
 		out.ExportFiles, _ = decodeStrings(raw)
@@ -302,9 +309,77 @@ var presetKeys = []string{"name", "platform", "runnable", "advanced_options", "d
 	"include_filter", "exclude_filter", "export_path", "patches", "encryption_include_filters", "encryption_exclude_filters",
 	"seed", "encrypt_pck", "encrypt_directory", "script_export_mode"}
 
+// runnableSection is where Godot 4.7+ keeps the runnable preset of each
+// platform (platform = "preset name"), instead of a runnable key per preset.
+const runnableSection = "runnable_presets"
+
+// newStyle reports whether the file is as a Godot with runnable_presets
+// wrote it: the section is there, or presets lack the runnable key.
+func (p *presetDoc) newStyle() bool {
+	if p.file.section(runnableSection) != nil {
+		return true
+	}
+	idx := p.indices()
+	for _, i := range idx {
+		if _, ok := p.file.section("preset." + strconv.Itoa(i)).get("runnable"); ok {
+			return false
+		}
+	}
+	return len(idx) > 0
+}
+
+// setRunnable makes preset i the runnable one of its platform (or not):
+// in [runnable_presets] for a new-style file, else in the presets'
+// runnable keys (one per platform, as the editor keeps it). It reports
+// whether anything changed.
+func (p *presetDoc) setRunnable(i int, on bool) bool {
+	me := p.preset(i, false)
+	changed := false
+	if p.newStyle() {
+		r := p.file.section(runnableSection)
+		if r == nil && on {
+			r = &cfgSection{name: runnableSection, hasHeader: true}
+			p.file.sections = append([]*cfgSection{r}, p.file.sections...)
+		}
+		if r != nil {
+			cur, has := r.get(me.Platform)
+			curName, _ := unquote(cur)
+			switch {
+			case on && (!has || curName != me.Name):
+				r.set(me.Platform, quote(me.Name))
+				changed = true
+			case !on && has && curName == me.Name:
+				r.entries = deleteKey(r.entries, me.Platform)
+				changed = true
+			}
+		}
+	}
+	// The runnable keys: every preset that has one (an old-style file, or
+	// a new-style one that still carries them, which Godot also reads).
+	for _, j := range p.indices() {
+		s := p.file.section("preset." + strconv.Itoa(j))
+		old, has := s.get("runnable")
+		if !has || str(s, "platform") != me.Platform {
+			continue
+		}
+		want := "false"
+		if j == i && on {
+			want = "true"
+		}
+		if j != i && !on {
+			continue
+		}
+		if old != want {
+			s.set("runnable", want)
+			changed = true
+		}
+	}
+	return changed
+}
+
 // newPreset writes the keys in the order and with the defaults the editor
 // of Godot 4.4+ writes for a new preset.
-func newPreset(f *cfgFile, i int, name, platform string) {
+func newPreset(f *cfgFile, i int, name, platform string, newStyle bool) {
 	s := f.addSection("preset." + strconv.Itoa(i))
 	def := map[string]string{
 		"name": quote(name), "platform": quote(platform), "runnable": "false", "advanced_options": "false", "dedicated_server": "false",
@@ -313,6 +388,9 @@ func newPreset(f *cfgFile, i int, name, platform string) {
 		"encrypt_pck": "false", "encrypt_directory": "false", "script_export_mode": "2",
 	}
 	for _, k := range presetKeys {
+		if newStyle && (k == "runnable" || k == "advanced_options") {
+			continue // Godot 4.7+ keeps neither per preset
+		}
 		s.set(k, def[k])
 	}
 	o := f.addSection("preset." + strconv.Itoa(i) + ".options")
@@ -344,7 +422,7 @@ func setPreset(ctx context.Context, call *sdk.Call, in SetIn) (SetOut, error) {
 			return SetOut{}, sdk.Validation(fmt.Sprintf("platform %q is not an export platform%s; the platforms: %s", in.Platform, didYouMean(in.Platform, platformNames()), quoteList(platformNames())))
 		}
 		i = len(doc.indices())
-		newPreset(doc.file, i, in.Name, in.Platform)
+		newPreset(doc.file, i, in.Name, in.Platform, doc.newStyle())
 		out.Created = true
 		out.Changed = append(out.Changed, "name", "platform")
 	} else {
@@ -362,8 +440,8 @@ func setPreset(ctx context.Context, call *sdk.Call, in SetIn) (SetOut, error) {
 			out.Changed = append(out.Changed, key)
 		}
 	}
-	if in.Runnable != nil {
-		set("runnable", encodeBool(*in.Runnable))
+	if in.Runnable != nil && doc.setRunnable(i, *in.Runnable) {
+		out.Changed = append(out.Changed, "runnable")
 	}
 	if in.ExportPath != nil {
 		if strings.HasPrefix(*in.ExportPath, "res://") {

@@ -12,7 +12,7 @@ import (
 
 // tinyGame is a project whose main scene prints a marker and quits.
 var tinyGame = map[string]string{
-	"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"Tiny Export\"\nrun/main_scene=\"res://main.tscn\"\n",
+	"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"Tiny Export\"\nrun/main_scene=\"res://main.tscn\"\nconfig/features=PackedStringArray(\"4.4\")\n",
 	"main.tscn":     "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Script\" path=\"res://main.gd\" id=\"1_m\"]\n\n[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1_m\")\n",
 	"main.gd":       "extends Node\n\nfunc _ready() -> void:\n\tprint(\"TINY-EXPORT-MARKER \", 6 * 7)\n\tget_tree().quit(0)\n",
 }

@@ -206,11 +206,28 @@ func exportTool(ctx context.Context, call *sdk.Call, in ExportIn) (ExportOut, er
 	if destDir != "." {
 		tmpRel = destDir + "/" + tmpRel
 	}
+	// The folders this call creates (deepest first), removed again when
+	// the export fails.
+	var made []string
+	for p := destDir; p != "." && p != ""; p = filepath.ToSlash(filepath.Dir(filepath.FromSlash(p))) {
+		if _, err := d.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		made = append(made, p)
+	}
 	if err := d.MkdirAll(tmpRel); err != nil {
 		return ExportOut{}, linkRefusal(err)
 	}
 	tmpAbs := d.Path(tmpRel)
-	defer os.RemoveAll(tmpAbs)
+	ok := false
+	defer func() {
+		_ = os.RemoveAll(tmpAbs)
+		if !ok {
+			for _, p := range made {
+				_ = d.Remove(p) // only when empty
+			}
+		}
+	}()
 	base := filepath.Base(dest.abs)
 	call.Host.Progress(ctx, 0, 100, fmt.Sprintf("exporting %q (%s) with %s", preset.Name, in.Mode, filepath.Base(godot)))
 	onLine := func(line string) {
@@ -259,6 +276,7 @@ func exportTool(ctx context.Context, call *sdk.Call, in ExportIn) (ExportOut, er
 		out.Artifacts = append(out.Artifacts, a)
 	}
 	out.Warnings = append(out.Warnings, res.Errors...)
+	ok = true
 	call.Host.Progress(ctx, 100, 100, fmt.Sprintf("exported %d file(s)", len(out.Artifacts)))
 	return out, nil
 }

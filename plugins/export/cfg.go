@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -439,6 +440,29 @@ func encodeAs(v any, typ string) (string, error) {
 		}
 		return encodeStrings(ss), nil
 	}
+	if typ == "other" {
+		// A Color, Vector2, …: the value as Godot's text, one constructor.
+		s, ok := v.(string)
+		if !ok || !ctorRE.MatchString(s) {
+			return "", fmt.Errorf("want Godot's text of the value, like Color(0, 0, 0, 1), got %s", jsonKind(v))
+		}
+		depth := 0
+		for i, c := range s {
+			switch c {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth == 0 && i != len(s)-1 || depth < 0 {
+					return "", fmt.Errorf("%q is not one Godot value", s)
+				}
+			}
+		}
+		if depth != 0 {
+			return "", fmt.Errorf("%q is not one Godot value", s)
+		}
+		return s, nil
+	}
 	switch x := v.(type) {
 	case bool:
 		return encodeBool(x), nil
@@ -454,6 +478,8 @@ func encodeAs(v any, typ string) (string, error) {
 	}
 	return "", fmt.Errorf("want a bool, number, string or array of strings, got %s", jsonKind(v))
 }
+
+var ctorRE = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*\([^"\n\[\]{}]*\)$`)
 
 func jsonKind(v any) string {
 	switch x := v.(type) {

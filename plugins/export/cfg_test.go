@@ -84,7 +84,7 @@ func TestCfgValues(t *testing.T) {
 		{[]any{"x", "y z"}, "strings", `PackedStringArray("x", "y z")`},
 		{[]any{}, "strings", `PackedStringArray()`},
 		{float64(7), "", "7"},
-		{"s", "other", `"s"`},
+		{"Color(1, 0.5, 0, 1)", "other", "Color(1, 0.5, 0, 1)"},
 	} {
 		got, err := encodeAs(tc.v, tc.typ)
 		if err != nil || got != tc.want {
@@ -100,7 +100,7 @@ func TestCfgValues(t *testing.T) {
 	for _, tc := range []struct {
 		v   any
 		typ string
-	}{{"yes", "bool"}, {1.5, "int"}, {true, "string"}, {[]any{1.0}, "strings"}, {map[string]any{}, ""}} {
+	}{{"s", "other"}, {"Color(1)\n[preset.9]", "other"}, {"Color(1))(", "other"}, {"Color(1) (2)", "other"}, {"Color((1)", "other"}, {"yes", "bool"}, {1.5, "int"}, {true, "string"}, {[]any{1.0}, "strings"}, {map[string]any{}, ""}} {
 		if got, err := encodeAs(tc.v, tc.typ); err == nil {
 			t.Errorf("encodeAs(%#v, %s) = %q, want an error", tc.v, tc.typ, got)
 		}

@@ -225,6 +225,8 @@ func TestPresetBadInput(t *testing.T) {
 	h.MustFail(t, "set_preset", map[string]any{"name": "Linux", "platform": "Web"}, sdk.CodeValidationError, "cannot change")
 	h.MustFail(t, "set_preset", map[string]any{"name": "Linux", "features": []string{"a,b"}}, sdk.CodeValidationError, "feature")
 	h.MustFail(t, "set_preset", map[string]any{"name": "Linux", "export_files": []string{"res://a.tscn"}}, sdk.CodeValidationError, "export_filter")
+	h.MustFail(t, "set_preset", map[string]any{"name": "Linux", "options": map[string]any{"keystore/release_password": "hunter2"}, "allow_unknown_options": true},
+		sdk.CodeValidationError, "export_credentials.cfg")
 	// Outside Linux the list is partial: an unknown name can be forced.
 	h.MustFail(t, "set_preset", map[string]any{"name": "Web", "options": map[string]any{"html/new_thing": true}}, sdk.CodeValidationError, "allow_unknown_options")
 	if after, _ := os.ReadFile(filepath.Join(dir, "export_presets.cfg")); string(after) != string(before) {

@@ -110,6 +110,7 @@ var platforms = []platformInfo{
 			"custom_template/debug": "string", "custom_template/release": "string",
 			"variant/extensions_support": "bool", "variant/thread_support": "bool",
 			"vram_texture_compression/for_desktop": "bool", "vram_texture_compression/for_mobile": "bool",
+			"threads/emscripten_pool_size": "int", "threads/godot_pool_size": "int", "progressive_web_app/background_color": "other",
 			"html/export_icon": "bool", "html/custom_html_shell": "string", "html/head_include": "string",
 			"html/canvas_resize_policy": "int", "html/focus_canvas_on_start": "bool", "html/experimental_virtual_keyboard": "bool",
 			"progressive_web_app/enabled": "bool", "progressive_web_app/ensure_cross_origin_isolation_headers": "bool",
@@ -133,8 +134,6 @@ var platforms = []platformInfo{
 			"custom_template/debug": "string", "custom_template/release": "string",
 			"gradle_build/use_gradle_build": "bool", "gradle_build/export_format": "int", "gradle_build/min_sdk": "string", "gradle_build/target_sdk": "string",
 			"architectures/armeabi-v7a": "bool", "architectures/arm64-v8a": "bool", "architectures/x86": "bool", "architectures/x86_64": "bool",
-			"keystore/debug": "string", "keystore/debug_user": "string", "keystore/debug_password": "string",
-			"keystore/release": "string", "keystore/release_user": "string", "keystore/release_password": "string",
 			"version/code": "int", "version/name": "string", "package/unique_name": "string", "package/name": "string",
 			"package/signed": "bool", "screen/immersive_mode": "bool", "permissions/internet": "bool",
 		},
@@ -155,6 +154,19 @@ var platforms = []platformInfo{
 		},
 		templates: func(map[string]string, bool) []string { return []string{"ios.zip"} },
 	},
+}
+
+// secretOptions are the options Godot marks secret (PROPERTY_USAGE_SECRET):
+// the editor keeps them in .godot/export_credentials.cfg, never in
+// export_presets.cfg, which projects commit.
+var secretOptions = map[string]bool{
+	"keystore/debug": true, "keystore/debug_user": true, "keystore/debug_password": true,
+	"keystore/release": true, "keystore/release_user": true, "keystore/release_password": true,
+	"codesign/identity": true, "codesign/identity_type": true, "codesign/password": true,
+	"codesign/certificate_file": true, "codesign/certificate_password": true, "codesign/provisioning_profile": true,
+	"application/provisioning_profile_uuid_debug": true, "application/provisioning_profile_uuid_release": true,
+	"notarization/api_key": true, "notarization/api_key_id": true, "notarization/api_uuid": true,
+	"notarization/apple_id_name": true, "notarization/apple_id_password": true,
 }
 
 func platformNames() []string {

@@ -498,6 +498,10 @@ func setPreset(ctx context.Context, call *sdk.Call, in SetIn) (SetOut, error) {
 		sort.Strings(names)
 		for _, k := range names {
 			v := in.Options[k]
+			if secretOptions[k] {
+				return SetOut{}, sdk.Validation(fmt.Sprintf("%s is a secret: the editor keeps it in res://.godot/export_credentials.cfg, not in export_presets.cfg (which projects commit); "+
+					"set it in the editor's Project > Export dialog, or through the GODOT_* environment variables Godot reads for signing", k))
+			}
 			typ, ok := known[k]
 			if !ok && !in.AllowUnknown {
 				hint := fmt.Sprintf("%s has no export option %q%s; its options: %s", platform, k, didYouMean(k, sortedKeys(known)), strings.Join(sortedKeys(known), ", "))

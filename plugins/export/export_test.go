@@ -227,15 +227,18 @@ func TestPresetBadInput(t *testing.T) {
 	h.MustFail(t, "set_preset", map[string]any{"name": "Linux", "export_files": []string{"res://a.tscn"}}, sdk.CodeValidationError, "export_filter")
 	h.MustFail(t, "set_preset", map[string]any{"name": "Linux", "options": map[string]any{"keystore/release_password": "hunter2"}, "allow_unknown_options": true},
 		sdk.CodeValidationError, "export_credentials.cfg")
-	// Outside Linux the list is partial: an unknown name can be forced.
-	h.MustFail(t, "set_preset", map[string]any{"name": "Web", "options": map[string]any{"html/new_thing": true}}, sdk.CodeValidationError, "allow_unknown_options")
+	// Outside Linux and Web the list is partial: an unknown name can be forced.
+	h.MustFail(t, "set_preset", map[string]any{"name": "Web", "options": map[string]any{"html/new_thing": true}}, sdk.CodeValidationError, "html/new_thing")
+	h.MustCall(t, "set_preset", map[string]any{"name": "Win", "create": true, "platform": "Windows Desktop"})
+	before, _ = os.ReadFile(filepath.Join(dir, "export_presets.cfg"))
+	h.MustFail(t, "set_preset", map[string]any{"name": "Win", "options": map[string]any{"application/new_thing": true}}, sdk.CodeValidationError, "allow_unknown_options")
 	if after, _ := os.ReadFile(filepath.Join(dir, "export_presets.cfg")); string(after) != string(before) {
 		t.Fatal("a refused edit wrote the file")
 	}
 	if res := h.MustCall(t, "set_preset", map[string]any{"name": "Web", "options": map[string]any{"html/new_thing": true}, "allow_unknown_options": true}); res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(dir, "export_presets.cfg")); !strings.HasSuffix(string(after), "progressive_web_app/background_color=Color(0, 0, 0, 1)\nhtml/new_thing=true\n") {
+	if after, _ := os.ReadFile(filepath.Join(dir, "export_presets.cfg")); !strings.Contains(string(after), "progressive_web_app/background_color=Color(0, 0, 0, 1)\nhtml/new_thing=true\n\n[preset.2]") {
 		t.Fatalf("%s", after)
 	}
 }

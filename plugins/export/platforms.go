@@ -9,7 +9,7 @@ import (
 // platformInfo is what this toolset knows of an export platform of Godot
 // 4.4 to 4.8: the name the editor writes as platform=, the export options
 // it writes in [preset.N.options] with their Variant types (complete for
-// Linux; the common ones elsewhere), and its export template files.
+// Linux and Web; the common ones elsewhere), and its export template files.
 type platformInfo struct {
 	Name string
 	// complete: Options lists every option this platform has (an unknown
@@ -105,7 +105,7 @@ var platforms = []platformInfo{
 		templates: func(map[string]string, bool) []string { return []string{"macos.zip"} },
 	},
 	{
-		Name: "Web",
+		Name: "Web", complete: true,
 		Options: map[string]string{
 			"custom_template/debug": "string", "custom_template/release": "string",
 			"variant/extensions_support": "bool", "variant/thread_support": "bool",

@@ -293,7 +293,7 @@ type SetIn struct {
 	ExcludeFilter *string        `json:"exclude_filter,omitempty" description:"files to leave out, comma-separated globs"`
 	Features      []string       `json:"features,omitempty" description:"custom feature tags (replaces the list)"`
 	Options       map[string]any `json:"options,omitempty" description:"platform options by name, e.g. {\"binary_format/architecture\": \"arm64\"}; null removes one"`
-	AllowUnknown  bool           `json:"allow_unknown_options,omitempty" description:"set option names this toolset does not know for the platform (its lists are partial outside Linux)"`
+	AllowUnknown  bool           `json:"allow_unknown_options,omitempty" description:"set option names this toolset does not know for the platform (its lists are partial outside Linux and Web)"`
 }
 
 // SetOut is the preset as written.

@@ -87,6 +87,7 @@ func _init() -> void:
 	}
 	tdir := filepath.Join(dataHome, "godot", "export_templates")
 	e = h.mustFail(t, "godot_export_check_templates", map[string]any{"preset": "Linux"})
+	t.Logf("template check: %+v", e)
 	if e.Error != "PRECONDITION_FAILED" || e.Required != "export_templates" || !strings.Contains(e.Hint, "linux_debug.x86_64") ||
 		!strings.Contains(e.Hint, "linux_release.x86_64") || !strings.Contains(e.Hint, tdir+string(filepath.Separator)) {
 		t.Fatalf("template check: %+v (want files in %s)", e, tdir)
@@ -116,6 +117,7 @@ func _init() -> void:
 	if err := r.decode(&ex); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("export: %s", r.Raw)
 	pck := filepath.Join(project, "build", "tiny.pck")
 	st, err := os.Stat(pck)
 	if err != nil || ex.Path != pck || len(ex.Artifacts) != 1 || ex.Artifacts[0].Res != "res://build/tiny.pck" || ex.Artifacts[0].Size != st.Size() || st.Size() < 100 {
@@ -140,6 +142,7 @@ func _init() -> void:
 		t.Fatalf("smoke run: %v %s", err, r.Text)
 	}
 	r.decode(&run)
+	t.Logf("smoke run: %s", r.Raw)
 	if !strings.Contains(run.Output, "TINY-EXPORT-MARKER 42") || run.ExitCode == nil || *run.ExitCode != 0 || run.TimedOut || !run.Clean {
 		t.Fatalf("smoke run: %s", r.Raw)
 	}

@@ -58,7 +58,11 @@ preset="$5"; out="$6"
 echo "[  10% ] savepack | Setting up..."
 if [ -n "$FAIL" ]; then
   echo "ERROR: Cannot export project with preset \"$preset\" due to configuration errors:" >&2
+  echo "Invalid export path: /x/y" >&2
+  echo "" >&2
   echo "   at: _fs_changed (editor/editor_node.cpp:1065)" >&2
+  echo "ERROR: Project export for preset \"$preset\" failed." >&2
+  echo "   at: _fs_changed (editor/editor_node.cpp:1453)" >&2
   exit 1
 fi
 echo "[  50% ] savepack | Storing File: res://main.tscn"
@@ -229,6 +233,9 @@ func TestPresetBadInput(t *testing.T) {
 		sdk.CodeValidationError, "export_credentials.cfg")
 	// Outside Linux and Web the list is partial: an unknown name can be forced.
 	h.MustFail(t, "set_preset", map[string]any{"name": "Web", "options": map[string]any{"html/new_thing": true}}, sdk.CodeValidationError, "html/new_thing")
+	if after, _ := os.ReadFile(filepath.Join(dir, "export_presets.cfg")); string(after) != string(before) {
+		t.Fatal("a refused edit wrote the file")
+	}
 	h.MustCall(t, "set_preset", map[string]any{"name": "Win", "create": true, "platform": "Windows Desktop"})
 	before, _ = os.ReadFile(filepath.Join(dir, "export_presets.cfg"))
 	h.MustFail(t, "set_preset", map[string]any{"name": "Win", "options": map[string]any{"application/new_thing": true}}, sdk.CodeValidationError, "allow_unknown_options")
@@ -360,7 +367,7 @@ func TestExportFailureSaysWhy(t *testing.T) {
 	t.Setenv("FAIL", "1")
 	h := start(t)
 	h.MustFail(t, "export", map[string]any{"preset": "Linux", "mode": "pack", "path": "build/game.pck"}, sdk.CodePreconditionFailed,
-		`Cannot export project with preset "Linux" due to configuration errors`)
+		`Godot said: Cannot export project with preset "Linux" due to configuration errors: Invalid export path: /x/y | Project export for preset "Linux" failed.`)
 	if _, err := os.Stat(filepath.Join(dir, "build")); err == nil {
 		t.Fatal("a failed export left the build folder it made")
 	}

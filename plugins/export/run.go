@@ -312,7 +312,7 @@ func exportFailure(name string, res godotproc.Result, wrote bool) error {
 	var msgs []string
 	for _, e := range res.Errors {
 		if e.Severity == "error" {
-			msgs = append(msgs, e.Message)
+			msgs = append(msgs, errorBlock(res.Output, e.Message))
 		}
 	}
 	why := ""
@@ -329,6 +329,30 @@ func exportFailure(name string, res godotproc.Result, wrote bool) error {
 		what = "wrote no output file"
 	}
 	return sdk.PreconditionFailed("", fmt.Sprintf("the export of preset %q %s (Godot %s); nothing was written. %s", name, what, res.Exit(), why))
+}
+
+// errorBlock is an error message with the lines Godot printed under it
+// before its "at:" line: the exporter's reasons ("Cannot export project …
+// due to configuration errors:" and then each error on a line of its own).
+func errorBlock(output, msg string) string {
+	lines := strings.Split(output, "\n")
+	for i, l := range lines {
+		if !strings.HasSuffix(strings.TrimRight(l, "\r"), msg) || !strings.Contains(l, "ERROR") {
+			continue
+		}
+		parts := []string{msg}
+		for _, next := range lines[i+1:] {
+			next = strings.TrimSpace(next)
+			if strings.HasPrefix(next, "at:") || strings.Contains(next, "ERROR:") || strings.HasPrefix(next, "WARNING:") || len(parts) > 12 {
+				break
+			}
+			if next != "" {
+				parts = append(parts, next)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return msg
 }
 
 func lastLines(s string, n int) string {

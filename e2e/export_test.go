@@ -14,7 +14,11 @@ import (
 var tinyGame = map[string]string{
 	"project.godot": "config_version=5\n\n[application]\n\nconfig/name=\"Tiny Export\"\nrun/main_scene=\"res://main.tscn\"\nconfig/features=PackedStringArray(\"4.4\")\n",
 	"main.tscn":     "[gd_scene load_steps=2 format=3]\n\n[ext_resource type=\"Script\" path=\"res://main.gd\" id=\"1_m\"]\n\n[node name=\"Main\" type=\"Node\"]\nscript = ExtResource(\"1_m\")\n",
-	"main.gd":       "extends Node\n\nfunc _ready() -> void:\n\tprint(\"TINY-EXPORT-MARKER \", 6 * 7)\n\tget_tree().quit(0)\n",
+	"main.gd": "extends Node\n\nfunc _ready() -> void:\n\tprint(\"TINY-EXPORT-MARKER \", 6 * 7)\n" +
+		"\tprint(\"TINY-EXPORT-NOTES \", FileAccess.get_file_as_string(\"res://notes.txt\") if FileAccess.file_exists(\"res://notes.txt\") else \"none\")\n" +
+		"\tget_tree().quit(0)\n",
+	// not a resource: exported only through the preset's include_filter
+	"notes.txt": "hello-notes",
 }
 
 // A preset is created for Linux; a fresh Godot reads the file back as
@@ -44,6 +48,9 @@ func TestExportPresetPackAndSmokeRun(t *testing.T) {
 	if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, `did you mean "binary_format/architecture"`) {
 		t.Fatalf("%+v", e)
 	}
+
+	// An edit the exporter must honour: the .txt file goes into the pack.
+	h.mustCall(t, "godot_export_set_preset", map[string]any{"name": "Linux", "include_filter": "*.txt"}, nil)
 
 	// Godot's own ConfigFile reads what was written.
 	got := headlessPrint(t, project, `extends SceneTree
@@ -143,7 +150,7 @@ func _init() -> void:
 	}
 	r.decode(&run)
 	t.Logf("smoke run: %s", r.Raw)
-	if !strings.Contains(run.Output, "TINY-EXPORT-MARKER 42") || run.ExitCode == nil || *run.ExitCode != 0 || run.TimedOut || !run.Clean {
+	if !strings.Contains(run.Output, "TINY-EXPORT-MARKER 42") || !strings.Contains(run.Output, "TINY-EXPORT-NOTES hello-notes") || run.ExitCode == nil || *run.ExitCode != 0 || run.TimedOut || !run.Clean {
 		t.Fatalf("smoke run: %s", r.Raw)
 	}
 

@@ -48,6 +48,7 @@ esac
 if [ "$1" = "--headless" ] && [ "$2" = "--main-pack" ]; then
   echo "Godot Engine v4.4.1.stable.official"
   cat "$3" | head -c 200; echo
+  if [ -n "$GAME_HANGS" ]; then echo "still running"; sleep 30; fi
   if [ -n "$GAME_ERROR" ]; then
     echo "SCRIPT ERROR: Invalid call. Nonexistent function 'boom'." >&2
     echo "          at: _ready (res://main.gd:4)" >&2
@@ -468,6 +469,21 @@ func TestSmokeRun(t *testing.T) {
 	}
 	if out.Clean || len(out.Errors) != 1 || out.Errors[0].File != "res://main.gd" || out.Errors[0].Line != 4 {
 		t.Fatalf("%+v", out)
+	}
+	// A game that never quits is stopped at the limit: normal, clean.
+	t.Setenv("GAME_ERROR", "")
+	t.Setenv("GAME_HANGS", "1")
+	var hung struct {
+		Output   string
+		ExitCode *int `json:"exit_code"`
+		TimedOut bool `json:"timed_out"`
+		Clean    bool
+	}
+	if err := h.MustCall(t, "smoke_run", map[string]any{"preset": "Linux", "timeout_ms": 1000}).Decode(&hung); err != nil {
+		t.Fatal(err)
+	}
+	if !hung.TimedOut || hung.ExitCode != nil || !hung.Clean || !strings.Contains(hung.Output, "still running") {
+		t.Fatalf("%+v", hung)
 	}
 	h.MustFail(t, "smoke_run", map[string]any{"pack": "build/none.pck"}, sdk.CodeResourceNotFound, "does not exist")
 	h.MustFail(t, "smoke_run", map[string]any{"pack": "/etc/passwd.pck"}, sdk.CodePreconditionFailed, "GODOT_MCP_EXPORT_ROOTS")

@@ -7,6 +7,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
+	"github.com/godot-mcp/godot-mcp/plugins/export"
 	"github.com/godot-mcp/godot-mcp/plugins/physics"
 	"github.com/godot-mcp/godot-mcp/plugins/playtest"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
@@ -34,6 +35,7 @@ func Builtins() []sdk.Toolset {
 		physics.Toolset(),
 		ui.Toolset(),
 		playtest.Toolset(),
+		export.Toolset(),
 	}
 }
 

@@ -48,6 +48,10 @@ const (
 	// (GODOT_BIN, else godot on PATH); godot_get_server_info lists the tool
 	// as unavailable then.
 	RequireGodotBinary = "godot_binary"
+	// RequireExportTemplates: a whole-game export lacks the platform's
+	// export templates for this Godot version (the hint names the files
+	// and the directory). A tool answers it; it is not declarable.
+	RequireExportTemplates = "export_templates"
 )
 
 // preconditionNames are the names a tool may declare in

@@ -74,6 +74,10 @@ const (
 	// one the user trusted (its SHA-256 changed); `godot-mcp toolset trust
 	// NAME` trusts the new one (host/trust).
 	RequirePluginTrusted = "plugin_trusted"
+	// RequireExportTemplates: a whole-game export (godot_export_export,
+	// godot_export_check_templates) lacks the platform's export templates
+	// for this Godot version; the hint names the files and the directory.
+	RequireExportTemplates = "export_templates"
 )
 
 // Commands the host itself speaks on the bridge.

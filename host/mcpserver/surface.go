@@ -84,7 +84,7 @@ func NewSurface(toolsets ...SurfaceToolset) Surface {
 		ErrorCodes:            envelope.Codes,
 		Requirements: []string{envelope.RequireActiveScene, envelope.RequireConfirm, envelope.RequireBridgeConnected,
 			envelope.RequireRuntimeProbe, envelope.RequireGameNotBreaked, envelope.RequireGodotVersion, envelope.RequireProjectDir, envelope.RequireGodotBinary, envelope.RequireCommandClass,
-			envelope.RequireToolsetEnabled, envelope.RequirePluginTrusted},
+			envelope.RequireToolsetEnabled, envelope.RequirePluginTrusted, envelope.RequireExportTemplates},
 		SafetyClasses: []safety.Class{safety.ReadOnly, safety.Mutating, safety.Destructive, safety.Runtime},
 		Toolsets:      all,
 	}

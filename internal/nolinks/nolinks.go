@@ -218,3 +218,15 @@ func IsLink(err error) bool {
 	var le *LinkError
 	return errors.As(err, &le)
 }
+
+// Rename moves oldRel to newRel (replacing a file there) after Check of
+// both: neither may be or lie below a link.
+func (d *Dir) Rename(oldRel, newRel string) error {
+	if err := d.Check(oldRel); err != nil {
+		return err
+	}
+	if err := d.Check(newRel); err != nil {
+		return err
+	}
+	return d.root.Rename(filepath.FromSlash(oldRel), filepath.FromSlash(newRel))
+}

@@ -137,3 +137,24 @@ func TestTheDirectoryItselfMayBeALink(t *testing.T) {
 		t.Fatalf("%q", b)
 	}
 }
+
+func TestRenameRefusesLinks(t *testing.T) {
+	dir, outside, d := setup(t)
+	os.WriteFile(filepath.Join(dir, "a.pck"), []byte("new"), 0o644)
+	os.Symlink(filepath.Dir(outside), filepath.Join(dir, "out"))
+	if err := d.Rename("a.pck", "out/bashrc"); !IsLink(err) {
+		t.Fatalf("rename into a linked directory: %v", err)
+	}
+	os.Symlink(outside, filepath.Join(dir, "b.pck"))
+	if err := d.Rename("a.pck", "b.pck"); !IsLink(err) {
+		t.Fatalf("rename over a link: %v", err)
+	}
+	unchanged(t, outside)
+	os.Mkdir(filepath.Join(dir, "build"), 0o755)
+	if err := d.Rename("a.pck", "build/a.pck"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "build", "a.pck")); string(b) != "new" {
+		t.Fatalf("moved file reads %q", b)
+	}
+}

@@ -182,8 +182,9 @@ func (p *Published) Close() {
 const endpointURL = "http://localhost/mcp"
 
 // Find reads the attach file of bridgeURL's port and checks that its owner
-// answers, on the socket in the attach directory, with the token. ErrNoFile: no server published one; another
-// error: the file is stale or unusable.
+// answers, on the socket in the attach directory, with the token.
+// ErrNoFile: no server published one; another error: the file is stale
+// (nothing in it is trusted then) or unusable.
 func Find(ctx context.Context, bridgeURL string) (Info, error) {
 	path, err := Path(bridgeURL)
 	if err != nil {

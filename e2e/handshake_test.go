@@ -1,8 +1,8 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"net/http"
 	"strings"
@@ -56,16 +56,6 @@ func TestAddonIgnoresCommandsBeforeItsHelloIsAccepted(t *testing.T) {
 	e := startEditorT(t, newProject(t), url, "GODOT_MCP_BRIDGE_TOKEN="+token)
 
 	ctx := ctxFor(t, connectTimeout+60*time.Second)
-	accept := func() *websocket.Conn {
-		t.Helper()
-		select {
-		case c := <-conns:
-			return c
-		case <-ctx.Done():
-			t.Fatalf("the editor never dialed %s:\n%s", url, e.out.String())
-			return nil
-		}
-	}
 	type frame struct {
 		ID      string          `json:"id"`
 		Command string          `json:"command"`
@@ -73,15 +63,44 @@ func TestAddonIgnoresCommandsBeforeItsHelloIsAccepted(t *testing.T) {
 		Params  json.RawMessage `json:"params"`
 		Result  json.RawMessage `json:"result"`
 	}
-	read := func(c *websocket.Conn, d time.Duration) (frame, error) {
-		rctx, cancel := context.WithTimeout(ctx, d)
-		defer cancel()
-		_, data, err := c.Read(rctx)
-		var f frame
-		if err == nil {
-			err = json.Unmarshal(data, &f)
+	// A reader per connection: a websocket.Conn whose Read is cancelled
+	// closes, and the test waits for frames with timeouts.
+	frames := map[*websocket.Conn]chan frame{}
+	accept := func() *websocket.Conn {
+		t.Helper()
+		select {
+		case c := <-conns:
+			ch := make(chan frame, 64)
+			frames[c] = ch
+			go func() {
+				defer close(ch)
+				for {
+					_, data, err := c.Read(ctx)
+					if err != nil {
+						return
+					}
+					var f frame
+					if json.Unmarshal(data, &f) == nil {
+						ch <- f
+					}
+				}
+			}()
+			return c
+		case <-ctx.Done():
+			t.Fatalf("the editor never dialed %s:\n%s", url, e.out.String())
+			return nil
 		}
-		return f, err
+	}
+	read := func(c *websocket.Conn, d time.Duration) (frame, error) {
+		select {
+		case f, ok := <-frames[c]:
+			if !ok {
+				return frame{}, errors.New("the link closed")
+			}
+			return f, nil
+		case <-time.After(d):
+			return frame{}, errors.New("no frame")
+		}
 	}
 	send := func(c *websocket.Conn, v any) {
 		t.Helper()

@@ -55,6 +55,7 @@ var _peer: WebSocketPeer = null
 var _backoff_ms: int = BACKOFF_START_MS
 var _next_attempt_ms: int = 0
 var _hello_id: String = ""
+var _hello_nonce: String = ""
 var _commands_after_hello: bool = false # the command table changed while the hello was in flight
 var _hello_seq: int = 0
 var _hello_sent_ms: int = 0
@@ -191,6 +192,12 @@ func _on_message(text: String) -> void:
 	var id: String = _id_string(msg.get("id"))
 	if msg.has("command"):
 		var command: String = str(msg["command"])
+		if _phase != Phase.CONNECTED:
+			# Nothing is routed before the server accepted this editor's hello (and,
+			# with a token, proved it knows it): whatever holds the port is not trusted.
+			if debug:
+				print("godot_mcp: ignored '%s' sent before the hello was accepted" % command)
+			return
 		var params: Variant = msg.get("params", {})
 		match command:
 			"cmd_server_hello":
@@ -238,9 +245,14 @@ func _send_hello() -> void:
 	if router != null:
 		params["commands"] = router.command_table()
 		params["extensions"] = router.loaded_extensions()
+	# A fresh nonce per hello. With a token, the hello carries a proof of it, never the
+	# token itself, and the server must answer with its own proof (_on_hello_answer):
+	# a program that took the bridge port learns nothing and gets no command routed.
+	_hello_nonce = Crypto.new().generate_random_bytes(32).hex_encode()
+	params["nonce"] = _hello_nonce
 	var token: String = OS.get_environment(TOKEN_ENV)
 	if token != "":
-		params["token"] = token
+		params["token_proof"] = hello_proof(token, "editor", _hello_nonce)
 	_phase = Phase.HANDSHAKING
 	_hello_sent_ms = Time.get_ticks_msec()
 	_send({"id": _hello_id, "command": "cmd_editor_hello", "params": params})
@@ -255,7 +267,25 @@ func _on_commands_changed() -> void:
 		_send({"command": "cmd_editor_commands", "params": {"commands": router.command_table(), "extensions": router.loaded_extensions()}})
 
 
+## The bridge token proof both ends exchange in the hello (envelope.HelloProof):
+## hex(HMAC-SHA256(token, "godot-mcp " + side + "\n" + nonce)).
+static func hello_proof(token: String, side: String, nonce: String) -> String:
+	var mac := HMACContext.new()
+	mac.start(HashingContext.HASH_SHA256, token.to_utf8_buffer())
+	mac.update(("godot-mcp %s\n%s" % [side, nonce]).to_utf8_buffer())
+	return mac.finish().hex_encode()
+
+
 func _on_hello_answer(msg: Dictionary) -> void:
+	if msg.get("ok") == true and not _server_proven(msg.get("result", {})):
+		_refused_this_attempt = true
+		_refused_hint = "the program at %s accepted this editor without proving it knows GODOT_MCP_BRIDGE_TOKEN: it is not the godot-mcp server (is another program holding the port?), so this editor does not connect to it" % url
+		if _refused_hint != _warned_hint:
+			_warned_hint = _refused_hint
+			push_warning("godot_mcp: " + _refused_hint)
+		_close_peer(1000, "server did not prove the token")
+		_retry_later(STATUS_REFUSED, _refused_hint)
+		return
 	if msg.get("ok") == true:
 		_phase = Phase.CONNECTED
 		if _commands_after_hello:
@@ -281,6 +311,17 @@ func _on_hello_answer(msg: Dictionary) -> void:
 		push_warning("godot_mcp: the server at %s refused this editor: %s" % [url, _refused_hint])
 	_close_peer(1000, "hello refused")
 	_retry_later(STATUS_REFUSED, _refused_hint)
+
+
+## With GODOT_MCP_BRIDGE_TOKEN set, the hello answer must carry the server's proof
+## of it for this hello's nonce; without a token there is nothing to prove.
+func _server_proven(result: Variant) -> bool:
+	var token: String = OS.get_environment(TOKEN_ENV)
+	if token == "":
+		return true
+	if typeof(result) != TYPE_DICTIONARY:
+		return false
+	return str((result as Dictionary).get("server_proof", "")) == hello_proof(token, "server", _hello_nonce)
 
 
 func _on_server_hello(params: Variant) -> void:

@@ -280,7 +280,7 @@ func TestBinaryAttachProbeChecksHostAndOrigin(t *testing.T) {
 		if origin != "" {
 			req.Header.Set("Origin", origin)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := attach.HTTPClient(info).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +326,7 @@ func TestBinaryWrongAttachTokensHarmNobody(t *testing.T) {
 		for _, path := range []string{"/mcp", "/attach"} {
 			req, _ := http.NewRequest(http.MethodPost, strings.TrimSuffix(info.URL, "/mcp")+path, strings.NewReader(`{}`))
 			req.Header.Set("Authorization", "Bearer wrong")
-			if resp, err := http.DefaultClient.Do(req); err == nil {
+			if resp, err := attach.HTTPClient(info).Do(req); err == nil {
 				resp.Body.Close()
 			}
 		}
@@ -379,7 +379,6 @@ func TestBinaryAttachEndpointBoundsConnections(t *testing.T) {
 	}
 	var info attach.Info
 	json.Unmarshal(data, &info)
-	addr := strings.TrimSuffix(strings.TrimPrefix(info.URL, "http://"), "/mcp")
 	fds := func() int {
 		entries, _ := os.ReadDir("/proc/" + strconv.Itoa(owner.Cmd.Process.Pid) + "/fd")
 		return len(entries)
@@ -392,7 +391,7 @@ func TestBinaryAttachEndpointBoundsConnections(t *testing.T) {
 		}
 	}()
 	for i := 0; i < 1000; i++ {
-		c, err := net.Dial("tcp", addr)
+		c, err := net.Dial("unix", info.Socket)
 		if err != nil {
 			t.Fatalf("dial %d: %v", i, err)
 		}
@@ -428,7 +427,7 @@ func TestBinaryAttachEndpointBoundsConnections(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(info.URL, "/mcp")+"/attach", nil)
 	req.Header.Set("Authorization", "Bearer "+info.Token)
 	req.Header.Set("X-Big", strings.Repeat("x", 1<<20))
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+	if resp, err := attach.HTTPClient(info).Do(req); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 		t.Errorf("a 1 MiB header: %v %v", resp, err)
 	} else {
 		resp.Body.Close()

@@ -205,6 +205,15 @@ func TestBinaryBridgeTokenNeverLogged(t *testing.T) {
 		t.Fatalf("right token refused: %v", err)
 	}
 	a.Close()
+	// #24.2: today's addon proves the token, and the server proves it back.
+	if _, err := fakeaddon.Dial(ctx, url, fakeaddon.WithTokenProof("wrong-"+token)); err == nil {
+		t.Fatal("a wrong token proof accepted")
+	}
+	a, err = fakeaddon.Dial(ctx, url, fakeaddon.WithTokenProof(token))
+	if err != nil {
+		t.Fatalf("the right token proof: %v", err)
+	}
+	a.Close()
 	call(p, "godot_get_server_info", nil)
 	if strings.Contains(p.Stderr(), token) {
 		t.Fatal("the bridge token appears in the log")

@@ -52,8 +52,11 @@ func TestPublishWritesAUserOnlyFileAndFindChecksTheOwner(t *testing.T) {
 		t.Fatalf("attach file: %v %v", st, err)
 	}
 	info, err := Find(context.Background(), "ws://localhost:39123")
-	if err != nil || info.PID != os.Getpid() || info.Token == "" || !strings.HasPrefix(info.URL, "http://127.0.0.1:") {
+	if err != nil || info.PID != os.Getpid() || info.Token == "" || info.Socket != filepath.Join(dir, "bridge-39123.sock") {
 		t.Fatalf("Find: %+v %v", info, err)
+	}
+	if st, err := os.Lstat(info.Socket); err != nil || st.Mode().Type() != os.ModeSocket || st.Mode().Perm() != 0o600 {
+		t.Fatalf("socket: %v %v", st, err)
 	}
 
 	// The endpoint wants the token.
@@ -62,7 +65,7 @@ func TestPublishWritesAUserOnlyFileAndFindChecksTheOwner(t *testing.T) {
 		if auth != "" {
 			req.Header.Set("Authorization", auth)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := HTTPClient(info).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,15 +91,67 @@ func TestFindRefusesAFileOthersCanRead(t *testing.T) {
 	dir := runDir(t)
 	os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "bridge-39124.json")
-	os.WriteFile(path, []byte(`{"url":"http://127.0.0.1:1/mcp","token":"t","pid":1}`), 0o644)
+	os.WriteFile(path, []byte(`{"url":"http://localhost/mcp","socket":"x","token":"t","pid":1}`), 0o644)
 	os.Chmod(path, 0o644)
 	if _, err := Find(context.Background(), "ws://127.0.0.1:39124"); err == nil || !strings.Contains(err.Error(), "other users") {
 		t.Fatalf("world-readable file: %v", err)
 	}
+	// An attach file of a godot-mcp before #24.2 names a TCP endpoint,
+	// which another user could take once its owner died.
 	os.Chmod(path, 0o600)
-	os.WriteFile(path, []byte(`{"url":"http://192.0.2.1:80/mcp","token":"t","pid":1}`), 0o600)
-	if _, err := Find(context.Background(), "ws://127.0.0.1:39124"); err == nil || !strings.Contains(err.Error(), "non-loopback") {
-		t.Fatalf("non-loopback endpoint: %v", err)
+	os.WriteFile(path, []byte(`{"url":"http://127.0.0.1:1/mcp","token":"t","pid":1}`), 0o600)
+	if _, err := Find(context.Background(), "ws://127.0.0.1:39124"); err == nil || !strings.Contains(err.Error(), "names no socket") {
+		t.Fatalf("TCP endpoint: %v", err)
+	}
+	// The socket is the one next to the file, whatever the file says.
+	os.WriteFile(path, []byte(`{"url":"http://localhost/mcp","socket":"/tmp/elsewhere.sock","token":"t","pid":1}`), 0o600)
+	if _, err := Find(context.Background(), "ws://127.0.0.1:39124"); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "bridge-39124.sock")) {
+		t.Fatalf("a socket elsewhere: %v", err)
+	}
+	// A link is not an attach file.
+	os.Remove(path)
+	os.Symlink(filepath.Join(t.TempDir(), "x.json"), path)
+	if _, err := Find(context.Background(), "ws://127.0.0.1:39124"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("a link: %v", err)
+	}
+}
+
+// #24.2: an attach directory other users may write to, or that another
+// user created, is refused by the owner and by an attaching server (whoever
+// writes there can pose as the owner); one others may only read is made
+// 0700.
+func TestAttachDirectoryMustBeTheUsers(t *testing.T) {
+	dir := runDir(t)
+	const bridge = "ws://127.0.0.1:39125"
+	os.MkdirAll(dir, 0o700)
+	os.Chmod(dir, 0o777)
+	if _, err := Publish(bridge, "test", "auto", echoMCP, nil); err == nil || !strings.Contains(err.Error(), "may be written by other users") {
+		t.Fatalf("Publish in a 0777 directory: %v", err)
+	}
+	if _, err := Find(context.Background(), bridge); err == nil || errors.Is(err, ErrNoFile) || !strings.Contains(err.Error(), "may be written by other users") {
+		t.Fatalf("Find in a 0777 directory: %v", err)
+	}
+	os.Chmod(dir, 0o755)
+	pub, err := Publish(bridge, "test", "auto", echoMCP, nil)
+	if err != nil {
+		t.Fatalf("Publish in a 0755 directory: %v", err)
+	}
+	pub.Close()
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Fatalf("the directory was left %v", st.Mode().Perm())
+	}
+	if os.Geteuid() != 0 {
+		t.Log("not root: a directory of another user is tested only as root (chown)")
+		return
+	}
+	if err := os.Chown(dir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Publish(bridge, "test", "auto", echoMCP, nil); err == nil || !strings.Contains(err.Error(), "belongs to another user (uid 65534") {
+		t.Fatalf("Publish in another user's directory: %v", err)
+	}
+	if _, err := Find(context.Background(), bridge); err == nil || !strings.Contains(err.Error(), "belongs to another user") {
+		t.Fatalf("Find in another user's directory: %v", err)
 	}
 }
 
@@ -282,6 +337,7 @@ func TestProxyOwnerGoneAnswersTheCallInFlightAndKeepsTheRest(t *testing.T) {
 	waitLines(t, out, 1)
 	go inw.Write([]byte(`{"jsonrpc":"2.0","id":"call-1","method":"tools/call","params":{"name":"x"}}` + "\n"))
 	<-owner.started
+	srv.Listener.Close() // gone: its probe is refused from now on
 	srv.CloseClientConnections()
 	close(owner.block)
 	srv.Close()

@@ -16,6 +16,8 @@ import (
 // its editor this way). The session is closed before it returns.
 func CallTool(ctx context.Context, info Info, tool string, args any) (json.RawMessage, error) {
 	session := ""
+	client := HTTPClient(info)
+	defer client.CloseIdleConnections()
 	post := func(msg any) (json.RawMessage, error) {
 		body, _ := json.Marshal(msg)
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, info.URL, bytes.NewReader(body))
@@ -29,7 +31,7 @@ func CallTool(ctx context.Context, info Info, tool string, args any) (json.RawMe
 			req.Header.Set("Mcp-Session-Id", session)
 			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +56,7 @@ func CallTool(ctx context.Context, info Info, tool string, args any) (json.RawMe
 		if err == nil {
 			req.Header.Set("Authorization", "Bearer "+info.Token)
 			req.Header.Set("Mcp-Session-Id", session)
-			if resp, err := http.DefaultClient.Do(req); err == nil {
+			if resp, err := client.Do(req); err == nil {
 				resp.Body.Close()
 			}
 		}

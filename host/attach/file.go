@@ -2,9 +2,12 @@
 // editor bridge.
 //
 // The server that binds the bridge (the owner) also serves MCP over
-// streamable HTTP on an ephemeral loopback port, behind a random bearer
-// token, and publishes the endpoint in an attach file only the user can
-// read (Publish). A server started later for the same bridge port finds
+// streamable HTTP on a Unix socket in the attach directory, behind a random
+// bearer token, and publishes the endpoint in an attach file only the user
+// can read (Publish). The directory is the user's own and no one else may
+// write into it (checkDir), so only a process of the same user can listen
+// on that socket: another user's process cannot pose as the owner, even
+// one that holds the bridge port after the owner died (#24.2). A server started later for the same bridge port finds
 // the port taken, reads the file, checks the owner answers (Find), and
 // becomes a thin proxy (Proxy): its client's JSON-RPC messages go to the
 // owner's endpoint, the owner's messages come back on its stdout. Every
@@ -16,18 +19,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 )
 
 // Info is the content of an attach file.
 type Info struct {
-	// URL is the owner's MCP endpoint (http://127.0.0.1:PORT/mcp).
+	// URL is the owner's MCP endpoint as HTTP sees it
+	// (http://localhost/mcp); the connection goes to Socket.
 	URL string `json:"url"`
+	// Socket is the Unix socket the endpoint listens on
+	// (bridge-PORT.sock next to the attach file). A reader does not take
+	// it from the file: it is where the attach file's directory says.
+	Socket string `json:"socket,omitempty"`
 	// Token is the bearer token the endpoint requires.
 	Token string `json:"token"`
 	// PID is the owner's process id.
@@ -89,10 +97,29 @@ func Path(bridgeURL string) (string, error) {
 	return filepath.Join(dir, "bridge-"+port+".json"), nil
 }
 
+// socketPath is the attach endpoint's Unix socket for the attach file
+// path (bridge-PORT.json -> bridge-PORT.sock).
+func socketPath(path string) string {
+	return strings.TrimSuffix(path, ".json") + ".sock"
+}
+
+// maxSocketPath is the longest Unix socket path every platform binds
+// (sun_path is 104 bytes on macOS and the BSDs, 108 on Linux).
+const maxSocketPath = 103
+
+// ensureDir creates the attach directory (0700) when it is missing and
+// checks it (checkDir).
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("attach: creating %s: %w", dir, err)
+	}
+	return checkDir(dir)
+}
+
 // writeFile writes info to path, readable by the user alone (0600 in a
 // 0700 directory), atomically (a reader never sees half a file).
 func writeFile(path string, info Info) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := ensureDir(filepath.Dir(path)); err != nil {
 		return err
 	}
 	data, err := json.Marshal(info)
@@ -121,20 +148,34 @@ func writeFile(path string, info Info) error {
 // ErrNoFile means no attach file exists for the bridge port.
 var ErrNoFile = errors.New("no attach file")
 
-// readFile reads an attach file, refusing one that others can read or
+// readFile reads an attach file, refusing one in a directory another user
+// owns or may write to (checkDir), a link, and one that others can read or
 // write (it holds a credential; one that others can write could point this
-// server at theirs).
+// server at theirs). Where the endpoint listens is not read from the file:
+// it is the socket next to it.
 func readFile(path string) (Info, error) {
 	var info Info
-	st, err := os.Stat(path)
+	if _, err := os.Lstat(filepath.Dir(path)); errors.Is(err, os.ErrNotExist) {
+		return info, ErrNoFile
+	}
+	if err := checkDir(filepath.Dir(path)); err != nil {
+		return info, err
+	}
+	st, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return info, ErrNoFile
 	}
 	if err != nil {
 		return info, err
 	}
+	if !st.Mode().IsRegular() {
+		return info, fmt.Errorf("attach: %s is not a regular file (%v); remove it", path, st.Mode().Type())
+	}
 	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
 		return info, fmt.Errorf("attach: %s is accessible to other users (mode %v); remove it", path, st.Mode().Perm())
+	}
+	if err := ownedByMe(path, st); err != nil {
+		return info, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -147,9 +188,12 @@ func readFile(path string) (Info, error) {
 	if err != nil || u.Scheme != "http" || info.Token == "" {
 		return info, fmt.Errorf("attach: %s has no usable endpoint", path)
 	}
-	if ip := net.ParseIP(u.Hostname()); ip == nil || !ip.IsLoopback() {
-		return info, fmt.Errorf("attach: %s names a non-loopback endpoint %s", path, u.Host)
+	if info.Socket == "" {
+		// An attach file of a godot-mcp before #24.2 (a TCP endpoint any
+		// local user could take over once its owner died).
+		return info, fmt.Errorf("attach: %s names no socket (written by an older godot-mcp, pid %d); upgrade that server, or stop it", path, info.PID)
 	}
+	info.Socket = socketPath(path)
 	return info, nil
 }
 

@@ -74,11 +74,7 @@ func (p *Proxy) Run(ctx context.Context) error {
 	if p.Log == nil {
 		p.Log = slog.New(slog.DiscardHandler)
 	}
-	p.client = &http.Client{Transport: &http.Transport{
-		MaxIdleConnsPerHost: 64,
-		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true, // loopback: gzip would cost more than it saves
-	}}
+	p.client = HTTPClient(p.Info)
 	defer p.client.CloseIdleConnections()
 	p.out = &msgWriter{w: p.Out}
 	p.gone = make(chan struct{})

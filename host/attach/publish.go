@@ -12,6 +12,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -43,12 +45,13 @@ type Published struct {
 }
 
 // Publish serves the endpoint handler builds, given the token it must
-// require and the owner's probe (which answers GET /attach), on an
-// ephemeral loopback port, and writes the attach file of bridgeURL's port
-// (its URL is http://127.0.0.1:PORT/mcp). handler serves the streamable
-// HTTP MCP handler at /mcp and probe at /attach, both behind the same
-// Host/Origin and token checks. The token is 32 random bytes; the file is
-// readable by the user alone.
+// require and the owner's probe (which answers GET /attach), on a Unix
+// socket in the attach directory (bridge-PORT.sock, 0600), and writes the
+// attach file of bridgeURL's port. handler serves the streamable HTTP MCP
+// handler at /mcp and probe at /attach, both behind the same Host/Origin
+// and token checks. The token is 32 random bytes; the file is readable by
+// the user alone; the directory is the user's own and closed to others
+// (checkDir): no other user can listen where attaching servers connect.
 func Publish(bridgeURL, version, policy string, handler func(token string, probe http.Handler) http.Handler, log *slog.Logger) (*Published, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -57,17 +60,36 @@ func Publish(bridgeURL, version, policy string, handler func(token string, probe
 	if err != nil {
 		return nil, err
 	}
+	if err := ensureDir(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, err
 	}
 	token := hex.EncodeToString(b[:])
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	sock := socketPath(path)
+	if len(sock) > maxSocketPath {
+		return nil, fmt.Errorf("attach: the socket path %s is longer than %d bytes; set XDG_RUNTIME_DIR to a shorter directory of your own", sock, maxSocketPath)
+	}
+	// This server holds the bridge port: a socket left there is a dead
+	// owner's. Only a socket is removed.
+	if st, err := os.Lstat(sock); err == nil {
+		if st.Mode().Type() != os.ModeSocket && runtime.GOOS != "windows" { // Windows may not type it
+			return nil, fmt.Errorf("attach: %s is not a socket (%v); remove it", sock, st.Mode().Type())
+		}
+		_ = os.Remove(sock)
+	}
+	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		return nil, fmt.Errorf("attach: %w", err)
 	}
+	if err := os.Chmod(sock, 0o600); err != nil && runtime.GOOS != "windows" {
+		ln.Close()
+		return nil, fmt.Errorf("attach: %w", err)
+	}
 	p := &Published{
-		Info: Info{URL: "http://" + ln.Addr().String() + "/mcp", Token: token, PID: os.Getpid(), BridgeURL: bridgeURL, Version: version, Policy: policy},
+		Info: Info{URL: endpointURL, Socket: sock, Token: token, PID: os.Getpid(), BridgeURL: bridgeURL, Version: version, Policy: policy},
 		path: path,
 		log:  log,
 	}
@@ -113,6 +135,29 @@ func (p *Published) probe(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(map[string]any{"pid": p.Info.PID, "version": p.Info.Version, "bridge_url": p.Info.BridgeURL})
 }
 
+// HTTPClient is an HTTP client for info's endpoint: every connection goes
+// to its socket (to the URL's TCP address when there is none: only tests
+// build such an Info).
+func HTTPClient(info Info) *http.Client {
+	return &http.Client{Transport: transport(info)}
+}
+
+func transport(info Info) *http.Transport {
+	t := &http.Transport{
+		MaxIdleConnsPerHost: 64,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true, // local: gzip would cost more than it saves
+	}
+	if info.Socket != "" {
+		sock := info.Socket
+		t.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", sock)
+		}
+	}
+	return t
+}
+
 func validBearer(auth, token string) bool {
 	const prefix = "Bearer "
 	return len(auth) > len(prefix) && strings.EqualFold(auth[:len(prefix)], prefix) &&
@@ -131,9 +176,15 @@ func (p *Published) Close() {
 	_ = p.srv.Close()
 }
 
+// endpointURL is the attach endpoint's URL as HTTP sees it: the
+// connection goes to the socket (Info.Socket); the Host is loopback for
+// the endpoint's Host guard.
+const endpointURL = "http://localhost/mcp"
+
 // Find reads the attach file of bridgeURL's port and checks that its owner
-// answers with the token. ErrNoFile: no server published one; another
-// error: the file is stale or unusable.
+// answers, on the socket in the attach directory, with the token.
+// ErrNoFile: no server published one; another error: the file is stale
+// (nothing in it is trusted then) or unusable.
 func Find(ctx context.Context, bridgeURL string) (Info, error) {
 	path, err := Path(bridgeURL)
 	if err != nil {
@@ -158,7 +209,9 @@ func probe(ctx context.Context, info Info) error {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+info.Token)
-	resp, err := http.DefaultClient.Do(req)
+	client := HTTPClient(info)
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
 	if err != nil {
 		return err
 	}

@@ -146,6 +146,10 @@ type Bridge struct {
 	port      string
 	tokenHash [32]byte
 
+	nonceMu    sync.Mutex // guards nonces (freshNonce)
+	nonces     map[string]struct{}
+	nonceOrder []string
+
 	nextID atomic.Uint64
 
 	baseCtx    context.Context

@@ -392,6 +392,9 @@ func TestToken(t *testing.T) {
 		{"wrong", []fakeaddon.Option{fakeaddon.WithToken("correct-horse-battery-stapler")}, true, "token mismatch"},
 		{"missing", nil, true, "missing token"},
 		{"empty", []fakeaddon.Option{fakeaddon.WithToken("")}, true, "missing token"},
+		// #24.2: today's addon proves the token and checks the server's proof.
+		{"proof accepted, server proven", []fakeaddon.Option{fakeaddon.WithTokenProof(token)}, false, ""},
+		{"wrong proof", []fakeaddon.Option{fakeaddon.WithTokenProof("correct-horse-battery-stapler")}, true, "token mismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := testCtx(t)
@@ -426,6 +429,52 @@ func TestToken(t *testing.T) {
 				t.Errorf("log should say %q:\n%s", tc.reason, logs)
 			}
 		})
+	}
+}
+
+// #24.2: the server proves the token to the editor, never learning it
+// from the hello: a bridge without the token (any program on the port)
+// gives no proof the editor accepts; a proof is good for one hello only
+// (a hello an impostor captured cannot be replayed to the real server);
+// a malformed nonce is refused.
+func TestHelloProofsBothWays(t *testing.T) {
+	const token = "correct-horse-battery-staple"
+	ctx := testCtx(t)
+	a := connect(t, start(t, func(o *bridge.Options) { o.Token = token }), fakeaddon.WithTokenProof(token))
+	var got bridge.HelloResult
+	if err := json.Unmarshal(a.Hello().Result, &got); err != nil || got.ServerProof == "" {
+		t.Fatalf("hello answer %s", a.Hello().Result)
+	}
+	// A bridge that does not know the token (another program holding the
+	// port) accepts anything: the editor finds no proof and leaves.
+	_, err := fakeaddon.Dial(ctx, start(t).URL(), fakeaddon.WithTokenProof(token))
+	var unproven *fakeaddon.UnprovenServerError
+	if !errors.As(err, &unproven) {
+		t.Fatalf("a bridge without the token: %v, want UnprovenServerError", err)
+	}
+	// Replay: the same nonce and proof again.
+	b := start(t, func(o *bridge.Options) { o.Token = token })
+	nonce := strings.Repeat("ab", 32)
+	hello := fakeaddon.DefaultHello()
+	hello.Nonce, hello.TokenProof = nonce, envelope.HelloProof(token, "editor", nonce)
+	first, err := fakeaddon.Dial(ctx, b.URL(), fakeaddon.WithHello(hello))
+	if err != nil {
+		t.Fatalf("first hello: %v", err)
+	}
+	first.Close()
+	var refused *fakeaddon.HelloRefusedError
+	if _, err := fakeaddon.Dial(ctx, b.URL(), fakeaddon.WithHello(hello)); !errors.As(err, &refused) || !strings.Contains(refused.Response.Hint, "not fresh") {
+		t.Fatalf("a replayed hello: %v", err)
+	}
+	hello.Nonce = "short"
+	hello.TokenProof = envelope.HelloProof(token, "editor", hello.Nonce)
+	if _, err := fakeaddon.Dial(ctx, b.URL(), fakeaddon.WithHello(hello)); !errors.As(err, &refused) || !strings.Contains(refused.Response.Hint, "nonce") {
+		t.Fatalf("a short nonce: %v", err)
+	}
+	// The proofs are the documented HMAC (the addon computes the same with
+	// HMACContext): HMAC-SHA256("k", "godot-mcp editor\nn").
+	if p := envelope.HelloProof("k", "editor", "n"); p != "1855b2a1a4c80e704a28cc94c61103a8e09e6860b30d181ce8a1392caba90ff9" {
+		t.Fatalf("HelloProof = %q", p)
 	}
 }
 

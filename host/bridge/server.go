@@ -2,8 +2,10 @@ package bridge
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -25,6 +27,10 @@ type HelloResult struct {
 	Accepted        bool   `json:"accepted"`
 	ServerVersion   string `json:"server_version"`
 	ContractVersion int    `json:"contract_version"`
+	// ServerProof answers the hello's nonce when the bridge has a token:
+	// envelope.HelloProof(token, "server", nonce). The addon talks to no
+	// server that cannot give it (#24.2).
+	ServerProof string `json:"server_proof,omitempty"`
 }
 
 // serveHTTP guards the handshake, upgrades, authenticates and serves one
@@ -134,18 +140,35 @@ func (b *Bridge) handshake(conn *websocket.Conn, remote string) (PeerInfo, []byt
 				"cmd_editor_hello params must be an object {project_dir, godot_version, addon_version[, token]}. Reinstall the addon (godot-mcp addon install).")
 		}
 	}
+	var serverProof string
 	if b.opts.Token != "" {
-		if hello.Token == "" {
+		switch {
+		case hello.TokenProof != "":
+			if !validNonce(hello.Nonce) {
+				return refuse(f.ID, "malformed nonce",
+					"cmd_editor_hello's nonce must be 64 to 128 hex digits, fresh for every hello. Reinstall the addon (godot-mcp addon install).")
+			}
+			if !hmac.Equal([]byte(hello.TokenProof), []byte(envelope.HelloProof(b.opts.Token, "editor", hello.Nonce))) {
+				return refuse(f.ID, "token mismatch",
+					"The bridge token does not match: set GODOT_MCP_BRIDGE_TOKEN to the same value for the server and the editor, then restart the editor.")
+			}
+			if !b.freshNonce(hello.Nonce) {
+				return refuse(f.ID, "replayed hello",
+					"This cmd_editor_hello was sent before (its nonce is not fresh): a replayed hello is refused. The addon makes a new one on every connection; reconnect.")
+			}
+		case hello.Token == "":
 			return refuse(f.ID, "missing token",
 				"The bridge requires a token: set GODOT_MCP_BRIDGE_TOKEN in the editor's environment to the server's value and restart the editor.")
-		}
-		if !b.tokenMatches(hello.Token) {
+		case !b.tokenMatches(hello.Token):
 			return refuse(f.ID, "token mismatch",
 				"The bridge token does not match: set GODOT_MCP_BRIDGE_TOKEN to the same value for the server and the editor, then restart the editor.")
 		}
+		if validNonce(hello.Nonce) {
+			serverProof = envelope.HelloProof(b.opts.Token, "server", hello.Nonce)
+		}
 	}
 
-	result, _ := envelope.Marshal(HelloResult{Accepted: true, ServerVersion: b.opts.ServerVersion, ContractVersion: contract.ContractVersion})
+	result, _ := envelope.Marshal(HelloResult{Accepted: true, ServerVersion: b.opts.ServerVersion, ContractVersion: contract.ContractVersion, ServerProof: serverProof})
 	answer, err := envelope.Marshal(envelope.Response{ID: f.ID, OK: true, Result: result})
 	if err != nil {
 		b.log.Error("cannot encode the hello answer", "err", err)
@@ -314,6 +337,39 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// validNonce accepts 64 to 128 hex digits (the addon sends 64).
+func validNonce(n string) bool {
+	if len(n) < 64 || len(n) > 128 {
+		return false
+	}
+	_, err := hex.DecodeString(n)
+	return err == nil
+}
+
+// maxNonces bounds the nonces a bridge remembers against a replayed
+// hello (a proof an impostor on the port captured, sent on to this
+// server); the oldest is forgotten first.
+const maxNonces = 4096
+
+// freshNonce records n and reports whether it was not seen before.
+func (b *Bridge) freshNonce(n string) bool {
+	b.nonceMu.Lock()
+	defer b.nonceMu.Unlock()
+	if _, seen := b.nonces[n]; seen {
+		return false
+	}
+	if b.nonces == nil {
+		b.nonces = map[string]struct{}{}
+	}
+	if len(b.nonceOrder) >= maxNonces {
+		delete(b.nonces, b.nonceOrder[0])
+		b.nonceOrder = b.nonceOrder[1:]
+	}
+	b.nonces[n] = struct{}{}
+	b.nonceOrder = append(b.nonceOrder, n)
+	return true
 }
 
 func hashToken(t string) [32]byte { return sha256.Sum256([]byte(t)) }

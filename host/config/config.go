@@ -32,7 +32,7 @@ type Var struct {
 // Vars is the single table of settings, in documentation order.
 var Vars = []Var{
 	{Env: "GODOT_MCP_BRIDGE_URL", Flag: "bridge-url", Default: "ws://127.0.0.1:9080", Usage: "WebSocket URL the bridge listens on; the editor addon dials the same URL"},
-	{Env: "GODOT_MCP_BRIDGE_TOKEN", Flag: "", Default: "", Usage: "opt-in shared secret for the bridge handshake; set it for the editor too (the addon sends it in its first message); never logged", Secret: true},
+	{Env: "GODOT_MCP_BRIDGE_TOKEN", Flag: "", Default: "", Usage: "opt-in shared secret for the bridge handshake; set it for the editor too (both ends prove it in the hello, neither sends it); never logged", Secret: true},
 	{Env: "GODOT_MCP_TRANSPORT", Flag: "transport", Default: "stdio", Usage: "MCP transport: stdio or http (streamable HTTP)"},
 	{Env: "GODOT_MCP_HTTP_HOST", Flag: "http-host", Default: "127.0.0.1", Usage: "HTTP transport bind host; a wildcard binds what it names: 0.0.0.0 IPv4 only, :: IPv6 only (a non-loopback bind needs GODOT_MCP_AUTH_TOKEN)"},
 	{Env: "GODOT_MCP_HTTP_PORT", Flag: "http-port", Default: "9090", Usage: "HTTP transport bind port"},

@@ -12,6 +12,9 @@ package envelope
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -272,12 +275,33 @@ func decodeKnown(data []byte) (f Frame, ok bool) {
 	return f, true
 }
 
+// HelloProof is the proof of the bridge token the two ends of the bridge
+// exchange in the hello (#24.2): hex(HMAC-SHA256(token, "godot-mcp " +
+// side + "\n" + nonce)), side "editor" (in cmd_editor_hello) or "server"
+// (in its answer, server_proof). Neither end sends the token itself, so a
+// program that took the bridge port learns nothing it can use, and the
+// editor talks only to a server that knows the token.
+func HelloProof(token, side, nonce string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("godot-mcp " + side + "\n" + nonce))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
 // EditorHello is the params of the editor's first message, cmd_editor_hello.
 type EditorHello struct {
 	ProjectDir   string `json:"project_dir"`
 	GodotVersion string `json:"godot_version"`
 	AddonVersion string `json:"addon_version"`
-	Token        string `json:"token,omitempty"`
+	// Token is GODOT_MCP_BRIDGE_TOKEN itself, as addons before #24.2 sent
+	// it (to whatever listened on the port). Today's addon sends Nonce and
+	// TokenProof instead, and checks the answer's server_proof.
+	Token string `json:"token,omitempty"`
+	// Nonce is the editor's random challenge (64 hex digits): the server
+	// answers it with HelloProof(token, "server", nonce).
+	Nonce string `json:"nonce,omitempty"`
+	// TokenProof is HelloProof(token, "editor", nonce): the editor knows
+	// the token without handing it to whatever holds the bridge port.
+	TokenProof string `json:"token_proof,omitempty"`
 	// Commands is the editor's command table: every command its router
 	// serves, with its class. The host refuses a toolset's command the
 	// table does not declare (see docs/contract.md).

@@ -6,6 +6,7 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -90,7 +91,6 @@ type Server struct {
 
 	progMu   sync.Mutex
 	progress map[string]progressTarget
-	progSeq  atomic.Uint64
 	// callEnded is when the last call of each client session ended (by
 	// session id), guarded by progMu; see notifyGap.
 	callEnded map[string]time.Time
@@ -692,7 +692,7 @@ func cleanStructured(raw json.RawMessage) (json.RawMessage, *envelope.Error) {
 // client asked for none) to a host-scoped opaque id that toolsets report
 // progress and log records against.
 func (s *Server) trackProgress(ctx context.Context, tok mcp.ProgressToken) string {
-	id := "p" + strconv.FormatUint(s.progSeq.Add(1), 10)
+	id := "p" + rand.Text() // unguessable: another call cannot aim at it (#24.8)
 	s.progMu.Lock()
 	s.progress[id] = progressTarget{ctx: ctx, token: tok, sent: new(atomic.Int32)}
 	s.progMu.Unlock()

@@ -7,8 +7,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
@@ -170,7 +173,10 @@ func TestCheckAnswers(t *testing.T) {
 func TestGatedHost(t *testing.T) {
 	svc := &callLogServices{}
 	logs := &logBuffer{}
-	h := &gatedHost{svc: svc, logger: slog.New(slog.NewTextHandler(logs, nil))}
+	gate := safety.NewGate("ts", nil)
+	_, end := gate.Begin("c1", safety.SendCall{Tool: "t", Class: safety.ReadOnly})
+	defer end()
+	h := &gatedHost{svc: svc, logger: slog.New(slog.NewTextHandler(logs, nil)), gate: gate, warn: logcap.NewLimiter(time.Second)}
 	level, ctx := slog.LevelWarn, plugmodel.WithCallID(context.Background(), "c1")
 	if err := h.Log(ctx, level, "m", []slog.Attr{slog.String("toolset", "spoofed"), slog.String("tool", "t"), slog.String("n", "3")}); err != nil {
 		t.Fatal(err)
@@ -180,5 +186,42 @@ func TestGatedHost(t *testing.T) {
 	}
 	if got := svc.logged(); len(got) != 1 || got[0] != "c1 WARN m n=3" {
 		t.Errorf("call log = %q", got)
+	}
+}
+
+// #24.8: a toolset's progress and log records reach only its own running
+// calls: not another toolset's (whose id it learnt), not one that ended.
+func TestGatedHostReachesOnlyItsOwnRunningCalls(t *testing.T) {
+	svc := &callLogServices{}
+	logs := &logBuffer{}
+	mine, theirs := safety.NewGate("mine", nil), safety.NewGate("theirs", nil)
+	_, endTheirs := theirs.Begin("p-theirs", safety.SendCall{Tool: "delete", Class: safety.Destructive, Confirm: true, ProgressToken: "p-theirs"})
+	defer endTheirs()
+	_, endMine := mine.Begin("p-mine", safety.SendCall{Tool: "peek", Class: safety.ReadOnly, ProgressToken: "p-mine"})
+	h := &gatedHost{svc: svc, logger: slog.New(slog.NewTextHandler(logs, nil)), gate: mine, warn: logcap.NewLimiter(time.Minute)}
+	ctx := context.Background()
+	for _, id := range []string{"p-theirs", "p-unknown"} {
+		_ = h.Progress(ctx, id, 1, 2, "x")
+		_ = h.Log(plugmodel.WithCallID(ctx, id), slog.LevelError, "x", nil)
+		if _, err := h.Send(ctx, id, "cmd_testplugin_delete", nil, time.Second); err == nil {
+			t.Errorf("a command under %s was sent", id)
+		}
+	}
+	if len(svc.progress) != 0 || len(svc.logged()) != 0 || len(svc.sent()) != 0 {
+		t.Fatalf("reached another toolset's call: progress %q, log %q, sent %v", svc.progress, svc.logged(), svc.sent())
+	}
+	if s := logs.String(); strings.Count(s, "dropped a toolset's progress notification") != 1 || strings.Count(s, "kept a toolset's log record") != 1 {
+		t.Errorf("the attempts are not logged once per kind:\n%s", s)
+	}
+	_ = h.Progress(ctx, "p-mine", 1, 2, "mine")
+	_ = h.Log(plugmodel.WithCallID(ctx, "p-mine"), slog.LevelInfo, "mine", nil)
+	if len(svc.progress) != 1 || len(svc.logged()) != 1 {
+		t.Fatalf("its own running call: progress %q, log %q", svc.progress, svc.logged())
+	}
+	endMine()
+	_ = h.Progress(ctx, "p-mine", 2, 2, "late")
+	_ = h.Log(plugmodel.WithCallID(ctx, "p-mine"), slog.LevelInfo, "late", nil)
+	if len(svc.progress) != 1 || len(svc.logged()) != 1 {
+		t.Fatalf("after its call ended: progress %q, log %q", svc.progress, svc.logged())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
@@ -16,6 +17,7 @@ type gatedHost struct {
 	svc    HostServices
 	logger *slog.Logger
 	gate   *safety.Gate
+	warn   *logcap.Limiter // a rogue toolset can repeat its attempts at will
 }
 
 // Send sends a command the gate allows for the call it serves; a refused
@@ -38,10 +40,19 @@ func (h *gatedHost) Send(ctx context.Context, callID, command string, params jso
 	return resp.Result, nil
 }
 
+// Progress forwards a progress notification only for a running call of
+// this toolset that carried the token: a toolset cannot send progress
+// to another toolset's call, another client's, or a call that ended
+// (#24.8).
 func (h *gatedHost) Progress(ctx context.Context, token string, progress, total float64, message string) error {
-	if token != "" {
-		h.svc.Progress(ctx, token, progress, total, message)
+	if token == "" {
+		return nil
 	}
+	if !h.gate.LiveProgress(token) {
+		h.warn.Warn(h.logger, "dropped a toolset's progress notification for a call that is not one of its running calls", "token_len", len(token))
+		return nil
+	}
+	h.svc.Progress(ctx, token, progress, total, message)
 	return nil
 }
 
@@ -61,7 +72,15 @@ func (h *gatedHost) Log(ctx context.Context, level slog.Level, message string, a
 	}
 	h.logger.Log(ctx, level, message, args...)
 	callID := plugmodel.CallID(ctx)
-	if cl, ok := h.svc.(CallLogger); ok && callID != "" && !safety.GateMade(callID) {
+	if callID == "" || safety.GateMade(callID) {
+		return nil
+	}
+	if !h.gate.Live(callID) {
+		// Only a running call of this toolset hears from it (#24.8).
+		h.warn.Warn(h.logger, "kept a toolset's log record from the clients: it names a call that is not one of its running calls", "call_id_len", len(callID))
+		return nil
+	}
+	if cl, ok := h.svc.(CallLogger); ok {
 		cl.LogCall(ctx, callID, level, message, callAttrs)
 	}
 	return nil

@@ -44,6 +44,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/internal/logcap"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/pluginrpc"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
@@ -219,7 +220,7 @@ func Open(ctx context.Context, spec Spec, ts plugmodel.Toolset, svc HostServices
 // open sets up p.conn with the host services, reads and checks its
 // description.
 func (p *Plugin) open(ctx context.Context, svc HostServices) error {
-	host := &gatedHost{svc: svc, logger: p.logger, gate: p.gate}
+	host := &gatedHost{svc: svc, logger: p.logger, gate: p.gate, warn: logcap.NewLimiter(10 * time.Second)}
 	if err := p.conn.Setup(ctx, plugmodel.HostConfig{Host: host, HostVersion: contract.Version, ContractVersion: contract.ContractVersion}); err != nil {
 		return fmt.Errorf("setup: %w", err)
 	}
@@ -325,7 +326,7 @@ func (p *Plugin) Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.
 	}
 	// The editor commands the call sends carry its id; the gate holds them
 	// to the tool's class while it runs, and refuses them once it returned.
-	callID, end := p.gate.Begin(req.CallID, safety.SendCall{Tool: req.Tool, Class: p.classes[req.Tool], DryRun: req.DryRun, Confirm: req.Confirm})
+	callID, end := p.gate.Begin(req.CallID, safety.SendCall{Tool: req.Tool, Class: p.classes[req.Tool], DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken})
 	req.CallID = callID
 	res, err := p.conn.Call(ctx, req)
 	if err != nil {

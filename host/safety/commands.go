@@ -45,6 +45,10 @@ type SendCall struct {
 	// host calls a destructive tool without DryRun only once it is
 	// confirmed and, when approval is on, approved).
 	DryRun, Confirm bool
+	// ProgressToken is the progress token the host handed the call (its
+	// id, unguessable; "" when the client asked for no progress): the
+	// toolset's progress notifications reach the call only under it.
+	ProgressToken string
 }
 
 // CommandPrefix is the prefix of every command that belongs to toolset.

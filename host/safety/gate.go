@@ -1,13 +1,12 @@
 package safety
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 )
@@ -24,7 +23,6 @@ type Lookup func(command string) (info envelope.CommandInfo, declared bool, err 
 type Gate struct {
 	toolset string
 	log     *slog.Logger
-	seq     atomic.Uint64
 
 	mu    sync.Mutex
 	calls map[string]*liveCall
@@ -53,9 +51,9 @@ func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *envel
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if _, taken := g.calls[id]; id == "" || taken {
-		id = gateIDPrefix + strconv.FormatUint(g.seq.Add(1), 10)
+		id = gateIDPrefix + rand.Text()
 		for g.calls[id] != nil {
-			id = gateIDPrefix + strconv.FormatUint(g.seq.Add(1), 10)
+			id = gateIDPrefix + rand.Text()
 		}
 	}
 	lc := &liveCall{call: call}
@@ -70,8 +68,38 @@ func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *envel
 	}
 }
 
-// gateIDPrefix starts the ids Begin makes up; the MCP server's are "p<n>".
+// gateIDPrefix starts the ids Begin makes up (followed by 128 random
+// bits, like the MCP server's own call ids): a call cannot guess another's
+// (#24.8).
 const gateIDPrefix = "gate-"
+
+// Live reports whether id is a call of this toolset that is still running:
+// the only calls its log records may reach (#24.8). A toolset cannot reach
+// another toolset's calls, or a call that has ended.
+func (g *Gate) Live(id string) bool {
+	if id == "" {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.calls[id] != nil
+}
+
+// LiveProgress reports whether token is the progress token of a call of
+// this toolset that is still running (#24.8).
+func (g *Gate) LiveProgress(token string) bool {
+	if token == "" {
+		return false
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, lc := range g.calls {
+		if lc.call.ProgressToken == token {
+			return true
+		}
+	}
+	return false
+}
 
 // GateMade reports whether id is one Begin made up (for a call the host
 // gave no id, e.g. a resource read): no MCP request is known by it.

@@ -184,6 +184,17 @@ func Start(tb testing.TB, bin string, env ...string) *Proc {
 	return p
 }
 
+// Stdout returns the lines the server wrote to stdout so far.
+func (p *Proc) Stdout() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, len(p.stdout))
+	for i, l := range p.stdout {
+		out[i] = string(l)
+	}
+	return out
+}
+
 // Stderr returns everything the server logged so far.
 func (p *Proc) Stderr() string { return p.stderr.String() }
 

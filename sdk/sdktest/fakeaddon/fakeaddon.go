@@ -21,6 +21,9 @@ package fakeaddon
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -66,6 +69,8 @@ type config struct {
 	extra    map[string]envelope.CommandInfo
 	token    string
 	tokenSet bool
+	proof    string // WithTokenProof's token
+	proofSet bool
 	header   http.Header
 	host     string
 	noHello  bool
@@ -77,6 +82,23 @@ type Option func(*config)
 // WithToken puts t in the hello's token field (GODOT_MCP_BRIDGE_TOKEN).
 func WithToken(t string) Option {
 	return func(c *config) { c.token, c.tokenSet = t, true }
+}
+
+// WithTokenProof authenticates as today's addon does (#24.2): the hello
+// carries a fresh nonce and a proof of t (envelope.HelloProof), never t
+// itself, and Dial fails with *UnprovenServerError when the answer's
+// server_proof is not the server's proof of t.
+func WithTokenProof(t string) Option {
+	return func(c *config) { c.proof, c.proofSet = t, true }
+}
+
+// UnprovenServerError is Dial's error when the server accepted a hello
+// sent WithTokenProof without proving it knows the token: it may be any
+// program that took the bridge port.
+type UnprovenServerError struct{ ServerProof string }
+
+func (e *UnprovenServerError) Error() string {
+	return fmt.Sprintf("fakeaddon: the server did not prove it knows the bridge token (server_proof %q)", e.ServerProof)
 }
 
 // WithHello replaces the whole cmd_editor_hello params. A WithToken option
@@ -214,6 +236,12 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 	if cfg.tokenSet {
 		cfg.hello.Token = cfg.token
 	}
+	if cfg.proofSet {
+		var b [32]byte
+		_, _ = rand.Read(b[:])
+		cfg.hello.Nonce = hex.EncodeToString(b[:])
+		cfg.hello.TokenProof = envelope.HelloProof(cfg.proof, "editor", cfg.hello.Nonce)
+	}
 	var tempProject string
 	if cfg.hello.ProjectDir == DefaultProjectDir {
 		dir, err := newProject()
@@ -290,6 +318,16 @@ func Dial(ctx context.Context, url string, opts ...Option) (*Addon, error) {
 		status := a.waitClosed(ctx)
 		_ = a.CloseNow()
 		return nil, &HelloRefusedError{Response: answer, CloseStatus: status}
+	}
+	if cfg.proofSet {
+		var r struct {
+			ServerProof string `json:"server_proof"`
+		}
+		_ = json.Unmarshal(answer.Result, &r)
+		if !hmac.Equal([]byte(r.ServerProof), []byte(envelope.HelloProof(cfg.proof, "server", cfg.hello.Nonce))) {
+			_ = a.CloseNow()
+			return nil, &UnprovenServerError{ServerProof: r.ServerProof}
+		}
 	}
 	a.mu.Lock()
 	a.helloAnswer = answer

@@ -3,6 +3,7 @@
 package plugins
 
 import (
+	"github.com/godot-mcp/godot-mcp/plugins/analysis"
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
 	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
@@ -34,6 +35,7 @@ func Builtins() []sdk.Toolset {
 		physics.Toolset(),
 		ui.Toolset(),
 		playtest.Toolset(),
+		analysis.Toolset(),
 	}
 }
 

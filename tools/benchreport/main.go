@@ -73,6 +73,7 @@ var Targets = []Target{
 	{Bench: "ToolsList/ui", Metric: "own-KB", Max: 16, What: "what the ui toolset adds to tools/list"},
 	{Bench: "ToolsList/playtest", Metric: "own-KB", Max: 16, What: "what the playtest toolset adds to tools/list"},
 	{Bench: "ToolsList/audio", Metric: "own-KB", Max: 16, What: "what the audio toolset adds to tools/list"},
+	{Bench: "ToolsList/analysis", Metric: "own-KB", Max: 16, What: "what the analysis toolset adds to tools/list"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},

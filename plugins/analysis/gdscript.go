@@ -100,9 +100,7 @@ func parseGDScript(src string) *gdScript {
 	}
 	for i, t := range toks {
 		if t.kind == 's' && !used[i] && (strings.Contains(t.text, "res://") || strings.Contains(t.text, "uid://")) {
-			for _, r := range scanRefs(t.text, t.line) {
-				s.refs = append(s.refs, r)
-			}
+			s.refs = append(s.refs, scanRefs(t.text, t.line)...)
 		}
 	}
 	return s

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/godottext"
 )
@@ -59,7 +61,8 @@ type file struct {
 	errs    []godottext.Error
 	// exportIncludes are the include filters of export_presets.cfg.
 	exportIncludes []string
-	unread         bool // too large or unreadable: its references are unknown
+	unread         bool  // too large or unreadable: its references are unknown
+	mtime          int64 // modification time (ns) when read
 }
 
 // project is the index of one walk.
@@ -88,7 +91,11 @@ func extOf(name string) string {
 // every file it can use.
 func scan(dir string) (*project, error) {
 	p := &project{dir: dir, files: map[string]*file{}, dirs: map[string]bool{"res://": true}, uids: map[string]string{}, classes: map[string]string{}}
-	var list []*file
+	var list, reused []*file
+	cached := parsed.get(dir)
+	// A file changed within the clock's granularity of its last read may
+	// still show the same size and time: only older files are trusted.
+	settled := time.Now().Add(-2 * time.Second)
 	err := filepath.WalkDir(dir, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if full == dir {
@@ -126,7 +133,11 @@ func scan(dir string) (*project, error) {
 			return nil
 		}
 		res := resOf(rel)
-		f := &file{res: res, size: info.Size(), ext: extOf(name), addon: strings.HasPrefix(res, "res://addons/")}
+		if c := cached[res]; c != nil && c.size == info.Size() && c.mtime == info.ModTime().UnixNano() && info.ModTime().Before(settled) {
+			reused = append(reused, c)
+			return nil
+		}
+		f := &file{res: res, size: info.Size(), ext: extOf(name), addon: strings.HasPrefix(res, "res://addons/"), mtime: info.ModTime().UnixNano()}
 		f.kind = kindByExt[f.ext]
 		if f.kind == "" {
 			f.kind = "other"
@@ -137,11 +148,9 @@ func scan(dir string) (*project, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Read and parse in parallel; merging is done after.
-	workers := runtime.GOMAXPROCS(0)
-	if workers > 8 {
-		workers = 8
-	}
+	// Read and parse in parallel (reads wait on the disk: more readers
+	// than cores); merging is done after.
+	workers := max(4*runtime.GOMAXPROCS(0), 8)
 	var wg sync.WaitGroup
 	next := make(chan *file, 256)
 	for w := 0; w < workers; w++ {
@@ -158,12 +167,14 @@ func scan(dir string) (*project, error) {
 	}
 	close(next)
 	wg.Wait()
+	list = append(list, reused...)
 	p.paths = make([]string, 0, len(list))
 	for _, f := range list {
 		p.files[f.res] = f
 		p.paths = append(p.paths, f.res)
 	}
 	sort.Strings(p.paths)
+	parsed.put(dir, p.files)
 	for _, res := range p.paths {
 		f := p.files[res]
 		if f.uid != "" {
@@ -182,6 +193,58 @@ func scan(dir string) (*project, error) {
 		}
 	}
 	return p, nil
+}
+
+// readFile reads a file whose size the walk saw: open, one read, close
+// (a read of more than the size that comes back short is the end).
+func readFile(name string, size int64) ([]byte, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	buf := make([]byte, size+1)
+	n, err := io.ReadFull(fh, buf)
+	if err == nil { // larger than when walked: read the rest
+		rest, err := io.ReadAll(fh)
+		return append(buf[:n], rest...), err
+	}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return buf[:n], nil
+	}
+	return nil, err
+}
+
+// parsed keeps the files read by the last walk of a project, so the next
+// call re-reads only files whose size or time changed (and those changed
+// lately). One project at a time, at most cacheFiles files.
+var parsed fileCache
+
+const cacheFiles = 200000
+
+type fileCache struct {
+	mu    sync.Mutex
+	dir   string
+	files map[string]*file
+}
+
+func (c *fileCache) get(dir string) map[string]*file {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dir != dir {
+		return nil
+	}
+	return c.files
+}
+
+func (c *fileCache) put(dir string, files map[string]*file) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(files) > cacheFiles {
+		c.dir, c.files = "", nil
+		return
+	}
+	c.dir, c.files = dir, files
 }
 
 var (
@@ -205,7 +268,7 @@ func (p *project) read(f *file) {
 		f.unread = true
 		return
 	}
-	data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(strings.TrimPrefix(f.res, "res://"))))
+	data, err := readFile(filepath.Join(p.dir, filepath.FromSlash(strings.TrimPrefix(f.res, "res://"))), f.size)
 	if err != nil {
 		f.unread = true
 		return
@@ -289,9 +352,7 @@ func (p *project) readConfig(f *file, data []byte) {
 			}
 			if strings.Contains(kv.Value, "://") {
 				for _, str := range godottext.Strings(kv.Value) {
-					for _, r := range scanRefs(str, kv.Line) {
-						f.refs = append(f.refs, r)
-					}
+					f.refs = append(f.refs, scanRefs(str, kv.Line)...)
 				}
 			}
 		}

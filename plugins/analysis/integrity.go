@@ -22,7 +22,7 @@ const (
 
 // integrity checks the text scenes and resources in scope.
 func (p *project) integrity(includeAddons bool, filter string) []Issue {
-	memo := map[string]map[string]*rnode{}
+	ns := p.nodeLookup()
 	links := map[string]bool{}
 	for _, l := range p.links {
 		links[l] = true
@@ -89,15 +89,14 @@ func (p *project) integrity(includeAddons bool, filter string) []Issue {
 			}
 		}
 		if d.scene {
-			nodes := p.sceneNodes(res, memo, map[string]bool{})
 			for _, n := range d.nodes {
-				if n.parent != "" && nodes[n.parent] == nil {
+				if n.parent != "" && ns.node(res, n.parent) == nil {
 					add(n.line, issueMissingPar, severityError, fmt.Sprintf("node %q has parent %q, which is not a node of the scene", n.name, n.parent))
 					continue
 				}
 				for _, np := range n.nodePaths {
-					target, checkable := resolveNodePath(n.path, np.path, nodes)
-					if checkable && nodes[target] == nil {
+					target, checkable := resolveNodePath(n.path, np.path, ns.of(res))
+					if checkable && ns.node(res, target) == nil {
 						add(np.line, issueDangling, severityError, fmt.Sprintf("%s = NodePath(%q) on node %q points to %q, which is not a node of the scene", np.prop, np.path, n.path, target))
 					}
 				}
@@ -123,7 +122,7 @@ func (p *project) underLink(res string) bool {
 // be checked in the scene: empty paths, absolute ones (/root/…), paths that
 // climb above the scene root (they reach into whatever instances it). A
 // %Unique name resolves among the nodes the scene marks unique.
-func resolveNodePath(from, np string, nodes map[string]*rnode) (string, bool) {
+func resolveNodePath(from, np string, idx *sceneIndex) (string, bool) {
 	if i := strings.IndexByte(np, ':'); i >= 0 {
 		np = np[:i]
 	}
@@ -137,13 +136,8 @@ func resolveNodePath(from, np string, nodes map[string]*rnode) (string, bool) {
 	parts := strings.Split(np, "/")
 	if strings.HasPrefix(parts[0], "%") {
 		name := parts[0][1:]
-		found := ""
-		for path, n := range nodes {
-			if n.unique && n.name == name {
-				found = path
-			}
-		}
-		if found == "" {
+		found, ok := idx.unique[name]
+		if !ok {
 			return "%" + name, true
 		}
 		segs = nil

@@ -17,53 +17,108 @@ type rnode struct {
 	script    *scriptRef // nil: no script
 	scriptBad bool       // its script reference names no file
 	own       bool       // declared by this scene (not only by an instanced one)
-	unique    bool       // unique_name_in_owner, declared by this scene
 }
 
-// sceneNodes maps node paths ("." for the root, "A/B") to the nodes a scene
-// has once loaded, instanced scenes' nodes included.
-func (p *project) sceneNodes(res string, memo map[string]map[string]*rnode, visiting map[string]bool) map[string]*rnode {
-	if m, ok := memo[res]; ok {
-		return m
+// sceneIndex is a scene's own node sections by path, and its unique names.
+type sceneIndex struct {
+	own    map[string]*nodeDecl
+	unique map[string]string // unique_name_in_owner name -> path
+}
+
+// nodes answers lookups of node paths in scenes, instanced scenes' nodes
+// included, without copying them: a path not declared by the scene is
+// looked up in the scene instanced at its nearest ancestor.
+type nodes struct {
+	p     *project
+	index map[string]*sceneIndex
+}
+
+func (p *project) nodeLookup() *nodes { return &nodes{p: p, index: map[string]*sceneIndex{}} }
+
+func (ns *nodes) of(res string) *sceneIndex {
+	if idx, ok := ns.index[res]; ok {
+		return idx
 	}
-	f := p.files[res]
-	if f == nil || f.doc == nil || !f.doc.scene || visiting[res] {
-		return nil
-	}
-	visiting[res] = true
-	defer delete(visiting, res)
-	m := map[string]*rnode{}
-	for _, n := range f.doc.nodes {
-		if n.instance != "" {
-			if e := f.doc.ext[n.instance]; e != nil {
-				if t, ok := p.extTarget(res, e); ok {
-					for k, v := range p.sceneNodes(t, memo, visiting) {
-						c := *v
-						c.own, c.unique = false, false
-						m[joinNode(n.path, k)] = &c
-					}
+	var idx *sceneIndex
+	if f := ns.p.files[res]; f != nil && f.doc != nil && f.doc.scene {
+		idx = &sceneIndex{own: make(map[string]*nodeDecl, len(f.doc.nodes))}
+		for _, n := range f.doc.nodes {
+			idx.own[n.path] = n
+			if n.unique {
+				if idx.unique == nil {
+					idx.unique = map[string]string{}
 				}
+				idx.unique[n.name] = n.path
 			}
 		}
-		r := m[n.path]
-		if r == nil {
-			r = &rnode{}
-			m[n.path] = r
+	}
+	ns.index[res] = idx
+	return idx
+}
+
+// instanced is the scene a node section instances ("" when none).
+func (ns *nodes) instanced(res string, n *nodeDecl) string {
+	if n == nil || n.instance == "" {
+		return ""
+	}
+	if e := ns.p.files[res].doc.ext[n.instance]; e != nil {
+		if t, ok := ns.p.extTarget(res, e); ok {
+			return t
 		}
+	}
+	return ""
+}
+
+// node is the node at path ("." the root) of scene res, or nil.
+func (ns *nodes) node(res, path string) *rnode { return ns.lookup(res, path, 0) }
+
+func (ns *nodes) lookup(res, path string, depth int) *rnode {
+	idx := ns.of(res)
+	if idx == nil || depth > 64 {
+		return nil
+	}
+	n := idx.own[path]
+	var base *rnode
+	if t := ns.instanced(res, n); t != "" {
+		base = ns.lookup(t, ".", depth+1)
+	} else {
+		// The nearest ancestor that instances a scene holds the rest (an
+		// ancestor's own section may only override an instanced node).
+		for a := path; a != "."; {
+			if i := strings.LastIndexByte(a, '/'); i < 0 {
+				a = "."
+			} else {
+				a = a[:i]
+			}
+			if t := ns.instanced(res, idx.own[a]); t != "" {
+				rest := path
+				if a != "." {
+					rest = path[len(a)+1:]
+				}
+				base = ns.lookup(t, rest, depth+1)
+				break
+			}
+		}
+	}
+	if n == nil && base == nil {
+		return nil
+	}
+	r := &rnode{}
+	if base != nil {
+		*r = *base
+		r.own = false
+	}
+	if n != nil {
 		r.own = true
 		r.name = n.name
 		if n.typ != "" {
 			r.typ = n.typ
 		}
-		if n.unique {
-			r.unique = true
-		}
 		if n.script != nil {
-			r.script, r.scriptBad = p.scriptOf(res, n.script)
+			r.script, r.scriptBad = ns.p.scriptOf(res, n.script)
 		}
 	}
-	memo[res] = m
-	return m
+	return r
 }
 
 // scriptOf resolves a script property of a section of res.
@@ -84,16 +139,6 @@ func (p *project) scriptOf(res string, u *scriptUse) (*scriptRef, bool) {
 		return nil, true
 	}
 	return nil, false
-}
-
-func joinNode(base, rel string) string {
-	switch {
-	case rel == ".":
-		return base
-	case base == ".":
-		return rel
-	}
-	return base + "/" + rel
 }
 
 // methodLookup says whether a script or the project scripts it extends
@@ -153,24 +198,23 @@ const (
 
 // signalGraph lists every [connection] of the scenes in scope, checked.
 func (p *project) signalGraph(includeAddons bool, filter string) []Connection {
-	memo := map[string]map[string]*rnode{}
+	ns := p.nodeLookup()
 	var out []Connection
 	for _, res := range p.paths {
 		f := p.files[res]
 		if f.doc == nil || !f.doc.scene || len(f.doc.conns) == 0 || !inScope(res, includeAddons, filter) {
 			continue
 		}
-		nodes := p.sceneNodes(res, memo, map[string]bool{})
 		for _, c := range f.doc.conns {
-			out = append(out, p.checkConnection(res, nodes, c))
+			out = append(out, p.checkConnection(res, ns, c))
 		}
 	}
 	return out
 }
 
-func (p *project) checkConnection(res string, nodes map[string]*rnode, c *connDecl) Connection {
+func (p *project) checkConnection(res string, ns *nodes, c *connDecl) Connection {
 	out := Connection{Scene: res, Line: c.line, Signal: c.signal, From: c.from, To: c.to, Method: c.method, Status: statusOK}
-	from, to := nodes[c.from], nodes[c.to]
+	from, to := ns.node(res, c.from), ns.node(res, c.to)
 	switch {
 	case from == nil && to == nil:
 		out.Status, out.Note = statusMissingNode, fmt.Sprintf("neither %q nor %q is a node of the scene", c.from, c.to)

@@ -210,7 +210,7 @@ func TestFixtureFindsExactlyWhatWasPlanted(t *testing.T) {
 		LargestResources []struct{ Path, Type string } `json:"largest_resources"`
 	}
 	call(t, h, "stats", map[string]any{"top": 2}, &st)
-	if st.Scenes.Count != 4 || st.Scenes.Connections != 6 || st.Scripts.Count != 8 || st.Scripts.WithClassName != 1 ||
+	if st.Files != 22 || st.Scenes.Count != 4 || st.Scenes.Connections != 6 || st.Scripts.Count != 8 || st.Scripts.WithClassName != 1 ||
 		len(st.LargestScenes) != 2 || st.LargestScenes[0].Path != "res://main.tscn" || st.LargestScenes[0].Nodes != 6 || len(st.LargestResources) != 2 {
 		t.Fatalf("stats: %+v", st)
 	}

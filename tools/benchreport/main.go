@@ -76,6 +76,7 @@ var Targets = []Target{
 	{Bench: "ToolsList/analysis", Metric: "own-KB", Max: 16, What: "what the analysis toolset adds to tools/list"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
+	{Bench: "Analysis10000Editor", Base: "ResourcesList10000Editor", Max: 3, What: "godot_analysis_unused_files + _cycles + _signals of a generated 10,000-file project by a freshly started toolset vs one godot_resources_list walk of it in a real editor (issue 26)"},
 	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},
 }
 

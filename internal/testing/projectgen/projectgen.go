@@ -15,26 +15,39 @@ import (
 // FilesPerModule is how many files one module writes.
 const FilesPerModule = 4
 
-// Generate writes about files files (rounded down to whole modules, plus
-// project.godot and the main script) into dir.
-func Generate(dir string, files int) error {
-	n := files / FilesPerModule
-	if n < 2 {
-		n = 2
-	}
-	write := func(rel, body string) error {
+func writer(dir string) func(rel, body string) error {
+	return func(rel, body string) error {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
 		return os.WriteFile(p, []byte(body), 0o644)
 	}
+}
+
+func modules(files int) int { return max(files/FilesPerModule, 2) }
+
+// Generate writes a project of about files files (rounded down to whole
+// modules, plus project.godot and the main script) into dir.
+func Generate(dir string, files int) error {
+	n := modules(files)
+	write := writer(dir)
 	if err := write("project.godot", "config_version=5\n\n[application]\n\nconfig/name=\"Generated\"\nrun/main_scene=\"res://"+mod(n-1)+".tscn\"\n\n[autoload]\n\nMain=\"*res://main.gd\"\n"); err != nil {
 		return err
 	}
 	if err := write("main.gd", "extends Node\n\nconst FIRST = preload(\"res://"+mod(0)+".tscn\")\n"); err != nil {
 		return err
 	}
+	return Modules(dir, files)
+}
+
+// Modules writes only the modules (files/FilesPerModule of them) under
+// dir/mods, into an existing project. Every file is used (each module's data
+// file names its scene) except the data files of modules 777, 1777, …; the
+// cycles are modules 498 <-> 499, 998 <-> 999, …; no connection is broken.
+func Modules(dir string, files int) error {
+	n := modules(files)
+	write := writer(dir)
 	for i := 0; i < n; i++ {
 		m := mod(i)
 		base := "Node2D"

@@ -26,12 +26,18 @@ func (p *project) depGraph() map[string][]depEdge {
 			g[res] = append(g[res], depEdge{to: to, kind: kind, line: line})
 		}
 		if f.doc != nil {
+			instanced := map[string]bool{}
+			for _, n := range f.doc.nodes {
+				if n.instance != "" {
+					instanced[n.instance] = true
+				}
+			}
 			for _, e := range f.doc.extOrder {
 				if t, ok := p.extTarget(res, e); ok {
 					kind := refExtResource
 					if e.typ == "Script" {
 						kind = refScript
-					} else if e.typ == "PackedScene" {
+					} else if instanced[e.id] {
 						kind = refInstance
 					}
 					add(t, kind, e.line)

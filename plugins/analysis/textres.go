@@ -115,6 +115,9 @@ func (p *project) readTextResource(f *file, data []byte) {
 					d.idUses = append(d.idUses, idUse{id: ids[0], line: s.Line})
 				}
 			}
+			if ph := s.AttrString("instance_placeholder"); ph != "" {
+				f.refs = append(f.refs, rawRef{text: ph, line: s.Line, kind: refText})
+			}
 			d.nodes = append(d.nodes, n)
 			cur = n
 		case "connection":

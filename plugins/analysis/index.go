@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"bytes"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -193,26 +192,6 @@ func scan(dir string) (*project, error) {
 		}
 	}
 	return p, nil
-}
-
-// readFile reads a file whose size the walk saw: open, one read, close
-// (a read of more than the size that comes back short is the end).
-func readFile(name string, size int64) ([]byte, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	buf := make([]byte, size+1)
-	n, err := io.ReadFull(fh, buf)
-	if err == nil { // larger than when walked: read the rest
-		rest, err := io.ReadAll(fh)
-		return append(buf[:n], rest...), err
-	}
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return buf[:n], nil
-	}
-	return nil, err
 }
 
 // parsed keeps the files read by the last walk of a project, so the next

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/analysis"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -340,3 +341,44 @@ func TestEveryKindOfProblem(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The toolset keeps what it parsed between calls: a file changed since is
+// read again, so an answer never shows a fixed problem.
+func TestChangedFilesAreReadAgain(t *testing.T) {
+	dir := copyFixture(t)
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	t.Setenv("GODOT_MCP_PROJECT_DIR", dir)
+	h := sdktest.Start(t, analysis.Toolset())
+	var s signalsOut
+	call(t, h, "signals", map[string]any{"only_problems": true}, &s)
+	if s.Flagged != 1 {
+		t.Fatalf("before the fix: %+v", s)
+	}
+	// Rename the button's handler to the timer's: the same size, only
+	// the modification time tells.
+	main := filepath.Join(dir, "main.gd")
+	src, _ := os.ReadFile(main)
+	edited := strings.Replace(string(src), "func _on_button_pressed()", "func _on_timer_timeout ()", 1)
+	if len(edited) != len(src) || edited == string(src) {
+		t.Fatal("the edit should keep the size")
+	}
+	os.WriteFile(main, []byte(edited), 0o644)
+	os.Chtimes(main, old.Add(time.Second), old.Add(time.Second)) // still old enough to be trusted
+	call(t, h, "signals", map[string]any{"only_problems": true}, &s)
+	if s.Flagged != 1 || len(s.Connections) != 1 || s.Connections[0].Method != "_on_button_pressed" {
+		t.Fatalf("after the rename: %+v", s)
+	}
+	// A file deleted since is gone from the answers.
+	os.Remove(filepath.Join(dir, "art", "unused.png"))
+	var u unusedOut
+	call(t, h, "unused_files", nil, &u)
+	if len(u.Files) != 0 {
+		t.Fatalf("after the delete: %+v", u)
+	}
+}

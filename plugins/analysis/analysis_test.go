@@ -382,3 +382,34 @@ func TestChangedFilesAreReadAgain(t *testing.T) {
 		t.Fatalf("after the delete: %+v", u)
 	}
 }
+
+// Paths a script builds keep what they can name; an addon naming its own
+// folder does not keep the addon's files.
+func TestBuiltPaths(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"project.godot":              "config_version=5\n\n[autoload]\n\nLoader=\"*res://loader.gd\"\n",
+		"loader.gd":                  "extends Node\nconst LEVELS = \"res://levels/\"\nfunc boss(n):\n\treturn load(\"res://bosses/boss_%d.tscn\" % n)\nfunc enemy(n):\n\treturn load(\"res://enemies/enemy_\" + str(n) + \".tscn\")\n",
+		"levels/one.tscn":            "[gd_scene format=3]\n\n[node name=\"One\" type=\"Node\"]\n",
+		"levels/deep/two.tscn":       "[gd_scene format=3]\n\n[node name=\"Two\" type=\"Node\"]\n",
+		"bosses/boss_1.tscn":         "[gd_scene format=3]\n\n[node name=\"B\" type=\"Node\"]\n",
+		"bosses/notes.json":          "{}\n",
+		"enemies/enemy_7.tscn":       "[gd_scene format=3]\n\n[node name=\"E\" type=\"Node\"]\n",
+		"addons/kit/plugin.cfg":      "[plugin]\n\nname=\"Kit\"\nscript=\"kit.gd\"\n",
+		"addons/kit/kit.gd":          "@tool\nextends EditorPlugin\nconst BASE = \"res://addons/kit/\"\n",
+		"addons/kit/unused_icon.png": "png",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	t.Setenv("GODOT_MCP_PROJECT_DIR", dir)
+	h := sdktest.Start(t, analysis.Toolset())
+	var u unusedOut
+	call(t, h, "unused_files", map[string]any{"include_addons": true}, &u)
+	want := []string{"res://addons/kit/unused_icon.png unreferenced", "res://bosses/notes.json unreferenced"}
+	if got := u.paths(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("unused %v, want %v", got, want)
+	}
+}

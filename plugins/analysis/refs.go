@@ -43,6 +43,9 @@ func (p *project) targets(f *file) []string {
 			continue
 		}
 		if p.dirs[t] {
+			if isAddonRoot(t) && strings.HasPrefix(f.res, t+"/") {
+				continue // an addon naming its own folder (install checks, base paths) loads nothing by it
+			}
 			for _, u := range p.under(t + "/") {
 				add(u)
 			}
@@ -70,6 +73,12 @@ func (p *project) targets(f *file) []string {
 		}
 	}
 	return out
+}
+
+// isAddonRoot says whether a folder is res://addons or one addon's folder.
+func isAddonRoot(dir string) bool {
+	rest, ok := strings.CutPrefix(dir, "res://addons")
+	return ok && (rest == "" || strings.Count(rest, "/") == 1 && strings.HasPrefix(rest, "/"))
 }
 
 // scripts are a file's GDScript: itself, or a scene's built-in scripts.

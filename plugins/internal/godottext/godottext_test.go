@@ -24,7 +24,7 @@ points = PackedVector2Array(0, 0,
  1, 1)
 metadata/_edit_group_ = true
 
-[node name="Enemy" parent="." instance=ExtResource("2_e")]
+[node name="Enemy" parent="." parent_id_path=PackedInt32Array(1, 2) unique_id=123 groups=["a", "b ]c"] instance=ExtResource("2_e")]
 
 [connection signal="hit" from="Enemy" to="." method="_on_hit" flags=3 binds= [1, "a b"]]
 `
@@ -62,8 +62,12 @@ func TestParseScene(t *testing.T) {
 	if p, _ := main.Prop("metadata/_edit_group_"); p.Value != "true" || p.Line != 18 {
 		t.Fatalf("metadata %+v", p)
 	}
-	if got := CallArgs(f.Find("node")[1].AttrString("instance"), "ExtResource"); !reflect.DeepEqual(got, []string{"2_e"}) {
+	enemy := f.Find("node")[1]
+	if got := CallArgs(enemy.AttrString("instance"), "ExtResource"); !reflect.DeepEqual(got, []string{"2_e"}) {
 		t.Fatalf("instance %v", got)
+	}
+	if g, _ := enemy.Attr("groups"); !reflect.DeepEqual(Strings(g), []string{"a", "b ]c"}) || enemy.AttrString("unique_id") != "123" || enemy.AttrString("parent") != "." {
+		t.Fatalf("4.x node header: %+v", enemy.Attrs)
 	}
 	c := f.Find("connection")[0]
 	if c.AttrString("method") != "_on_hit" || c.Line != 22 {

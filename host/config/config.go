@@ -48,7 +48,7 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
 	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
 	{Env: "GODOT_BIN", Flag: "godot-bin", Default: "", Usage: "Godot 4 binary for headless runs (godot_runtime_run_headless, godot_tests_run, godot_diagnostics_check_project) and the e2e suite (default: godot on PATH)"},
-	{Env: "GODOT_MCP_HEADLESS_DIRS", Flag: "", Default: "", Usage: "directories besides the project where headless runs (run_headless, tests_run, check_project) may run a Godot project (separated by the OS path-list separator, : on Unix); by default it runs only the project (GODOT_MCP_PROJECT_DIR or the connected editor's)"},
+	{Env: "GODOT_MCP_HEADLESS_DIRS", Flag: "", Default: "", Usage: "directories besides the project where headless runs (run_headless, tests_run, check_project) may run a Godot project, and the analysis tools may read one (separated by the OS path-list separator, : on Unix); by default only the project (GODOT_MCP_PROJECT_DIR or the connected editor's)"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
 	{Env: "GODOT_MCP_CONFORMANCE_FIXTURE", Flag: "", Default: "false", Usage: "test-only: true lets the toolset named 'conformance' (the MCP conformance suite's fixture) serve its tools and prompts under their bare names instead of godot_conformance_*; never set it in normal use"},
 }

@@ -127,7 +127,12 @@ func TestFixtureFindsExactlyWhatWasPlanted(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "linked")); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GODOT_MCP_PROJECT_DIR", dir)
+	// The project folder itself may be reached through a link.
+	viaLink := filepath.Join(t.TempDir(), "project-link")
+	if err := os.Symlink(dir, viaLink); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GODOT_MCP_PROJECT_DIR", viaLink)
 	h := sdktest.Start(t, analysis.Toolset())
 
 	var u unusedOut

@@ -89,6 +89,11 @@ func extOf(name string) string {
 // hidden folders and folders holding .gdignore are skipped) and parses
 // every file it can use.
 func scan(dir string) (*project, error) {
+	// The project folder is the user's choice and may be reached through a
+	// link; nothing below it is followed.
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	p := &project{dir: dir, files: map[string]*file{}, dirs: map[string]bool{"res://": true}, uids: map[string]string{}, classes: map[string]string{}}
 	var list, reused []*file
 	cached := parsed.get(dir)

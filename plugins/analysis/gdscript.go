@@ -162,11 +162,11 @@ func lexGD(src string) []gdTok {
 					continue
 				}
 				if ch == '\n' {
-					line++
 					if !triple { // an unterminated one-line string: stop at the line end
 						end = i
 						break
 					}
+					line++
 				}
 				if ch == q && (!triple || (i+2 < len(src) && src[i+1] == q && src[i+2] == q)) {
 					end = i

@@ -3,6 +3,7 @@ package analysis
 import (
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +89,20 @@ func TestMatchn(t *testing.T) {
 			t.Errorf("matchn(%q, %q) = %v", c.s, c.p, got)
 		}
 	}
+}
+
+// FuzzGDScript: any text lexes without a panic and every reference found
+// is on a line of it.
+func FuzzGDScript(f *testing.F) {
+	f.Add("extends \"res://a.gd\"\nconst A = preload('b.gd')\n\"\"\"x\nres://c.png\"\"\"\nfunc f():\n\tload(r\"res://d\\\")")
+	f.Add("r\"\\'\"''' \n#\"res://x\n\"res://y")
+	f.Fuzz(func(t *testing.T, src string) {
+		lines := 1 + strings.Count(src, "\n")
+		s := parseGDScript(src)
+		for _, r := range s.refs {
+			if r.line < 1 || r.line > lines {
+				t.Fatalf("ref %q on line %d of %d", r.text, r.line, lines)
+			}
+		}
+	})
 }

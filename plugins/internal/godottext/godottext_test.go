@@ -107,3 +107,33 @@ func TestParseBroken(t *testing.T) {
 		t.Fatal("want an error for the unclosed header")
 	}
 }
+
+// FuzzParse: any input parses without a panic, every line number is within
+// the input, and the helpers take any value.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(scene))
+	f.Add([]byte("[a b=\"\\u12\" c=[\"x\", {\"k\": (1]\nkey = \"\\"))
+	f.Add([]byte("k=\"a\\\nb\"\n[s]\n\"q\"=1\n;c\n#d\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc := Parse(src)
+		lines := 1
+		for _, c := range src {
+			if c == '\n' {
+				lines++
+			}
+		}
+		for _, s := range doc.Sections {
+			if s.Line < 1 || s.Line > lines {
+				t.Fatalf("section line %d of %d", s.Line, lines)
+			}
+			for _, kv := range append(append([]Pair{}, s.Attrs...), s.Props...) {
+				if kv.Line < 1 || kv.Line > lines {
+					t.Fatalf("%q line %d of %d", kv.Key, kv.Line, lines)
+				}
+				Unquote(kv.Value)
+				CallArgs(kv.Value, "ExtResource")
+				Strings(kv.Value)
+			}
+		}
+	})
+}

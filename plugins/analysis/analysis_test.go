@@ -393,7 +393,7 @@ func TestChangedFilesAreReadAgain(t *testing.T) {
 func TestBuiltPaths(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"project.godot":              "config_version=5\n\n[autoload]\n\nLoader=\"*res://loader.gd\"\n",
+		"project.godot":              "config_version=5\n\n[autoload]\n\nLoader=\"*res://loader.gd\"\n\n[editor_plugins]\n\nenabled=PackedStringArray(\"res://addons/kit/plugin.cfg\")\n",
 		"loader.gd":                  "extends Node\nconst LEVELS = \"res://levels/\"\nfunc boss(n):\n\treturn load(\"res://bosses/boss_%d.tscn\" % n)\nfunc enemy(n):\n\treturn load(\"res://enemies/enemy_\" + str(n) + \".tscn\")\n",
 		"levels/one.tscn":            "[gd_scene format=3]\n\n[node name=\"One\" type=\"Node\"]\n",
 		"levels/deep/two.tscn":       "[gd_scene format=3]\n\n[node name=\"Two\" type=\"Node\"]\n",
@@ -403,6 +403,13 @@ func TestBuiltPaths(t *testing.T) {
 		"addons/kit/plugin.cfg":      "[plugin]\n\nname=\"Kit\"\nscript=\"kit.gd\"\n",
 		"addons/kit/kit.gd":          "@tool\nextends EditorPlugin\nconst BASE = \"res://addons/kit/\"\n",
 		"addons/kit/unused_icon.png": "png",
+		// Run by their framework or by hand, never referenced: not unused.
+		"test/test_player.gd": "extends GutTest\nfunc test_x():\n\tpass\n",
+		"test/base_test.gd":   "class_name MyTest\nextends GdUnitTestSuite\n",
+		"test/test_enemy.gd":  "extends MyTest\n",
+		"tools/fix_levels.gd": "@tool\nextends EditorScript\n",
+		"tools/cli.gd":        "extends SceneTree\n",
+		"tools/not_a_tool.gd": "extends Node\n",
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -413,8 +420,13 @@ func TestBuiltPaths(t *testing.T) {
 	h := sdktest.Start(t, analysis.Toolset())
 	var u unusedOut
 	call(t, h, "unused_files", map[string]any{"include_addons": true}, &u)
-	want := []string{"res://addons/kit/unused_icon.png unreferenced", "res://bosses/notes.json unreferenced"}
+	want := []string{"res://addons/kit/unused_icon.png unreferenced", "res://bosses/notes.json unreferenced", "res://tools/not_a_tool.gd unreferenced"}
 	if got := u.paths(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("unused %v, want %v", got, want)
+	}
+	// Transitive: what a test suite uses is reached from it.
+	call(t, h, "unused_files", map[string]any{"include_addons": true, "transitive": true}, &u)
+	if got := u.paths(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("transitive %v, want %v", got, want)
 	}
 }

@@ -14,6 +14,11 @@ const (
 func (p *project) unusedFiles(includeAddons, transitive bool, filter string) []UnusedFile {
 	included := p.exportIncluded()
 	roots := p.roots(includeAddons, included)
+	for _, res := range p.paths {
+		if p.files[res].ext == "gd" && p.entryPoint(res) {
+			roots = append(roots, res)
+		}
+	}
 	isRoot := map[string]bool{}
 	for _, r := range roots {
 		isRoot[r] = true
@@ -71,4 +76,35 @@ func (p *project) unusedFiles(includeAddons, transitive bool, filter string) []U
 		}
 	}
 	return out
+}
+
+// entryBases are classes whose scripts are run without being referenced:
+// test suites (run by GUT or gdUnit4 from their folders), editor scripts
+// (File > Run in the script editor) and main loops (godot -s script.gd).
+var entryBases = map[string]bool{
+	"GutTest": true, "GdUnitTestSuite": true, "EditorScript": true, "SceneTree": true, "MainLoop": true,
+	"res://addons/gut/test.gd": true, "res://addons/gdUnit4/src/GdUnitTestSuite.gd": true,
+}
+
+// entryPoint says whether a script extends (through project scripts, by
+// path or class_name) one of entryBases.
+func (p *project) entryPoint(res string) bool {
+	cur := res
+	for depth := 0; depth < 32; depth++ {
+		f := p.files[cur]
+		if f == nil || f.gd == nil || f.gd.extends == "" {
+			return false
+		}
+		next := f.gd.extends
+		if f.gd.extendsPath {
+			next = p.resolve(cur, rawRef{text: next, kind: refExtends})
+		} else if c, ok := p.classes[next]; ok {
+			next = c
+		}
+		if entryBases[next] {
+			return true
+		}
+		cur = next
+	}
+	return false
 }

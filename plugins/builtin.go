@@ -3,6 +3,7 @@
 package plugins
 
 import (
+	"github.com/godot-mcp/godot-mcp/plugins/analysis"
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
 	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
@@ -36,6 +37,7 @@ func Builtins() []sdk.Toolset {
 		ui.Toolset(),
 		playtest.Toolset(),
 		export.Toolset(),
+		analysis.Toolset(),
 	}
 }
 

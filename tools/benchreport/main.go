@@ -73,12 +73,14 @@ var Targets = []Target{
 	{Bench: "ToolsList/ui", Metric: "own-KB", Max: 16, What: "what the ui toolset adds to tools/list"},
 	{Bench: "ToolsList/playtest", Metric: "own-KB", Max: 16, What: "what the playtest toolset adds to tools/list"},
 	{Bench: "ToolsList/audio", Metric: "own-KB", Max: 16, What: "what the audio toolset adds to tools/list"},
+	{Bench: "ToolsList/analysis", Metric: "own-KB", Max: 16, What: "what the analysis toolset adds to tools/list"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 	{Bench: "EnableAll", Base: "EnableOne", Max: 2, What: "godot_enable_toolset {\"name\":\"all\"} vs enabling one toolset, fake editor connected (issue 25: processes follow use; editor code is installed, no plugin starts)"},
 	{Bench: "IdleRestartCall", Max: 300e6, What: "a call to a toolset whose plugin was stopped for idleness (GODOT_MCP_TOOLSET_IDLE): the call starts it again (issue 25: ≤ 300 ms)"},
 	{Bench: "PSSAllEnabledThreeUsed", Metric: "pss-x", Max: 1.5, What: "proportional memory (host and plugins) with every toolset enabled and 3 in use over the host with those 3 alone (issue 25); all-pss-MB and three-pss-MB are the two totals"},
 	{Bench: "PluginHop", Metric: "hop-over-floor-x", Max: 1.4, What: "the plugin hop over the gRPC floor measured in the same run (issue 25 restates issue 12's hop target as this ratio)"},
+	{Bench: "Analysis10000Editor", Base: "ResourcesList10000Editor", Max: 3, What: "godot_analysis_unused_files + _cycles + _signals of a generated 10,000-file project by a freshly started toolset vs one godot_resources_list walk of it in a real editor (issue 26)"},
 	{Bench: "TilemapPaint10000Editor", Base: "TilemapPaint1Editor", Max: 100, What: "10,000 tilemap cells in one godot_tilemap_paint call vs a one-cell call, real editor (issue 16: at most what 100 one-cell calls cost)"},
 }
 

@@ -269,7 +269,11 @@ type EditorHello struct {
 	ProjectDir   string `json:"project_dir"`
 	GodotVersion string `json:"godot_version"`
 	AddonVersion string `json:"addon_version"`
-	Token        string `json:"token,omitempty"`
+	// GodotExecutable is the editor's own executable
+	// (OS.get_executable_path()); the headless tools run it when GODOT_BIN
+	// is unset and it passes internal/godotexe's checks.
+	GodotExecutable string `json:"godot_executable,omitempty"`
+	Token           string `json:"token,omitempty"`
 	// Commands is the editor's command table: every command its router
 	// serves, with its class. The host refuses a toolset's command the
 	// table does not declare (see docs/contract.md).

@@ -123,6 +123,12 @@ type ActiveScene struct {
 	Dirty    bool   `json:"dirty"`
 }
 
+// Size is a width and height in pixels.
+type Size struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
 // UndoState tells what undo/redo would do.
 type UndoState struct {
 	HasUndo    bool   `json:"has_undo"`
@@ -137,6 +143,8 @@ type EditorState struct {
 	ProjectName  string       `json:"project_name"`
 	GodotVersion string       `json:"godot_version"`
 	AddonVersion string       `json:"addon_version"`
+	GodotExe     string       `json:"godot_executable,omitempty" description:"the editor's executable, the headless tools' fallback for GODOT_BIN"`
+	ViewportSize *Size        `json:"viewport_size,omitempty" description:"the project's viewport (display/window/size)"`
 	OpenScenes   []OpenScene  `json:"open_scenes"`
 	ActiveScene  *ActiveScene `json:"active_scene" description:"null when no scene is open"`
 	Selection    []string     `json:"selection" description:"selected node paths, relative to the scene root"`

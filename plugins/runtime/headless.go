@@ -86,7 +86,7 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 	if in.MaxOutputBytes == 0 {
 		in.MaxOutputBytes = 65536
 	}
-	godot, err := godotproc.FindGodot()
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return HeadlessOut{}, err
 	}

@@ -120,6 +120,8 @@ func _on_message(message: String, data: Array) -> bool:
 			_call_method(id, params)
 		"input":
 			_start_input(id, params)
+		"input_cancel":
+			_reply(id, _ok(_cancel_input()))
 		"screenshot":
 			_screenshot(id, params)
 		"perf":
@@ -213,7 +215,9 @@ func _performance() -> Dictionary:
 
 
 ## A node by path: absolute ("/root/Main/Player"), or relative to the current scene
-## ("Player", "." for the scene itself).
+## ("Player", "." for the scene itself). A relative path may also start with the
+## scene root's name ("Main", "Main/Player" when the scene is /root/Main), as the
+## editor tools name nodes, unless the scene has a child of that name.
 func _find(path: String) -> Node:
 	var tree: SceneTree = get_tree()
 	if path.begins_with("/"):
@@ -223,7 +227,14 @@ func _find(path: String) -> Node:
 		return null
 	if path == "" or path == ".":
 		return scene
-	return scene.get_node_or_null(NodePath(path))
+	var n: Node = scene.get_node_or_null(NodePath(path))
+	if n != null:
+		return n
+	var first: String = path.get_slice("/", 0)
+	if first == str(scene.name):
+		var rest: String = path.substr(first.length() + 1)
+		return scene if rest == "" else scene.get_node_or_null(NodePath(rest))
+	return null
 
 
 func _not_found(path: String) -> Dictionary:
@@ -721,6 +732,24 @@ func _finish_sequence() -> void:
 	}
 	_seq = {}
 	_reply(id, _ok(result))
+
+
+## Ends the running input sequence where it is (the editor asks when the game stopped
+## in the debugger under it; a message capture runs even then): releases what it
+## holds. {running: false} when none runs, else {running, applied, total, last,
+## released}.
+func _cancel_input() -> Dictionary:
+	if _seq.is_empty():
+		return {"running": false}
+	var plan: Array = _seq["plan"]
+	var applied: int = _seq["applied"]
+	var last: String = ""
+	if applied > 0:
+		var step: Dictionary = plan[applied - 1]
+		last = str(step.get("label", step["kind"]))
+	var out: Dictionary = {"running": true, "applied": applied, "total": plan.size(), "last": last, "released": _release_all()}
+	_seq = {}
+	return out
 
 
 ## Releases whatever the running sequence still holds; returns their labels.

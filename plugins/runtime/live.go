@@ -77,7 +77,7 @@ func fillChildren(n *TreeNode) {
 
 // GetNodeIn names a live node and, optionally, properties.
 type GetNodeIn struct {
-	Path       string   `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
+	Path       string   `json:"path" description:"the node: /root/Main/Player, Main/Player, or Player (relative to the scene)"`
 	Properties []string `json:"properties,omitempty" jsonschema:"maxItems=200" description:"property names to read; all inspector-visible and script properties when empty"`
 }
 
@@ -116,7 +116,7 @@ func nonNil[T any](s []T) []T {
 
 // SetPropertiesIn changes properties of a live node.
 type SetPropertiesIn struct {
-	Path       string         `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
+	Path       string         `json:"path" description:"the node: /root/Main/Player, Main/Player, or Player (relative to the scene)"`
 	Properties map[string]any `json:"properties" description:"property -> new value in the property type's JSON shape (godot://docs/values), e.g. {\"position\": {\"x\": 10, \"y\": 20}, \"modulate\": \"#ff0000\"}"`
 }
 
@@ -160,7 +160,7 @@ func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (Set
 
 // CallMethodIn calls a method of a live node.
 type CallMethodIn struct {
-	Path      string `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
+	Path      string `json:"path" description:"the node: /root/Main/Player, Main/Player, or Player (relative to the scene)"`
 	Method    string `json:"method" jsonschema:"minLength=1" description:"the method name"`
 	Args      []any  `json:"args" jsonschema:"optional,maxItems=32" description:"arguments as JSON values, decoded by the method's argument types (godot://docs/values)"`
 	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=300000,default=10000" description:"how long to wait for the method (and any await in it) to finish"`

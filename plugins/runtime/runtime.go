@@ -45,10 +45,10 @@ func Toolset() sdk.Toolset {
 			sdk.NewTool("play", sdk.ToolOptions{
 				Title: "Play the game",
 				Description: "Runs the game (scene: main, current or a path) from the editor and waits until its probe reports in. " +
-					"Returns the session with output_cursor/errors_cursor: pass them as since to get_output/get_errors to read this run from its start. " +
-					"A game that exits while starting fails with its error output in the hint, and one that stops on a script error while starting fails with required game_not_breaked; " +
-					"one that stops at a breakpoint (or a breakpoint statement, or a pause request) before its probe reported in answers ok with probe_connected false and breaked, break_reason and break_stack saying where (go on with godot_debugger_continue). " +
-					"A running game is stopped and restarted (restarted: true). The editor saves open scenes first when its run/auto_save/save_before_running setting says so.",
+					"Pass the answer's output_cursor/errors_cursor as since to get_output/get_errors to read this run. " +
+					"A game that exits while starting fails with its errors in the hint; one stopped on a script error fails with required game_not_breaked; " +
+					"one stopped at a breakpoint or pause before its probe reported in answers ok with probe_connected false and breaked, break_reason, break_stack (go on: godot_debugger_continue). " +
+					"A running game is restarted (restarted: true). Open scenes are saved first when run/auto_save/save_before_running says so.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true, // the game runs the project's scripts
 				Preconditions: bridgeOnly,

@@ -431,7 +431,8 @@ type AttachOut struct {
 	Created        bool          `json:"created" description:"the script file was created by this call"`
 	Scene          string        `json:"scene" description:"the edited scene"`
 	SceneDirty     bool          `json:"scene_dirty" description:"the scene has unsaved changes now"`
-	Persisted      bool          `json:"persisted" description:"false: the change is in the open scene, not saved to its file yet; save the scene to keep it"`
+	Persisted      bool          `json:"persisted" description:"the scene's next save keeps the change"`
+	Reason         string        `json:"reason,omitempty" description:"why persisted is false"`
 	Undoable       bool          `json:"undoable" description:"godot_undo reverts it (the scene's history)"`
 	UndoHistory    string        `json:"undo_history,omitempty"`
 	Errors         []ScriptError `json:"errors" description:"empty: the attached script compiles"`
@@ -485,8 +486,11 @@ func attach(ctx context.Context, call *sdk.Call, in AttachIn) (AttachOut, error)
 		out.Errors = []ScriptError{}
 	}
 	if call.DryRun {
-		out.DryRun, out.Persisted, out.Undoable = true, false, false
+		out.DryRun, out.Persisted, out.Undoable, out.Reason = true, false, false, dryRunReason
 		return out, nil
+	}
+	if !out.Persisted && out.Reason == "" {
+		out.Reason = noReason
 	}
 	out.RescanPending, err = resfs.Settle(ctx, call, facts, in.TimeoutMS)
 	return out, err
@@ -505,7 +509,8 @@ type DetachOut struct {
 	PreviousScript string `json:"previous_script"`
 	Scene          string `json:"scene"`
 	SceneDirty     bool   `json:"scene_dirty"`
-	Persisted      bool   `json:"persisted" description:"false: the change is in the open scene, not saved yet"`
+	Persisted      bool   `json:"persisted" description:"the scene's next save keeps the change"`
+	Reason         string `json:"reason,omitempty" description:"why persisted is false"`
 	Undoable       bool   `json:"undoable"`
 	UndoHistory    string `json:"undo_history,omitempty"`
 	DryRun         bool   `json:"dry_run,omitempty"`
@@ -521,10 +526,18 @@ func detach(ctx context.Context, call *sdk.Call, in DetachIn) (DetachOut, error)
 		return DetachOut{}, err
 	}
 	if call.DryRun {
-		out.DryRun, out.Persisted, out.Undoable = true, false, false
+		out.DryRun, out.Persisted, out.Undoable, out.Reason = true, false, false, dryRunReason
+	} else if !out.Persisted && out.Reason == "" {
+		out.Reason = noReason
 	}
 	return out, nil
 }
+
+// Reasons for persisted: false the editor did not give.
+const (
+	dryRunReason = "dry run: nothing changed"
+	noReason     = "the editor gave no reason (an older addon: update it with godot-mcp addon install)"
+)
 
 // ---- get_symbols ----
 

@@ -59,6 +59,8 @@ var stepTools = map[string]stepDecoder{
 	"connect_signal":    decodeStep[ConnectSignalIn],
 	"disconnect_signal": decodeStep[DisconnectSignalIn],
 	"set_groups":        decodeStep[SetGroupsIn],
+
+	"set_editable_children": decodeStep[SetEditableChildrenIn],
 }
 
 // destructiveSteps need the batch's confirm, as their own tools need confirm.

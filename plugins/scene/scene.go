@@ -72,7 +72,7 @@ func Toolset() sdk.Toolset {
 			}, edit[CreateIn, CreateOut]("cmd_scene_create", fileTimeout)),
 			sdk.NewTool("save", sdk.ToolOptions{
 				Title: "Save a scene",
-				Description: "Saves the edited scene (or an open scene given as scene) to its file, or to path (save as). Refuses with PRECONDITION_FAILED " +
+				Description: "Saves the edited scene (or an open scene given as scene; all: every unsaved one) to its file, or to path (save as). Refuses with PRECONDITION_FAILED " +
 					"when the file changed on disk since the editor loaded or last saved it, unless overwrite is true; godot_scene_reload takes the disk version instead. " +
 					"overwrite: true replaces a file, so it needs confirm: true (and the user's approval when one is configured).",
 				Safety:          sdk.Mutating,
@@ -154,6 +154,18 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[SetGroupsIn, SetGroupsOut]("cmd_scene_set_groups", editTimeout)),
+			sdk.NewTool("set_editable_children", sdk.ToolOptions{
+				Title:         "Editable Children of an instance",
+				Description:   "Turns Editable Children of an instanced scene on (default) or off, so edits of the nodes inside it are saved with this scene. One undo action.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, edit[SetEditableChildrenIn, SetEditableChildrenOut]("cmd_scene_set_editable_children", editTimeout)),
+			sdk.NewTool("select", sdk.ToolOptions{
+				Title:         "Select nodes in the editor",
+				Description:   "Sets the editor's selection (Scene dock, inspector) to nodes of the edited scene, or adds to it. Not an undo action.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, edit[SelectIn, SelectOut]("cmd_scene_select", editTimeout)),
 			sdk.NewTool("extract_branch", sdk.ToolOptions{
 				Title: "Extract a branch to a scene",
 				Description: "Saves a node and its children as a new .tscn and, by default, replaces them with an instance of it (one undo action; the file stays). " +

@@ -167,18 +167,20 @@ type SaveIn struct {
 	Scene     string `json:"scene,omitempty" description:"res:// path of an open scene; default: the edited scene"`
 	Path      string `json:"path,omitempty" description:"save as this res:// .tscn path instead (the scene then lives there)"`
 	Overwrite bool   `json:"overwrite,omitempty" description:"save even though the file changed on disk since the editor loaded or saved it, or replace an existing file when saving as"`
+	All       bool   `json:"all,omitempty" description:"save every open scene with unsaved changes (all or none)"`
 }
 
 // SaveOut reports the save.
 type SaveOut struct {
-	Path           string `json:"path" description:"where the scene was saved"`
-	PreviousPath   string `json:"previous_path,omitempty" description:"the scene's path before a save-as"`
-	Saved          bool   `json:"saved"`
-	WasDirty       bool   `json:"was_dirty" description:"the scene had unsaved changes"`
-	OverwroteNewer bool   `json:"overwrote_newer,omitempty" description:"a newer file on disk was replaced (overwrite: true)"`
-	Persisted      bool   `json:"persisted"`
-	Undoable       bool   `json:"undoable" description:"always false: saving is not an editor action"`
-	DryRun         bool   `json:"dry_run"`
+	Path           string       `json:"path" description:"where the scene was saved"`
+	PreviousPath   string       `json:"previous_path,omitempty" description:"the scene's path before a save-as"`
+	Saved          bool         `json:"saved"`
+	WasDirty       bool         `json:"was_dirty" description:"the scene had unsaved changes"`
+	OverwroteNewer bool         `json:"overwrote_newer,omitempty" description:"a newer file on disk was replaced (overwrite: true)"`
+	Persisted      bool         `json:"persisted"`
+	Undoable       bool         `json:"undoable" description:"always false: saving is not an editor action"`
+	DryRun         bool         `json:"dry_run"`
+	Scenes         []SavedScene `json:"scenes,omitempty" description:"all: the scenes saved"`
 }
 
 // SceneIn selects an open scene.
@@ -463,4 +465,39 @@ type BatchOut struct {
 	Undoable  bool         `json:"undoable" description:"one godot_undo reverts the whole batch"`
 	DryRun    bool         `json:"dry_run"`
 	Action    string       `json:"action" description:"name of the undo action"`
+}
+
+// SetEditableChildrenIn turns Editable Children of an instance on or off.
+type SetEditableChildrenIn struct {
+	NodeIn
+	Enabled *bool `json:"enabled,omitempty" jsonschema:"default=true" description:"false: off (edits inside are dropped at the next save)"`
+}
+
+// SetEditableChildrenOut reports the instance's Editable Children.
+type SetEditableChildrenOut struct {
+	Path             string `json:"path"`
+	Scene            string `json:"scene" description:"the instanced scene file"`
+	EditableChildren bool   `json:"editable_children"`
+	Changed          bool   `json:"changed"`
+	Honesty
+}
+
+// SelectIn sets the editor's selection.
+type SelectIn struct {
+	Nodes []string `json:"nodes" description:"node paths relative to the scene root; [] clears"`
+	Add   bool     `json:"add,omitempty" description:"add to the selection instead of replacing it"`
+}
+
+// SelectOut is the selection afterwards.
+type SelectOut struct {
+	Selection []string `json:"selection"`
+	DryRun    bool     `json:"dry_run"`
+}
+
+// SavedScene is one scene saved by save with all.
+type SavedScene struct {
+	Path           string `json:"path"`
+	Saved          bool   `json:"saved"`
+	WasDirty       bool   `json:"was_dirty"`
+	OverwroteNewer bool   `json:"overwrote_newer,omitempty"`
 }

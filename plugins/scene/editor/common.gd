@@ -31,6 +31,7 @@ const RESERVED_PROPERTIES := {
 const STEP_TOOLS := [
 	"create_node", "instantiate", "delete_node", "duplicate_node", "rename_node",
 	"move_node", "set_properties", "connect_signal", "disconnect_signal", "set_groups",
+	"set_editable_children",
 ]
 const DUPLICATE_FLAGS := 15 # DUPLICATE_SIGNALS | GROUPS | SCRIPTS | USE_INSTANTIATION
 

@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,4 +63,109 @@ func TestRuntimeInputCutOffByDebuggerStop(t *testing.T) {
 		t.Fatalf("the next sequence: %+v", in)
 	}
 	s.host.mustCall(t, "godot_runtime_stop", nil, nil)
+}
+
+// #28.8: an edit under an instanced child answers persisted: false naming
+// godot_scene_set_editable_children; that tool turns Editable Children on
+// (one undo action), after which the same edit is persisted; select sets
+// the editor's selection; save {all: true} saves every unsaved open scene,
+// and the files on disk have the changes.
+func TestSceneEditableChildrenSelectSaveAll(t *testing.T) {
+	s := fileSession(t)
+	editorStateWithScene(t, s)
+	enableToolsets(t, s, "scene")
+
+	s.host.mustCall(t, "godot_scene_create", map[string]any{"path": "res://coin.tscn", "root_type": "Node2D", "root_name": "Coin"}, nil)
+	s.host.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Sprite2D", "name": "Sprite2D"}, nil)
+	s.host.mustCall(t, "godot_scene_save", nil, nil)
+	s.host.mustCall(t, "godot_scene_open", map[string]any{"path": "res://main.tscn"}, nil)
+	s.host.mustCall(t, "godot_scene_instantiate", map[string]any{"scene": "res://coin.tscn", "name": "Coin"}, nil)
+
+	type honesty struct {
+		Persisted bool   `json:"persisted"`
+		Reason    string `json:"reason"`
+		Undoable  bool   `json:"undoable"`
+	}
+	var set honesty
+	s.host.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Coin/Sprite2D", "properties": map[string]any{"position": map[string]any{"x": 7, "y": 9}}}, &set)
+	if set.Persisted || !strings.Contains(set.Reason, `godot_scene_set_editable_children {node: "Coin"}`) {
+		t.Fatalf("an edit under an instanced child: %+v", set)
+	}
+
+	var ec struct {
+		Path             string `json:"path"`
+		Scene            string `json:"scene"`
+		EditableChildren bool   `json:"editable_children"`
+		Changed          bool   `json:"changed"`
+		honesty
+	}
+	s.host.mustCall(t, "godot_scene_set_editable_children", map[string]any{"node": "Coin", "dry_run": true}, &ec)
+	if !ec.Changed || ec.Undoable {
+		t.Fatalf("dry run: %+v", ec)
+	}
+	s.host.mustCall(t, "godot_scene_set_editable_children", map[string]any{"node": "Coin"}, &ec)
+	if ec.Path != "Coin" || ec.Scene != "res://coin.tscn" || !ec.EditableChildren || !ec.Changed || !ec.Persisted || !ec.Undoable {
+		t.Fatalf("set_editable_children: %+v", ec)
+	}
+	s.host.mustCall(t, "godot_scene_set_editable_children", map[string]any{"node": "Coin"}, &ec)
+	if ec.Changed || ec.Undoable {
+		t.Fatalf("a second time: %+v", ec)
+	}
+	if e := s.host.mustFail(t, "godot_scene_set_editable_children", map[string]any{"node": "Player"}); e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "not an instanced scene") {
+		t.Fatalf("a node of the scene itself: %+v", e)
+	}
+	s.host.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Coin/Sprite2D", "properties": map[string]any{"position": map[string]any{"x": 8, "y": 9}}}, &set)
+	if !set.Persisted || set.Reason != "" {
+		t.Fatalf("the edit with Editable Children: %+v", set)
+	}
+
+	var sel struct {
+		Selection []string `json:"selection"`
+	}
+	s.host.mustCall(t, "godot_scene_select", map[string]any{"nodes": []string{"Coin/Sprite2D"}}, &sel)
+	s.host.mustCall(t, "godot_scene_select", map[string]any{"nodes": []string{"Player"}, "add": true}, &sel)
+	if len(sel.Selection) != 2 || sel.Selection[0] != "Coin/Sprite2D" || sel.Selection[1] != "Player" {
+		t.Fatalf("select: %+v", sel)
+	}
+	st, raw := editorStateWithScene(t, s)
+	if len(st.Selection) != 2 || !slices.Contains(st.Selection, "Coin/Sprite2D") || !slices.Contains(st.Selection, "Player") {
+		t.Fatalf("the editor's selection: %s", raw)
+	}
+	if e := s.host.mustFail(t, "godot_scene_select", map[string]any{"nodes": []string{"Nope"}}); e.Error != "RESOURCE_NOT_FOUND" {
+		t.Fatalf("select a missing node: %+v", e)
+	}
+
+	// Both scenes unsaved: coin.tscn gets a change of its own.
+	s.host.mustCall(t, "godot_scene_open", map[string]any{"path": "res://coin.tscn"}, nil)
+	s.host.mustCall(t, "godot_scene_set_properties", map[string]any{"node": ".", "properties": map[string]any{"rotation": 0.5}}, nil)
+	s.host.mustCall(t, "godot_scene_open", map[string]any{"path": "res://main.tscn"}, nil)
+	var all struct {
+		Saved  bool `json:"saved"`
+		Scenes []struct {
+			Path  string `json:"path"`
+			Saved bool   `json:"saved"`
+		} `json:"scenes"`
+	}
+	s.host.mustCall(t, "godot_scene_save", map[string]any{"all": true, "dry_run": true}, &all)
+	if all.Saved || len(all.Scenes) != 2 {
+		t.Fatalf("save all, dry run: %+v", all)
+	}
+	s.host.mustCall(t, "godot_scene_save", map[string]any{"all": true}, &all)
+	if !all.Saved || len(all.Scenes) != 2 || !all.Scenes[0].Saved || !all.Scenes[1].Saved {
+		t.Fatalf("save all: %+v", all)
+	}
+	main, _ := os.ReadFile(filepath.Join(s.project, "main.tscn"))
+	if !strings.Contains(string(main), `[editable path="Coin"]`) || !strings.Contains(string(main), "position = Vector2(8, 9)") {
+		t.Fatalf("main.tscn after save all:\n%s", main)
+	}
+	coin, _ := os.ReadFile(filepath.Join(s.project, "coin.tscn"))
+	if !strings.Contains(string(coin), "rotation = 0.5") {
+		t.Fatalf("coin.tscn after save all:\n%s", coin)
+	}
+	st, raw = editorStateWithScene(t, s)
+	for _, o := range st.OpenScenes {
+		if o.Dirty {
+			t.Fatalf("a scene is still unsaved after save all: %s", raw)
+		}
+	}
 }

@@ -158,7 +158,7 @@ type EditorState struct {
 // UndoArgs is the input of godot_undo / godot_redo.
 type UndoArgs struct {
 	Count   int    `json:"count,omitempty" description:"how many actions (1-100, default 1)" jsonschema:"minimum=1,maximum=100"`
-	History string `json:"history,omitempty" description:"auto (default: the edited scene's, else global), scene, or global (project settings, input map, autoloads and other non-scene edits)" jsonschema:"enum=auto|scene|global"`
+	History string `json:"history,omitempty" description:"auto (default: the scene's, else global), scene, or global (project settings, input map, autoloads)" jsonschema:"enum=auto|scene|global"`
 }
 
 // UndoResult is the result of godot_undo / godot_redo.

@@ -50,10 +50,9 @@ func Toolset() sdk.Toolset {
 			}, getSettings),
 			sdk.NewTool("set_settings", sdk.ToolOptions{
 				Title: "Set project settings",
-				Description: "Sets several project settings at once as ONE undo action and saves project.godot. Each value is typed by the setting's own type " +
-					"(a value that does not fit is refused, never coerced); unknown keys are refused with a did-you-mean unless create: true (new custom settings). " +
-					"reset puts settings back to their default. Returns old and new values, persisted (read back from project.godot) and undoable. " +
-					"Input actions and autoloads have their own tools.",
+				Description: "Sets several project settings as ONE undo action and saves project.godot. Values are typed by each setting's type (never coerced); " +
+					"unknown keys are refused with a did-you-mean unless create: true (new custom settings); reset restores defaults. " +
+					"Returns old and new values and persisted (read back). Input actions and autoloads have their own tools.",
 				Safety:        sdk.Mutating,
 				Preconditions: bridge,
 			}, setSettings),

@@ -36,7 +36,7 @@ type ListIn struct {
 	Path      string   `json:"path,omitempty" description:"folder to list (default res://)"`
 	Recursive *bool    `json:"recursive,omitempty" description:"include subfolders (default true); false also lists the folder's subfolders"`
 	Types     []string `json:"types,omitempty" description:"only files whose resource type is one of these or inherits one, e.g. [\"Texture2D\", \"PackedScene\"]"`
-	Glob      string   `json:"glob,omitempty" description:"only names matching this glob ('*' and '?'): against the file name, or against the whole res:// path when it contains '/' (e.g. \"*.tres\", \"res://levels/*.tscn\")"`
+	Glob      string   `json:"glob,omitempty" description:"only names matching this glob (* ?): the file name, or the whole res:// path when it has / (e.g. \"*.tres\")"`
 	Limit     int      `json:"limit,omitempty" jsonschema:"minimum=1,maximum=5000" description:"most entries in this page (default 500)"`
 	Cursor    string   `json:"cursor,omitempty" description:"next_cursor of the previous page; omit for the first page"`
 }

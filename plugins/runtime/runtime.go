@@ -44,11 +44,10 @@ func Toolset() sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("play", sdk.ToolOptions{
 				Title: "Play the game",
-				Description: "Runs the game (scene: main, current or a path) from the editor and waits until its probe reports in. " +
-					"Pass the answer's output_cursor/errors_cursor as since to get_output/get_errors to read this run. " +
-					"A game that exits while starting fails with its errors in the hint; one stopped on a script error fails with required game_not_breaked; " +
-					"one stopped at a breakpoint or pause before its probe reported in answers ok with probe_connected false and breaked, break_reason, break_stack (go on: godot_debugger_continue). " +
-					"A running game is restarted (restarted: true). Open scenes are saved first when run/auto_save/save_before_running says so.",
+				Description: "Runs the game (scene: main, current or a path) from the editor and waits until its probe reports in; " +
+					"pass output_cursor/errors_cursor as since to get_output/get_errors. Fails with the errors in the hint when the game exits while starting, " +
+					"with required game_not_breaked when it stops on a script error; a stop at a breakpoint or pause answers ok with breaked and break_stack " +
+					"(godot_debugger_continue goes on). Restarts a running game (restarted: true).",
 				Safety:        sdk.Runtime,
 				RunsCode:      true, // the game runs the project's scripts
 				Preconditions: bridgeOnly,
@@ -68,10 +67,9 @@ func Toolset() sdk.Toolset {
 			}, status),
 			sdk.NewTool("get_output", sdk.ToolOptions{
 				Title: "Game output",
-				Description: "The game's prints, printerr lines, warnings and errors (errors with file, line, function and script stack), oldest first, from a cursor. " +
-					"Pass the previous next_cursor as since to get only what is new: nothing is missed or repeated while the editor keeps it " +
-					"(the newest 4000 entries; dropped says how many were lost before since). Works after the game stopped; " +
-					"entries of kind session mark each game start and stop.",
+				Description: "The game's prints, printerr lines, warnings and errors (with file, line, function, stack), oldest first, from a cursor: " +
+					"pass the previous next_cursor as since to get only what is new (the editor keeps the newest 4000 entries; dropped counts those lost). " +
+					"Works after the game stopped; kind session marks each start and stop.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getOutput),
@@ -108,9 +106,9 @@ func Toolset() sdk.Toolset {
 			}, callMethod),
 			sdk.NewTool("input", sdk.ToolOptions{
 				Title: "Send input to the game",
-				Description: "Plays a timed sequence of input steps inside the game's frame loop: actions (with strength), keys (with modifiers), mouse motion and buttons, and waits in frames or milliseconds. " +
+				Description: "Plays timed input steps inside the game's frame loop: actions (with strength), keys (with modifiers), mouse motion and buttons, waits in frames or ms. " +
 					"A tap presses, holds (default 2 frames) and releases, so is_action_just_pressed is seen by _process and _physics_process. " +
-					"Every step is checked before the first event is sent, and whatever is still pressed when the sequence ends is released (released_at_end).",
+					"All steps are checked before the first event; what is still pressed at the end is released (released_at_end).",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, sendInput),
@@ -135,9 +133,9 @@ func Toolset() sdk.Toolset {
 			}, pause),
 			sdk.NewTool("run_headless", sdk.ToolOptions{
 				Title: "Run headless",
-				Description: "Runs a scene, a script (a SceneTree/MainLoop script, --script) or the main scene in a separate `godot --headless` process with a time limit, " +
-					"and returns its exit code, its output and the errors found in it (with file:line). Works without an editor connected; " +
-					"Godot comes from GODOT_BIN or PATH, the project from project_dir, GODOT_MCP_PROJECT_DIR, or the connected editor.",
+				Description: "Runs a scene, a script (SceneTree/MainLoop, --script) or the main scene in a separate `godot --headless` with a time limit; " +
+					"returns exit code, output and errors (file:line). Works without an editor. Godot: GODOT_BIN, else the connected editor's executable, else PATH; " +
+					"the project: project_dir, GODOT_MCP_PROJECT_DIR, or the editor's.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: []string{sdk.RequireGodotBinary},

@@ -72,9 +72,9 @@ func Toolset() sdk.Toolset {
 			}, edit[CreateIn, CreateOut]("cmd_scene_create", fileTimeout)),
 			sdk.NewTool("save", sdk.ToolOptions{
 				Title: "Save a scene",
-				Description: "Saves the edited scene (or an open scene given as scene; all: every unsaved one) to its file, or to path (save as). Refuses with PRECONDITION_FAILED " +
-					"when the file changed on disk since the editor loaded or last saved it, unless overwrite is true; godot_scene_reload takes the disk version instead. " +
-					"overwrite: true replaces a file, so it needs confirm: true (and the user's approval when one is configured).",
+				Description: "Saves the edited scene (or scene; all: every unsaved open one) to its file, or to path (save as). " +
+					"Refuses with PRECONDITION_FAILED a file changed on disk since the editor loaded or saved it, unless overwrite (godot_scene_reload takes the disk version). " +
+					"overwrite: true replaces a file, so it needs confirm: true.",
 				Safety:          sdk.Mutating,
 				DestructiveWhen: []string{"overwrite"},
 				Preconditions:   sceneNeeded,
@@ -156,13 +156,13 @@ func Toolset() sdk.Toolset {
 			}, edit[SetGroupsIn, SetGroupsOut]("cmd_scene_set_groups", editTimeout)),
 			sdk.NewTool("set_editable_children", sdk.ToolOptions{
 				Title:         "Editable Children of an instance",
-				Description:   "Turns Editable Children of an instanced scene on (default) or off, so edits of the nodes inside it are saved with this scene. One undo action.",
+				Description:   "Turns Editable Children of an instance on (default) or off, so edits inside it are saved with this scene. One undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[SetEditableChildrenIn, SetEditableChildrenOut]("cmd_scene_set_editable_children", editTimeout)),
 			sdk.NewTool("select", sdk.ToolOptions{
 				Title:         "Select nodes in the editor",
-				Description:   "Sets the editor's selection (Scene dock, inspector) to nodes of the edited scene, or adds to it. Not an undo action.",
+				Description:   "Sets (or adds to) the editor's selection of nodes in the edited scene. Not an undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[SelectIn, SelectOut]("cmd_scene_select", editTimeout)),
@@ -175,9 +175,9 @@ func Toolset() sdk.Toolset {
 			}, edit[ExtractBranchIn, ExtractBranchOut]("cmd_scene_extract_branch", fileTimeout)),
 			sdk.NewTool("batch", sdk.ToolOptions{
 				Title: "Several edits as one undo action",
-				Description: "Runs scene edits (steps [{tool, args}], tool an edit tool's short name, e.g. create_node) in order as ONE undo action, in one round trip. All or nothing: when a step fails " +
-					"the result has applied: false, aborted_at (the step's index) and error {error, hint}, and nothing was changed. Steps with delete_node " +
-					"need confirm: true (or dry_run). Each step's result is what its own tool would answer.",
+				Description: "Runs scene edits (steps [{tool, args}], tool an edit tool's short name, e.g. create_node) in order as ONE undo action, all or nothing: " +
+					"a failing step answers applied: false, aborted_at and error {error, hint}, and nothing changed. Steps with delete_node need confirm: true (or dry_run). " +
+					"Each step answers what its own tool would.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 				MayDestroy:    true,

@@ -19,7 +19,7 @@ type GetTreeIn struct {
 	MaxDepth        *int   `json:"max_depth,omitempty" jsonschema:"minimum=0" description:"levels below root to list (0 = root only); omit for the whole tree"`
 	Type            string `json:"type,omitempty" description:"list only nodes of this class or a subclass (engine class or script class_name); the others are still walked"`
 	Name            string `json:"name,omitempty" description:"list only nodes whose name matches this pattern (* and ?, case-insensitive)"`
-	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also list the nodes inside instanced scenes; by default only instances with Editable Children are expanded, as in the Scene dock"`
+	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also list nodes inside instances (default: only those with Editable Children, as the Scene dock)"`
 	Limit           int    `json:"limit,omitempty" jsonschema:"default=1000,minimum=1,maximum=5000" description:"most nodes per answer"`
 	Cursor          string `json:"cursor,omitempty" description:"next_cursor of the previous answer, to get the next page"`
 }

@@ -663,7 +663,7 @@ func Toolset() sdk.Toolset {
 			}, read),
 			sdk.NewTool("write", sdk.ToolOptions{
 				Title:           "Write a script",
-				Description:     "Create or overwrite a .gd file with a whole source. Waits until the editor has registered it (class_name usable on the next call) and returns Godot's parse/compile errors with line numbers. Refused when the script has unsaved changes in the script editor, unless overwrite (which discards them, so it needs confirm: true).",
+				Description:     "Creates or overwrites a .gd file with a whole source, waits until the editor registered it (class_name usable on the next call) and returns Godot's parse/compile errors with lines. Refused over unsaved script-editor changes unless overwrite (discards them; needs confirm: true).",
 				Safety:          sdk.Mutating,
 				DestructiveWhen: []string{"overwrite"},
 				RunsCode:        true,
@@ -671,7 +671,7 @@ func Toolset() sdk.Toolset {
 			}, write),
 			sdk.NewTool("patch", sdk.ToolOptions{
 				Title:           "Patch a script",
-				Description:     "Replace exact pieces of a script: each edit's old text must match exactly once (else nothing changes and the error says how often it matched). Keeps the file's indentation style (tabs/spaces) and line endings; returns Godot's errors for the result. overwrite (patching over unsaved changes in the script editor, which are discarded) needs confirm: true.",
+				Description:     "Replaces exact pieces of a script: each edit's old text must match exactly once (else nothing changes; the error says how often it matched). Keeps indentation style and line endings; returns Godot's errors for the result. overwrite (over unsaved script-editor changes, discarded) needs confirm: true.",
 				Safety:          sdk.Mutating,
 				DestructiveWhen: []string{"overwrite"},
 				RunsCode:        true,

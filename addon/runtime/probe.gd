@@ -122,6 +122,8 @@ func _on_message(message: String, data: Array) -> bool:
 			_start_input(id, params)
 		"input_cancel":
 			_reply(id, _ok(_cancel_input()))
+		"describe_objects":
+			_reply(id, _ok({"objects": _describe_objects(params.get("ids", []))}))
 		"screenshot":
 			_screenshot(id, params)
 		"perf":
@@ -732,6 +734,37 @@ func _finish_sequence() -> void:
 	}
 	_seq = {}
 	_reply(id, _ok(result))
+
+
+## What the objects behind ids are, for the debugger toolset's variables (a message
+## capture runs while the game is stopped in the debugger): [{id, class, script?,
+## script_class?, name?, node_path?, resource_path?} or {id, freed: true}].
+func _describe_objects(ids: Variant) -> Array:
+	var out: Array = []
+	if typeof(ids) != TYPE_ARRAY:
+		return out
+	for v: Variant in (ids as Array).slice(0, 200):
+		var oid: int = int(v)
+		var e: Dictionary = {"id": oid}
+		if not is_instance_id_valid(oid):
+			e["freed"] = true
+			out.append(e)
+			continue
+		var o: Object = instance_from_id(oid)
+		e["class"] = o.get_class()
+		var s: Script = o.get_script() as Script
+		if s != null:
+			e["script"] = s.resource_path
+			if str(s.get_global_name()) != "":
+				e["script_class"] = str(s.get_global_name())
+		if o is Node:
+			e["name"] = str((o as Node).name)
+			if (o as Node).is_inside_tree():
+				e["node_path"] = str((o as Node).get_path())
+		elif o is Resource and (o as Resource).resource_path != "":
+			e["resource_path"] = (o as Resource).resource_path
+		out.append(e)
+	return out
 
 
 ## Ends the running input sequence where it is (the editor asks when the game stopped

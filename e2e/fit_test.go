@@ -169,3 +169,28 @@ func TestSceneEditableChildrenSelectSaveAll(t *testing.T) {
 		}
 	}
 }
+
+// #28.9: a batch answer summarises the inline resources its steps set (a
+// whole Environment would otherwise be echoed property by property);
+// full_values: true echoes them.
+func TestSceneBatchSummarisesInlineResources(t *testing.T) {
+	s := fileSession(t)
+	editorStateWithScene(t, s)
+	enableToolsets(t, s, "scene")
+	steps := func(name string) []any {
+		return []any{
+			map[string]any{"tool": "create_node", "args": map[string]any{"type": "WorldEnvironment", "name": name}},
+			map[string]any{"tool": "set_properties", "args": map[string]any{"node": name, "properties": map[string]any{
+				"environment": map[string]any{"type": "Environment", "properties": map[string]any{"background_mode": 1, "ambient_light_energy": 0.5}},
+			}}},
+		}
+	}
+	r := s.host.mustCall(t, "godot_scene_batch", map[string]any{"steps": steps("Env")}, nil)
+	if !strings.Contains(string(r.Raw), `"summary":"inline resource, `) || strings.Contains(string(r.Raw), "ambient_light_energy") {
+		t.Fatalf("the default answer echoes the Environment: %s", r.Raw)
+	}
+	r = s.host.mustCall(t, "godot_scene_batch", map[string]any{"steps": steps("Env2"), "full_values": true}, nil)
+	if strings.Contains(string(r.Raw), `"summary"`) || !strings.Contains(string(r.Raw), "ambient_light_energy") {
+		t.Fatalf("full_values: %s", r.Raw)
+	}
+}

@@ -550,6 +550,19 @@ func TestBatchSendsOneCommand(t *testing.T) {
 	checkSubset(t, res.Structured, `{"applied":true,"aborted_at":null,"error":null,"undoable":true,"persisted":true,"action":"godot-mcp: batch of 3 steps","steps":[{"index":0,"tool":"create_node","result":{"path":"Enemies"}},{"index":1},{"index":2}]}`)
 }
 
+// full_values reaches the editor only when asked for (the default answer
+// summarises inline resources).
+func TestBatchFullValues(t *testing.T) {
+	h := start(t)
+	h.Addon().HandleResult("cmd_scene_batch", map[string]any{"applied": true, "steps": []any{}, "persisted": true, "reasons": []any{}, "undoable": false, "dry_run": false, "action": ""})
+	if res := call(t, h, "batch", map[string]any{"full_values": true, "steps": []any{map[string]any{"tool": "rename_node", "args": map[string]any{"node": "A", "name": "B"}}}}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if got := only(t, h); !strings.Contains(string(got.Params), `"full_values":true`) {
+		t.Errorf("sent %s", got.Params)
+	}
+}
+
 // A step the editor refuses: the answer names it (aborted_at) and says
 // nothing was changed; it is a result, not a tool error, so the verdicts of
 // the steps before it are kept.

@@ -437,7 +437,8 @@ type Step struct {
 type BatchIn struct {
 	// confirm (needed when a step is destructive) and dry_run are the
 	// host's flags: Call.Confirm and Call.DryRun (ToolOptions.MayDestroy).
-	Steps []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
+	Steps      []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
+	FullValues bool   `json:"full_values,omitempty" description:"echo inline resources in full (default: summarised)"`
 }
 
 // StepResult is one step's verdict: the result its own tool would give.

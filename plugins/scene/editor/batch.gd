@@ -97,9 +97,15 @@ func cmd_batch(params: Dictionary) -> Dictionary:
 		return _bad("steps must be a non-empty array of {tool, params}.")
 	if EditorInterface.get_edited_scene_root() == null:
 		return _no_scene()
+	var full: Variant = Params.boolean(params, "full_values", false)
+	if full == null:
+		return _bad("full_values must be true or false.")
 	var n: int = (steps as Array).size()
 	var out: Dictionary = _run_steps(steps, dry, ACTION_PREFIX + "batch of %d step%s" % [n, "" if n == 1 else "s"])
 	var results: Array = out.get("results", [])
+	if not full:
+		for r: Variant in results:
+			_summarise_inline(r)
 	var listed: Array = []
 	var persisted: bool = true
 	var reasons: PackedStringArray = []
@@ -126,3 +132,28 @@ func cmd_batch(params: Dictionary) -> Dictionary:
 		"persisted": persisted, "reasons": reasons, "undoable": out["undoable"], "dry_run": dry,
 		"action": out["action"],
 	})
+
+
+## Replaces every inline (embedded) resource in [param v], {type, properties} as the
+## codec writes it, by {type, summary}: a batch that builds an Environment, its sky
+## material and a noise would otherwise echo every encoded property of each in every
+## step. full_values: true keeps them.
+static func _summarise_inline(v: Variant) -> void:
+	match typeof(v):
+		TYPE_DICTIONARY:
+			var d: Dictionary = v
+			for k: Variant in d.keys():
+				var x: Variant = d[k]
+				if typeof(x) == TYPE_DICTIONARY and (x as Dictionary).size() == 2 and (x as Dictionary).has("type") and typeof((x as Dictionary).get("properties")) == TYPE_DICTIONARY:
+					d[k] = {"type": (x as Dictionary)["type"], "summary": "inline resource, %d properties set (full_values: true echoes them)" % ((x as Dictionary)["properties"] as Dictionary).size()}
+				else:
+					_summarise_inline(x)
+		TYPE_ARRAY:
+			var a: Array = v
+			for i: int in range(a.size()):
+				var x: Variant = a[i]
+				if typeof(x) == TYPE_DICTIONARY and (x as Dictionary).size() == 2 and (x as Dictionary).has("type") and typeof((x as Dictionary).get("properties")) == TYPE_DICTIONARY:
+					a[i] = {"type": (x as Dictionary)["type"], "summary": "inline resource, %d properties set (full_values: true echoes them)" % ((x as Dictionary)["properties"] as Dictionary).size()}
+				else:
+					_summarise_inline(x)
+

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
@@ -192,5 +193,58 @@ func TestSceneBatchSummarisesInlineResources(t *testing.T) {
 	r = s.host.mustCall(t, "godot_scene_batch", map[string]any{"steps": steps("Env2"), "full_values": true}, nil)
 	if strings.Contains(string(r.Raw), `"summary"`) || !strings.Contains(string(r.Raw), "ambient_light_energy") {
 		t.Fatalf("full_values: %s", r.Raw)
+	}
+}
+
+// #28.9: make_image writes a PNG into the project and the editor imports it
+// as a texture on the next call (a tile atlas, a sprite): the file on disk is
+// the image asked for, and resources_list types it as a texture.
+func TestResourcesMakeImage(t *testing.T) {
+	s := fileSession(t)
+	editorStateWithScene(t, s)
+	enableToolsets(t, s, "resources")
+	var out struct {
+		Path          string `json:"path"`
+		Width         int    `json:"width"`
+		Height        int    `json:"height"`
+		Created       bool   `json:"created"`
+		Persisted     bool   `json:"persisted"`
+		RescanPending bool   `json:"rescan_pending"`
+	}
+	s.host.mustCall(t, "godot_resources_make_image", map[string]any{"path": "res://art/floor.png", "kind": "checker", "width": 32, "height": 16, "cell": 8, "colors": []string{"#336633", "#224422"}}, &out)
+	if out.Path != "res://art/floor.png" || out.Width != 32 || out.Height != 16 || !out.Created || !out.Persisted || out.RescanPending {
+		t.Fatalf("make_image: %+v", out)
+	}
+	f, err := os.Open(filepath.Join(s.project, "art", "floor.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil || img.Bounds().Dx() != 32 || img.Bounds().Dy() != 16 {
+		t.Fatalf("the file: %v", err)
+	}
+	if r, g, _, _ := img.At(9, 1).RGBA(); r>>8 != 0x22 || g>>8 != 0x44 {
+		t.Fatalf("pixel 9,1 = %v, want the second color", img.At(9, 1))
+	}
+	if _, err := os.Stat(filepath.Join(s.project, "art", "floor.png.import")); err != nil {
+		t.Fatalf("not imported: %v", err)
+	}
+	var list struct {
+		Entries []struct {
+			Path string `json:"path"`
+			Type string `json:"type"`
+		} `json:"entries"`
+	}
+	s.host.mustCall(t, "godot_resources_list", map[string]any{"path": "res://art"}, &list)
+	found := false
+	for _, e := range list.Entries {
+		found = found || (e.Path == "res://art/floor.png" && strings.Contains(e.Type, "Texture2D"))
+	}
+	if !found {
+		t.Fatalf("resources_list: %+v", list)
+	}
+	if e := s.host.mustFail(t, "godot_resources_make_image", map[string]any{"path": "res://art/floor.png", "kind": "solid"}); e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "exists already") {
+		t.Fatalf("a second time without overwrite: %+v", e)
 	}
 }

@@ -654,6 +654,13 @@ func Toolset() sdk.Toolset {
 				DestructiveWhen: []string{"overwrite"},
 				Preconditions:   pre,
 			}, create),
+			sdk.NewTool("make_image", sdk.ToolOptions{
+				Title:           "Make a simple image",
+				Description:     "Writes a PNG (solid, gradient, noise, checker or circle) and imports it: a placeholder texture, tile atlas or sprite. overwrite needs confirm: true.",
+				Safety:          sdk.Mutating,
+				DestructiveWhen: []string{"overwrite"},
+				Preconditions:   pre,
+			}, makeImage),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title:         "Set resource properties",
 				Description:   "Change several properties of a .tres/.res file at once (all or nothing, typed through the value codec) and save it; returns old and new values. Scenes using the resource see the change.",

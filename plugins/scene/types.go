@@ -14,10 +14,10 @@ type Honesty struct {
 
 // GetTreeIn selects the part of a scene tree to list.
 type GetTreeIn struct {
-	Scene           string `json:"scene,omitempty" description:"res:// path of a scene file to read instead of the edited scene; read from its file unless it is the edited scene"`
+	Scene           string `json:"scene,omitempty" description:"res:// scene file to read instead of the edited scene"`
 	Root            string `json:"root,omitempty" jsonschema:"default=." description:"node to start from, relative to the scene root (\".\" is the root)"`
 	MaxDepth        *int   `json:"max_depth,omitempty" jsonschema:"minimum=0" description:"levels below root to list (0 = root only); omit for the whole tree"`
-	Type            string `json:"type,omitempty" description:"list only nodes of this class or a subclass (engine class or script class_name); the others are still walked"`
+	Type            string `json:"type,omitempty" description:"only nodes of this class or a subclass (engine class or class_name)"`
 	Name            string `json:"name,omitempty" description:"list only nodes whose name matches this pattern (* and ?, case-insensitive)"`
 	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also list nodes inside instances (default: only those with Editable Children, as the Scene dock)"`
 	Limit           int    `json:"limit,omitempty" jsonschema:"default=1000,minimum=1,maximum=5000" description:"most nodes per answer"`
@@ -144,7 +144,7 @@ type OpenOut struct {
 
 // CreateIn describes a new scene file.
 type CreateIn struct {
-	Path     string `json:"path" jsonschema:"minLength=1" description:"res:// path of the new file, ending in .tscn (or .scn); folders are created; an existing file is never overwritten"`
+	Path     string `json:"path" jsonschema:"minLength=1" description:"res:// .tscn (or .scn) to write; folders are created; never overwrites"`
 	RootType string `json:"root_type,omitempty" jsonschema:"default=Node" description:"class of the root node (engine Node class or script class_name), e.g. Node2D, Node3D, Control"`
 	RootName string `json:"root_name,omitempty" description:"name of the root node; default: the file name in PascalCase"`
 	Open     *bool  `json:"open,omitempty" jsonschema:"default=true" description:"open the new scene in the editor"`
@@ -166,7 +166,7 @@ type CreateOut struct {
 type SaveIn struct {
 	Scene     string `json:"scene,omitempty" description:"res:// path of an open scene; default: the edited scene"`
 	Path      string `json:"path,omitempty" description:"save as this res:// .tscn path instead (the scene then lives there)"`
-	Overwrite bool   `json:"overwrite,omitempty" description:"save even though the file changed on disk since the editor loaded or saved it, or replace an existing file when saving as"`
+	Overwrite bool   `json:"overwrite,omitempty" description:"save over a file changed on disk, or replace one when saving as"`
 	All       bool   `json:"all,omitempty" description:"save every open scene with unsaved changes (all or none)"`
 }
 

@@ -48,7 +48,7 @@ type ListIn struct {
 	Recursive   *bool  `json:"recursive,omitempty" description:"include subfolders (default true)"`
 	Glob        string `json:"glob,omitempty" description:"only files whose name (or res:// path, when the glob has '/') matches, e.g. \"player*.gd\""`
 	ClassName   string `json:"class_name,omitempty" description:"only scripts whose class_name matches this glob, e.g. \"Enemy*\""`
-	Extends     string `json:"extends,omitempty" description:"only scripts that extend this class: an engine class (inheritance counts, e.g. Node2D matches CharacterBody2D) or a class_name"`
+	Extends     string `json:"extends,omitempty" description:"only scripts extending this engine class (inheritance counts) or class_name"`
 	OnlyClasses bool   `json:"only_classes,omitempty" description:"only scripts with a class_name"`
 	Limit       int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=5000" description:"most scripts in this page (default 500)"`
 	Cursor      string `json:"cursor,omitempty" description:"next_cursor of the previous page"`
@@ -149,7 +149,7 @@ func read(ctx context.Context, call *sdk.Call, in ReadIn) (ReadOut, error) {
 type WriteIn struct {
 	Path      string `json:"path" description:"res:// path of the .gd file (created with its folders when missing)"`
 	Source    string `json:"source" description:"the complete new source"`
-	Overwrite bool   `json:"overwrite,omitempty" description:"write even though the script is open in the editor's script editor with unsaved changes (those changes are discarded)"`
+	Overwrite bool   `json:"overwrite,omitempty" description:"write over unsaved changes in the script editor (discarded)"`
 	TimeoutMS int    `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor to pick the file up (default 15000)"`
 }
 
@@ -247,7 +247,7 @@ func write(ctx context.Context, call *sdk.Call, in WriteIn) (WriteOut, error) {
 type PatchIn struct {
 	Path      string `json:"path" description:"res:// path of the .gd file"`
 	Edits     []Edit `json:"edits" jsonschema:"minItems=1,maxItems=100" description:"applied in order, each to the result of the previous ones; all or nothing"`
-	Overwrite bool   `json:"overwrite,omitempty" description:"patch even though the script has unsaved changes in the script editor (they are discarded)"`
+	Overwrite bool   `json:"overwrite,omitempty" description:"patch over unsaved script-editor changes (discarded)"`
 	TimeoutMS int    `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor (default 15000)"`
 }
 
@@ -298,7 +298,7 @@ func patch(ctx context.Context, call *sdk.Call, in PatchIn) (PatchOut, error) {
 
 // ValidateIn picks what to check: one file, a source text, or the project.
 type ValidateIn struct {
-	Path      string  `json:"path,omitempty" description:"a .gd file to check as it is on disk; with source: where that source would live (relative preloads and class_name are resolved from there)"`
+	Path      string  `json:"path,omitempty" description:"a .gd file to check on disk; with source: where that source would live"`
 	Source    *string `json:"source,omitempty" description:"a source text to check instead of the file (nothing is written)"`
 	All       bool    `json:"all,omitempty" description:"check every .gd file of the project (or of folder)"`
 	Folder    string  `json:"folder,omitempty" description:"with all: only scripts under this folder"`

@@ -255,7 +255,7 @@ func coreTools(s *Server) []Tool {
 			"Stops a toolset's plugin and removes its tools (one tools/list_changed).",
 			false, s.disableToolset),
 		coreTool[NoArgs, EditorState]("godot_get_editor_state", "Editor state", safety.ReadOnly, []string{envelope.RequireBridgeConnected},
-			"One call to orient in the editor: project, Godot version, open scenes and the active one (dirty or not), selection, "+
+			"One call to orient in the editor: project, Godot version, viewport size, open scenes and the active one (dirty or not), selection, "+
 				"whether a game is playing, whether the filesystem is scanning, and what undo/redo would do.",
 			false, passThrough[NoArgs, EditorState](s, "cmd_get_editor_state", editorStateTimeout)),
 		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", safety.Mutating, []string{envelope.RequireBridgeConnected},

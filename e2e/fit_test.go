@@ -100,8 +100,10 @@ func TestSceneEditableChildrenSelectSaveAll(t *testing.T) {
 		Changed          bool   `json:"changed"`
 		honesty
 	}
+	// A dry run answers what the real call would (changed, undoable) and
+	// changes nothing: the real call after it still changes the flag.
 	s.host.mustCall(t, "godot_scene_set_editable_children", map[string]any{"node": "Coin", "dry_run": true}, &ec)
-	if !ec.Changed || ec.Undoable {
+	if !ec.Changed || !ec.Undoable {
 		t.Fatalf("dry run: %+v", ec)
 	}
 	s.host.mustCall(t, "godot_scene_set_editable_children", map[string]any{"node": "Coin"}, &ec)

@@ -22,7 +22,7 @@ func TestRuntimeInputCutOffByDebuggerStop(t *testing.T) {
 	go func() {
 		r, err := s.host.call(ctxFor(t, callTimeout), "godot_runtime_input", map[string]any{"steps": []any{
 			map[string]any{"type": "action", "action": "jump", "state": "press"},
-			map[string]any{"type": "wait", "ms": 8000},
+			map[string]any{"type": "wait", "ms": 20000},
 			map[string]any{"type": "action", "action": "jump", "state": "release"},
 		}})
 		if err != nil {

@@ -252,3 +252,38 @@ func TestResourcesMakeImage(t *testing.T) {
 		t.Fatalf("a second time without overwrite: %+v", e)
 	}
 }
+
+// #28.9: set_properties says what the setters changed besides the
+// properties set: a Label's size moves its stored offsets.
+func TestSceneSetPropertiesSaysWhatSettersChanged(t *testing.T) {
+	s := fileSession(t)
+	editorStateWithScene(t, s)
+	enableToolsets(t, s, "scene")
+	var out struct {
+		Changes []struct {
+			Property string `json:"property"`
+		} `json:"changes"`
+		AlsoChanged []struct {
+			Property string `json:"property"`
+			Old      any    `json:"old"`
+			New      any    `json:"new"`
+		} `json:"also_changed"`
+	}
+	s.host.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Label", "properties": map[string]any{"size": map[string]any{"x": 200, "y": 40}}}, &out)
+	got := map[string]any{}
+	for _, c := range out.AlsoChanged {
+		got[c.Property] = c.New
+	}
+	if len(out.Changes) != 1 || out.Changes[0].Property != "size" || got["offset_right"] != float64(200) || got["offset_bottom"] != float64(40) {
+		t.Fatalf("set_properties size: %+v", out)
+	}
+	if _, ok := got["size"]; ok {
+		t.Fatalf("the property set is listed as changed besides: %+v", out.AlsoChanged)
+	}
+	// A property without side effects answers no also_changed.
+	out.AlsoChanged = nil
+	s.host.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Label", "properties": map[string]any{"text": "Hi"}}, &out)
+	if len(out.AlsoChanged) != 0 {
+		t.Fatalf("text: also_changed %+v", out.AlsoChanged)
+	}
+}

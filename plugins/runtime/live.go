@@ -117,7 +117,7 @@ func nonNil[T any](s []T) []T {
 // SetPropertiesIn changes properties of a live node.
 type SetPropertiesIn struct {
 	Path       string         `json:"path" description:"the node: /root/Main/Player, Main/Player, or Player (relative to the scene)"`
-	Properties map[string]any `json:"properties" description:"property -> new value in the property type's JSON shape (godot://docs/values), e.g. {\"position\": {\"x\": 10, \"y\": 20}, \"modulate\": \"#ff0000\"}"`
+	Properties map[string]any `json:"properties" description:"property -> value in its type's JSON shape (godot://docs/values), e.g. {\"position\": {\"x\": 10, \"y\": 20}}"`
 }
 
 // PropertyChange is one property's value before and after.

@@ -341,8 +341,9 @@ type Change struct {
 
 // SetPropertiesOut reports the changes.
 type SetPropertiesOut struct {
-	Path    string   `json:"path"`
-	Changes []Change `json:"changes"`
+	Path        string   `json:"path"`
+	Changes     []Change `json:"changes"`
+	AlsoChanged []Change `json:"also_changed,omitempty" description:"what the setters changed besides"`
 	Honesty
 }
 

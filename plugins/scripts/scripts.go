@@ -417,7 +417,7 @@ func withHeartbeat[T any](ctx context.Context, call *sdk.Call, msg string, fn fu
 type AttachIn struct {
 	Node      string  `json:"node" description:"node path relative to the edited scene's root (\".\" is the root), e.g. \"Player/Sprite2D\""`
 	Script    string  `json:"script" description:"res:// path of the script, or a script class_name (e.g. \"Enemy\")"`
-	Source    *string `json:"source,omitempty" description:"create the script at script (a res:// path) with this source first, when the file does not exist; \"\" makes a template that extends the node's class"`
+	Source    *string `json:"source,omitempty" description:"when script (a res:// path) does not exist: create it with this source (\"\": a template extending the node's class)"`
 	TimeoutMS int     `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor after creating a script (default 15000)"`
 }
 

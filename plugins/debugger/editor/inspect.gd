@@ -10,10 +10,8 @@ const Monitor := preload("monitor.gd")
 const DbgControl := preload("control.gd")
 
 const VARS_WAIT_MS := 5000
-## How long to wait for the game's probe to say what objects are (longer when it is
-## known to be there).
+## How long to wait for the game's probe to say what objects are.
 const OBJECTS_WAIT_MS := 1500
-const OBJECTS_TRY_MS := 400
 const EVAL_WAIT_MS := 5000
 ## Elements of an array/dictionary (and characters of a string) shown per value
 ## in a frame listing; a named variable is paged with offset/limit instead.
@@ -340,7 +338,9 @@ func _describe_objects(sid: int, entries: Array) -> void:
 	for e: Variant in entries:
 		if typeof(e) == TYPE_DICTIONARY:
 			_collect_objects((e as Dictionary).get("value"), found)
-	if found.is_empty():
+	# Only a game whose probe said hello is asked: a game without one would print
+	# "Unknown message received from debugger" for the question.
+	if found.is_empty() or not _monitor.has_probe(sid):
 		return
 	var s: Dictionary = _monitor.state(sid)
 	var break_id: int = int(s.get("break_id", -1))
@@ -349,8 +349,7 @@ func _describe_objects(sid: int, entries: Array) -> void:
 		if not ids.has(o["object_id"]):
 			ids.append(o["object_id"])
 	var id: int = _monitor.request_objects(sid, ids)
-	var wait: int = OBJECTS_WAIT_MS if _monitor.has_probe(sid) else OBJECTS_TRY_MS
-	var deadline: int = Time.get_ticks_msec() + wait
+	var deadline: int = Time.get_ticks_msec() + OBJECTS_WAIT_MS
 	var answer: Variant = null
 	while Time.get_ticks_msec() < deadline:
 		answer = _monitor.objects_result(sid, id)

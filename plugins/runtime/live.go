@@ -131,7 +131,8 @@ type PropertyChange struct {
 type SetPropertiesOut struct {
 	Path      string           `json:"path"`
 	Changed   []PropertyChange `json:"changed"`
-	Persisted bool             `json:"persisted" description:"always false: the running game changed, not the scene file"`
+	Persisted bool             `json:"persisted" description:"always false (reason)"`
+	Reason    string           `json:"reason"`
 }
 
 // maxLiveProperties bounds one set_properties call.
@@ -154,7 +155,7 @@ func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (Set
 	}
 	out, err := sdk.Send[SetPropertiesOut](ctx, call.Host, "cmd_runtime_set_properties", in, gameTimeout)
 	out.Changed = nonNil(out.Changed)
-	out.Persisted = false
+	out.Persisted, out.Reason = false, "live only: the running game changed, not the scene file (godot_scene_set_properties edits the scene)"
 	return out, err
 }
 
@@ -171,7 +172,8 @@ type CallMethodOut struct {
 	Path      string `json:"path"`
 	Method    string `json:"method"`
 	Result    any    `json:"result" description:"the return value in its JSON shape (null for void)"`
-	Persisted bool   `json:"persisted" description:"always false: nothing is saved"`
+	Persisted bool   `json:"persisted" description:"always false (reason)"`
+	Reason    string `json:"reason"`
 }
 
 func callMethod(ctx context.Context, call *sdk.Call, in CallMethodIn) (CallMethodOut, error) {
@@ -186,7 +188,7 @@ func callMethod(ctx context.Context, call *sdk.Call, in CallMethodIn) (CallMetho
 	}
 	timeout := time.Duration(in.TimeoutMs)*time.Millisecond + editorSlack
 	out, err := sdk.Send[CallMethodOut](ctx, call.Host, "cmd_runtime_call_method", in, timeout)
-	out.Persisted = false
+	out.Persisted, out.Reason = false, "live only: a method call in the running game saves nothing"
 	return out, err
 }
 

@@ -191,7 +191,7 @@ func TestSceneBatchSummarisesInlineResources(t *testing.T) {
 		}
 	}
 	r := s.host.mustCall(t, "godot_scene_batch", map[string]any{"steps": steps("Env")}, nil)
-	if !strings.Contains(string(r.Raw), `"summary":"inline resource, `) || strings.Contains(string(r.Raw), "ambient_light_energy") {
+	if !strings.Contains(string(r.Raw), `"summary":"inline resource with `) || strings.Contains(string(r.Raw), "ambient_light_energy") {
 		t.Fatalf("the default answer echoes the Environment: %s", r.Raw)
 	}
 	r = s.host.mustCall(t, "godot_scene_batch", map[string]any{"steps": steps("Env2"), "full_values": true}, nil)

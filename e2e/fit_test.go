@@ -123,6 +123,7 @@ func TestSceneEditableChildrenSelectSaveAll(t *testing.T) {
 	if e := s.host.mustFail(t, "godot_scene_set_editable_children", map[string]any{"node": "Player"}); e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "not an instanced scene") {
 		t.Fatalf("a node of the scene itself: %+v", e)
 	}
+	set = honesty{}
 	s.host.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Coin/Sprite2D", "properties": map[string]any{"position": map[string]any{"x": 8, "y": 9}}}, &set)
 	if !set.Persisted || set.Reason != "" {
 		t.Fatalf("the edit with Editable Children: %+v", set)

@@ -45,7 +45,9 @@ func TestRuntimeInputCutOffByDebuggerStop(t *testing.T) {
 	e := r.failure()
 	if !r.IsError || e.Error != "PRECONDITION_FAILED" || e.Required != "game_not_breaked" ||
 		!strings.Contains(e.Hint, "cut off by a debugger stop after 2 of 3 steps") ||
-		!strings.Contains(e.Hint, "Held inputs released: action jump") || !strings.Contains(e.Hint, "paused in the debugger on request") {
+		!strings.Contains(e.Hint, "Held inputs released: action jump") {
+		// (What follows is the stop's own hint, whose wording depends on where
+		// the pause request lands: TestDebuggerBreakpointStepContinue.)
 		t.Fatalf("input cut off: %s", r.Text)
 	}
 	s.host.mustCall(t, "godot_debugger_continue", map[string]any{"wait_ms": 0}, nil)

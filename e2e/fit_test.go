@@ -290,3 +290,28 @@ func TestSceneSetPropertiesSaysWhatSettersChanged(t *testing.T) {
 		t.Fatalf("text: also_changed %+v", out.AlsoChanged)
 	}
 }
+
+// #28.9: without GODOT_BIN and without godot on PATH, check_project runs
+// the connected editor's own Godot, and server info lists no tool as
+// unavailable.
+func TestHeadlessToolsUseTheEditorsGodot(t *testing.T) {
+	project := newProject(t)
+	h := startHostT(t, "ws://127.0.0.1:0", "GODOT_BIN=", "PATH="+t.TempDir())
+	e := startEditorT(t, project, h.url)
+	waitEditor(t, h, e)
+	var info struct {
+		Unavailable []struct{ Tool, Hint string } `json:"unavailable"`
+	}
+	h.mustCall(t, "godot_get_server_info", nil, &info)
+	if len(info.Unavailable) != 0 {
+		t.Fatalf("unavailable with an editor connected: %+v", info.Unavailable)
+	}
+	h.mustCall(t, "godot_enable_toolset", map[string]any{"name": "diagnostics"}, nil)
+	var out struct {
+		Checked struct{ Scripts, Scenes int } `json:"checked"`
+	}
+	h.mustCall(t, "godot_diagnostics_check_project", nil, &out)
+	if out.Checked.Scripts == 0 || out.Checked.Scenes == 0 {
+		t.Fatalf("check_project with the editor's Godot: %+v", out)
+	}
+}

@@ -241,6 +241,7 @@ func _send_hello() -> void:
 		"project_dir": project_dir,
 		"godot_version": str(Engine.get_version_info().get("string", "")),
 		"addon_version": addon_version,
+		"godot_executable": OS.get_executable_path(),
 	}
 	if router != null:
 		params["commands"] = router.command_table()

@@ -175,8 +175,9 @@ static func _enc_object(v: Variant, depth: int) -> Variant:
 ## A node's path relative to the edited scene root when it is inside it ("." for the
 ## root), else its absolute path. Uses EditorInterface only when it exists (editor).
 static func _node_path(n: Node) -> String:
-	if Engine.has_singleton("EditorInterface"):
-		var ei: Object = Engine.get_singleton("EditorInterface")
+	# A running game on 4.8 lists the singleton but gets null for it.
+	var ei: Object = Engine.get_singleton("EditorInterface") if Engine.has_singleton("EditorInterface") else null
+	if ei != null:
 		var root: Variant = ei.call("get_edited_scene_root")
 		if root is Node and is_instance_valid(root):
 			var r: Node = root

@@ -153,6 +153,19 @@ func TestEditorState(t *testing.T) {
 			t.Errorf("editor state lacks %q: %s", k, raw)
 		}
 	}
+	// #28.9: the project's viewport size, and the editor's executable (the
+	// headless tools' fallback for GODOT_BIN) is the Godot running the editor.
+	var extra struct {
+		Viewport struct{ Width, Height int } `json:"viewport_size"`
+		Exe      string                      `json:"godot_executable"`
+	}
+	json.Unmarshal(raw, &extra)
+	if extra.Viewport.Width != 1152 || extra.Viewport.Height != 648 { // the sample project keeps Godot's default
+		t.Errorf("viewport_size: %s, want 1152x648", fields["viewport_size"])
+	}
+	if exe, err := filepath.EvalSymlinks(extra.Exe); err != nil || filepath.Base(exe) == "" || !strings.Contains(strings.ToLower(filepath.Base(exe)), "godot") {
+		t.Errorf("godot_executable %q (%v)", extra.Exe, err)
+	}
 	var undo map[string]json.RawMessage
 	json.Unmarshal(fields["undo"], &undo)
 	for _, k := range []string{"has_undo", "has_redo", "undo_action", "redo_action"} {

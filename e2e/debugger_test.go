@@ -309,8 +309,13 @@ func TestDebuggerBreakpointStepContinue(t *testing.T) {
 		for _, v := range vars.Variables {
 			found[v.Name] = v
 		}
-		if found["ticks"].Value != float64(3) || found["self"].Type != "Object" || !found["big"].Truncated || found["big"].Size == nil || *found["big"].Size != 100 {
+		if found["ticks"].Value != float64(3) || !found["big"].Truncated || found["big"].Size == nil || *found["big"].Size != 100 {
 			t.Fatalf("%+v", vars)
+		}
+		// #28.9: an object with its class (the game's probe says what it is).
+		self, _ := found["self"].Value.(map[string]any)
+		if found["self"].Type != "Node" || self["type"] != "Object" || self["class"] != "Node" || self["script"] != "res://dbg.gd" || self["node_path"] != "/root/Dbg" {
+			t.Fatalf("self: %+v", found["self"])
 		}
 		var page dbgVars
 		s.host.mustCall(t, "godot_debugger_get_variables", map[string]any{"name": "big", "offset": 95, "limit": 10}, &page)

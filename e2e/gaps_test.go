@@ -62,7 +62,8 @@ func TestScriptsDetach(t *testing.T) {
 		SceneDirty     bool   `json:"scene_dirty"`
 	}
 	s.host.mustCall(t, "godot_scripts_detach", map[string]any{"node": "Player"}, &d)
-	if !d.Detached || d.PreviousScript != "res://player.gd" || d.Persisted || !d.SceneDirty {
+	// #28.9: persisted means what it means in the scene toolset: the next save keeps it.
+	if !d.Detached || d.PreviousScript != "res://player.gd" || !d.Persisted || !d.SceneDirty {
 		t.Fatalf("detach: %+v", d)
 	}
 	s.host.mustCall(t, "godot_scene_save", map[string]any{}, nil)
@@ -73,9 +74,14 @@ func TestScriptsDetach(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.project, "player.gd")); err != nil {
 		t.Fatalf("the script file is gone: %v", err)
 	}
-	s.host.mustCall(t, "godot_scripts_detach", map[string]any{"node": "Player"}, &d)
-	if d.Detached {
-		t.Fatalf("a second detach: %+v", d)
+	var again struct {
+		Detached  bool   `json:"detached"`
+		Persisted bool   `json:"persisted"`
+		Reason    string `json:"reason"`
+	}
+	s.host.mustCall(t, "godot_scripts_detach", map[string]any{"node": "Player"}, &again)
+	if again.Detached || again.Persisted || !strings.Contains(again.Reason, "no script") {
+		t.Fatalf("a second detach: %+v", again)
 	}
 	if e := s.host.mustFail(t, "godot_scripts_detach", map[string]any{"node": "Playr"}); e.Error != "RESOURCE_NOT_FOUND" || !strings.Contains(e.Hint, "Player") {
 		t.Fatalf("unknown node: %+v", e)

@@ -409,6 +409,13 @@ func TestRuntimeGame(t *testing.T) {
 		if e.Error != "RESOURCE_NOT_FOUND" || !strings.Contains(e.Hint, "/root/Main/Player") {
 			t.Fatalf("%+v", e)
 		}
+		// #28.9: a path naming the scene root, as the editor tools name nodes.
+		if n := rtLiveNode(t, s, "Main"); n.Path != "/root/Main" {
+			t.Errorf("path Main: %+v", n)
+		}
+		if n := rtLiveNode(t, s, "Main/Player"); n.Path != "/root/Main/Player" {
+			t.Errorf("path Main/Player: %+v", n)
+		}
 	})
 
 	t.Run("live properties", func(t *testing.T) {

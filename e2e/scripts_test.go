@@ -158,7 +158,7 @@ func TestScriptsWriteAttachBreakRepair(t *testing.T) {
 	r := s.host.mustCall(t, "godot_scripts_attach", map[string]any{"node": "Boss", "script": "Enemy"}, nil)
 	var attOut map[string]any
 	json.Unmarshal(r.Raw, &attOut)
-	if attOut["script"] != "res://enemy.gd" || attOut["class_name"] != "Enemy" || attOut["scene_dirty"] != true || attOut["persisted"] != false || attOut["undoable"] != true {
+	if attOut["script"] != "res://enemy.gd" || attOut["class_name"] != "Enemy" || attOut["scene_dirty"] != true || attOut["persisted"] != true || attOut["undoable"] != true {
 		t.Fatalf("attach: %s", r.Raw)
 	}
 	// A script whose base does not fit the node is refused.

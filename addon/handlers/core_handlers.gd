@@ -38,8 +38,8 @@ func get_commands() -> Dictionary:
 # --- cmd_get_editor_state ---------------------------------------------------------------
 
 
-## {} -> {project_dir, project_name, godot_version, addon_version, open_scenes, active_scene,
-## selection, playing, playing_scene, scanning, scan_progress, undo, dirty_known}
+## {} -> {project_dir, project_name, godot_version, addon_version, godot_executable, viewport_size,
+## open_scenes, active_scene, selection, playing, playing_scene, scanning, scan_progress, undo, dirty_known}
 func get_editor_state(_params: Dictionary) -> Dictionary:
 	var root: Node = EditorInterface.get_edited_scene_root()
 	var tabs: Array[Dictionary] = _scene_tabs()
@@ -86,6 +86,11 @@ func get_editor_state(_params: Dictionary) -> Dictionary:
 		"project_name": str(ProjectSettings.get_setting("application/config/name", "")),
 		"godot_version": str(Engine.get_version_info().get("string", "")),
 		"addon_version": _router.addon_version,
+		"godot_executable": OS.get_executable_path(),
+		"viewport_size": {
+			"width": int(ProjectSettings.get_setting("display/window/size/viewport_width", 1152)),
+			"height": int(ProjectSettings.get_setting("display/window/size/viewport_height", 648)),
+		},
 		"open_scenes": open_scenes,
 		"active_scene": active_scene,
 		"selection": selection,

@@ -106,3 +106,22 @@ static func param(root: Node, p: Dictionary, key: String, def: String = "", requ
 	if n == null:
 		return {"ok": false, "failure": not_found(root, v as String)}
 	return {"ok": true, "node": n}
+
+
+## Whether changes to [param n] are saved with the scene (what persisted means across
+## the toolsets: the next save of the scene writes it): every node from the root down to
+## it must belong to the scene, or to an instance with Editable Children (that is what
+## PackedScene.pack() keeps). {persisted, reason}
+static func persist_info(root: Node, n: Node) -> Dictionary:
+	var x: Node = n
+	while x != null and x != root:
+		var o: Node = x.owner
+		if o == null:
+			return {"persisted": false, "reason": "'%s' has no owner, so it is not part of the saved scene (it was added by a script or plugin, not the editor)." % rel(root, x)}
+		if o != root and not root.is_editable_instance(o):
+			var where: String = rel(root, o)
+			return {"persisted": false, "reason": "'%s' belongs to the instanced scene '%s' (the instance '%s'), which does not have Editable Children, so this change is not saved with the scene. Turn on its Editable Children (godot_scene_set_editable_children {node: \"%s\"}), or edit '%s' itself." % [rel(root, n), o.scene_file_path, where, where, o.scene_file_path]}
+		x = x.get_parent()
+	if x == null:
+		return {"persisted": false, "reason": "'%s' is not inside the edited scene." % str(n.name)}
+	return {"persisted": true, "reason": ""}

@@ -120,6 +120,10 @@ func _on_message(message: String, data: Array) -> bool:
 			_call_method(id, params)
 		"input":
 			_start_input(id, params)
+		"input_cancel":
+			_reply(id, _ok(_cancel_input()))
+		"describe_objects":
+			_reply(id, _ok({"objects": _describe_objects(params.get("ids", []))}))
 		"screenshot":
 			_screenshot(id, params)
 		"perf":
@@ -213,7 +217,9 @@ func _performance() -> Dictionary:
 
 
 ## A node by path: absolute ("/root/Main/Player"), or relative to the current scene
-## ("Player", "." for the scene itself).
+## ("Player", "." for the scene itself). A relative path may also start with the
+## scene root's name ("Main", "Main/Player" when the scene is /root/Main), as the
+## editor tools name nodes, unless the scene has a child of that name.
 func _find(path: String) -> Node:
 	var tree: SceneTree = get_tree()
 	if path.begins_with("/"):
@@ -223,7 +229,14 @@ func _find(path: String) -> Node:
 		return null
 	if path == "" or path == ".":
 		return scene
-	return scene.get_node_or_null(NodePath(path))
+	var n: Node = scene.get_node_or_null(NodePath(path))
+	if n != null:
+		return n
+	var first: String = path.get_slice("/", 0)
+	if first == str(scene.name):
+		var rest: String = path.substr(first.length() + 1)
+		return scene if rest == "" else scene.get_node_or_null(NodePath(rest))
+	return null
 
 
 func _not_found(path: String) -> Dictionary:
@@ -721,6 +734,55 @@ func _finish_sequence() -> void:
 	}
 	_seq = {}
 	_reply(id, _ok(result))
+
+
+## What the objects behind ids are, for the debugger toolset's variables (a message
+## capture runs while the game is stopped in the debugger): [{id, class, script?,
+## script_class?, name?, node_path?, resource_path?} or {id, freed: true}].
+func _describe_objects(ids: Variant) -> Array:
+	var out: Array = []
+	if typeof(ids) != TYPE_ARRAY:
+		return out
+	for v: Variant in (ids as Array).slice(0, 200):
+		var oid: int = int(v)
+		var e: Dictionary = {"id": oid}
+		if not is_instance_id_valid(oid):
+			e["freed"] = true
+			out.append(e)
+			continue
+		var o: Object = instance_from_id(oid)
+		e["class"] = o.get_class()
+		var s: Script = o.get_script() as Script
+		if s != null:
+			e["script"] = s.resource_path
+			if str(s.get_global_name()) != "":
+				e["script_class"] = str(s.get_global_name())
+		if o is Node:
+			e["name"] = str((o as Node).name)
+			if (o as Node).is_inside_tree():
+				e["node_path"] = str((o as Node).get_path())
+		elif o is Resource and (o as Resource).resource_path != "":
+			e["resource_path"] = (o as Resource).resource_path
+		out.append(e)
+	return out
+
+
+## Ends the running input sequence where it is (the editor asks when the game stopped
+## in the debugger under it; a message capture runs even then): releases what it
+## holds. {running: false} when none runs, else {running, applied, total, last,
+## released}.
+func _cancel_input() -> Dictionary:
+	if _seq.is_empty():
+		return {"running": false}
+	var plan: Array = _seq["plan"]
+	var applied: int = _seq["applied"]
+	var last: String = ""
+	if applied > 0:
+		var step: Dictionary = plan[applied - 1]
+		last = str(step.get("label", step["kind"]))
+	var out: Dictionary = {"running": true, "applied": applied, "total": plan.size(), "last": last, "released": _release_all()}
+	_seq = {}
+	return out
 
 
 ## Releases whatever the running sequence still holds; returns their labels.

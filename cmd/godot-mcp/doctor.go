@@ -305,7 +305,7 @@ func checkGodot(ctx context.Context, r *doctorReport, godotBin string) {
 	if bin == "" {
 		p, err := exec.LookPath("godot")
 		if err != nil {
-			r.warn(what, "GODOT_BIN is not set and no godot on PATH; godot_runtime_run_headless cannot run (the editor tools work without it)",
+			r.warn(what, "GODOT_BIN is not set and no godot on PATH; the headless tools (run_headless, tests_run, check_project, shader_validate) run the connected editor's own Godot, and cannot run without an editor (the editor tools work without it)",
 				"set GODOT_BIN=/path/to/godot (Godot 4.4 or newer) in the MCP server's env")
 			return
 		}

@@ -123,8 +123,11 @@ type PeerInfo struct {
 	ProjectDir   string
 	GodotVersion string
 	AddonVersion string
-	RemoteAddr   string
-	ConnectedAt  time.Time
+	// GodotExecutable is the editor's executable as its hello reported it
+	// (untrusted: internal/godotexe checks it before anything runs it).
+	GodotExecutable string
+	RemoteAddr      string
+	ConnectedAt     time.Time
 
 	commands   map[string]envelope.CommandInfo // the hello's command table, handed to the peer
 	extensions map[string]string               // the hello's loaded extensions, handed to the peer

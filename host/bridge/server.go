@@ -176,13 +176,14 @@ func (b *Bridge) handshake(conn *websocket.Conn, remote string) (PeerInfo, []byt
 		return PeerInfo{}, nil, false
 	}
 	return PeerInfo{
-		ProjectDir:   hello.ProjectDir,
-		GodotVersion: hello.GodotVersion,
-		AddonVersion: hello.AddonVersion,
-		RemoteAddr:   remote,
-		ConnectedAt:  time.Now(),
-		commands:     cleanCommands(b.log, hello.Commands),
-		extensions:   hello.Extensions,
+		ProjectDir:      hello.ProjectDir,
+		GodotVersion:    hello.GodotVersion,
+		AddonVersion:    hello.AddonVersion,
+		GodotExecutable: hello.GodotExecutable,
+		RemoteAddr:      remote,
+		ConnectedAt:     time.Now(),
+		commands:        cleanCommands(b.log, hello.Commands),
+		extensions:      hello.Extensions,
 	}, answer, true
 }
 

@@ -292,6 +292,10 @@ type EditorHello struct {
 	ProjectDir   string `json:"project_dir"`
 	GodotVersion string `json:"godot_version"`
 	AddonVersion string `json:"addon_version"`
+	// GodotExecutable is the editor's own executable
+	// (OS.get_executable_path()); the headless tools run it when GODOT_BIN
+	// is unset and it passes internal/godotexe's checks.
+	GodotExecutable string `json:"godot_executable,omitempty"`
 	// Token is GODOT_MCP_BRIDGE_TOKEN itself, as addons before #24.2 sent
 	// it (to whatever listened on the port). Today's addon sends Nonce and
 	// TokenProof instead, and checks the answer's server_proof.

@@ -123,6 +123,12 @@ type ActiveScene struct {
 	Dirty    bool   `json:"dirty"`
 }
 
+// Size is a width and height in pixels.
+type Size struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
 // UndoState tells what undo/redo would do.
 type UndoState struct {
 	HasUndo    bool   `json:"has_undo"`
@@ -137,6 +143,8 @@ type EditorState struct {
 	ProjectName  string       `json:"project_name"`
 	GodotVersion string       `json:"godot_version"`
 	AddonVersion string       `json:"addon_version"`
+	GodotExe     string       `json:"godot_executable,omitempty" description:"the editor's executable, the headless tools' fallback for GODOT_BIN"`
+	ViewportSize *Size        `json:"viewport_size,omitempty" description:"the project's viewport (display/window/size)"`
 	OpenScenes   []OpenScene  `json:"open_scenes"`
 	ActiveScene  *ActiveScene `json:"active_scene" description:"null when no scene is open"`
 	Selection    []string     `json:"selection" description:"selected node paths, relative to the scene root"`
@@ -150,7 +158,7 @@ type EditorState struct {
 // UndoArgs is the input of godot_undo / godot_redo.
 type UndoArgs struct {
 	Count   int    `json:"count,omitempty" description:"how many actions (1-100, default 1)" jsonschema:"minimum=1,maximum=100"`
-	History string `json:"history,omitempty" description:"auto (default: the edited scene's, else global), scene, or global (project settings, input map, autoloads and other non-scene edits)" jsonschema:"enum=auto|scene|global"`
+	History string `json:"history,omitempty" description:"auto (default: the scene's, else global), scene, or global (project settings, input map, autoloads)" jsonschema:"enum=auto|scene|global"`
 }
 
 // UndoResult is the result of godot_undo / godot_redo.
@@ -247,7 +255,7 @@ func coreTools(s *Server) []Tool {
 			"Stops a toolset's plugin and removes its tools (one tools/list_changed).",
 			false, s.disableToolset),
 		coreTool[NoArgs, EditorState]("godot_get_editor_state", "Editor state", safety.ReadOnly, []string{envelope.RequireBridgeConnected},
-			"One call to orient in the editor: project, Godot version, open scenes and the active one (dirty or not), selection, "+
+			"One call to orient in the editor: project, Godot version, viewport size, open scenes and the active one (dirty or not), selection, "+
 				"whether a game is playing, whether the filesystem is scanning, and what undo/redo would do.",
 			false, passThrough[NoArgs, EditorState](s, "cmd_get_editor_state", editorStateTimeout)),
 		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", safety.Mutating, []string{envelope.RequireBridgeConnected},

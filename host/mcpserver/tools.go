@@ -109,6 +109,7 @@ func validateArgs(tool string, s *schema.Schema, raw json.RawMessage) (json.RawM
 		return nil, nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s must be a JSON object.", tool)
 	}
 	if s != nil {
+		trimmed = applyAliases(s, trimmed)
 		out, _, err := schema.Validate(s, trimmed)
 		if err != nil {
 			var ae *schema.ArgumentError

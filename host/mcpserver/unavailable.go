@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/internal/godotexe"
 )
 
 // This file says which tools cannot work in this setup, before an agent
@@ -24,8 +25,9 @@ type UnavailableTool struct {
 }
 
 // godotBinary finds Godot as the headless tools do
-// (plugins/internal/godotproc): GODOT_BIN, else godot on PATH. When none is
-// found, hint says what is missing and how to fix it.
+// (plugins/internal/godotproc): GODOT_BIN, else the connected editor's own
+// executable (when internal/godotexe accepts it), else godot on PATH. When
+// none is found, hint says what is missing and how to fix it.
 func (s *Server) godotBinary() (path, hint string) {
 	if bin := s.cfg.GodotBin; bin != "" {
 		p, err := exec.LookPath(bin)
@@ -34,9 +36,18 @@ func (s *Server) godotBinary() (path, hint string) {
 		}
 		return p, ""
 	}
+	editor := "no editor is connected"
+	if st := s.bridge.Status(); st.Peer != nil {
+		p, err := godotexe.Check(st.Peer.GodotExecutable)
+		if err == nil {
+			return p, ""
+		}
+		editor = err.Error()
+	}
 	p, err := exec.LookPath("godot")
 	if err != nil {
-		return "", "No Godot binary: GODOT_BIN is not set and no godot is on the PATH of the godot-mcp server. Set GODOT_BIN to a Godot 4 executable in the MCP server's environment (its env in the client's config), then restart the client."
+		return "", "No Godot binary: GODOT_BIN is not set, " + editor + " (its executable is the fallback), and no godot is on the PATH of the godot-mcp server. " +
+			"Set GODOT_BIN to a Godot 4 executable in the MCP server's environment (its env in the client's config), then restart the client."
 	}
 	return p, ""
 }

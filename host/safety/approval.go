@@ -218,7 +218,7 @@ func InjectFlagsFor(schema json.RawMessage, t Tool) (json.RawMessage, error) {
 		conds[i] = c.String()
 	}
 	if _, declared := props["confirm"]; !declared {
-		props["confirm"] = map[string]any{"type": "boolean", "description": "Must be true when the call destroys or overwrites (" + strings.Join(conds, ", ") + "); not needed with dry_run."}
+		props["confirm"] = map[string]any{"type": "boolean", "description": "true when the call destroys or overwrites (" + strings.Join(conds, ", ") + "); not with dry_run"}
 	}
 	s["properties"] = props
 	return json.Marshal(s)

@@ -118,9 +118,9 @@ func InjectFlags(schema json.RawMessage, c Class) (json.RawMessage, error) {
 	if props == nil {
 		props = map[string]any{}
 	}
-	props["dry_run"] = map[string]any{"type": "boolean", "description": "true: change nothing, answer what would change."}
+	props["dry_run"] = map[string]any{"type": "boolean", "description": "preview: change nothing"}
 	if c.NeedsConfirm() {
-		props["confirm"] = map[string]any{"type": "boolean", "description": "true to run this destructive tool (not needed with dry_run)."}
+		props["confirm"] = map[string]any{"type": "boolean", "description": "true to run it (destructive; not with dry_run)"}
 	}
 	s["properties"] = props
 	return json.Marshal(s)

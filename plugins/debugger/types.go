@@ -114,7 +114,7 @@ type VariablesIn struct {
 type Variable struct {
 	Name      string `json:"name"`
 	Scope     string `json:"scope" description:"local, member (of self) or global"`
-	Type      string `json:"type" description:"Variant type name; Object for objects, whose value is {type: Object, object_id}"`
+	Type      string `json:"type" description:"Variant type name; an object's class (Object when unknown), its value {type: Object, object_id, class, script?, node_path?}"`
 	Value     any    `json:"value" description:"in the shapes of godot://docs/values; long arrays, dictionaries and strings are cut (truncated)"`
 	Size      *int   `json:"size,omitempty" description:"elements or characters of the whole value"`
 	Truncated bool   `json:"truncated,omitempty" description:"value was cut; read it by name with offset/limit"`

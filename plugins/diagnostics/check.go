@@ -93,7 +93,7 @@ func checkProject(ctx context.Context, call *sdk.Call, in CheckIn) (CheckOut, er
 	if err != nil {
 		return CheckOut{}, err
 	}
-	godot, err := godotproc.FindGodot()
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return CheckOut{}, err
 	}

@@ -138,7 +138,7 @@ func Toolset() sdk.Toolset {
 			sdk.NewTool("check_project", sdk.ToolOptions{
 				Title: "Check the whole project",
 				Description: "Loads every script, scene and resource (res://addons only with include_addons) in a separate headless Godot and lists the issues: parse errors, load errors, missing dependencies and unknown UIDs, each with file:line, " +
-					"plus broken_files. Works without an editor; sees the files on disk (save first). Godot comes from GODOT_BIN or PATH.",
+					"plus broken_files. Works without an editor; sees the files on disk (save first). Godot: GODOT_BIN, else the editor's executable, else PATH.",
 				Safety:        sdk.ReadOnly,
 				RunsCode:      true, // loading scripts runs their static initializers
 				Preconditions: []string{sdk.RequireGodotBinary},

@@ -175,7 +175,7 @@ func exportTool(ctx context.Context, call *sdk.Call, in ExportIn) (ExportOut, er
 	if exists && !in.Overwrite {
 		return ExportOut{}, sdk.Validation(fmt.Sprintf("%s exists; pass overwrite: true (with confirm: true) to replace it, or give another path", dest.abs))
 	}
-	godot, err := godotproc.FindGodot()
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return ExportOut{}, err
 	}
@@ -435,7 +435,7 @@ func smokeRun(ctx context.Context, call *sdk.Call, in SmokeIn) (SmokeOut, error)
 	if !st.Mode().IsRegular() {
 		return SmokeOut{}, sdk.Validation(fmt.Sprintf("%s is not a file", pl.abs))
 	}
-	godot, err := godotproc.FindGodot()
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return SmokeOut{}, err
 	}

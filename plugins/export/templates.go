@@ -218,7 +218,7 @@ func checkTemplatesTool(ctx context.Context, call *sdk.Call, in TemplatesIn) (Te
 	if err != nil {
 		return TemplatesOut{}, err
 	}
-	godot, err := godotproc.FindGodot()
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return TemplatesOut{}, err
 	}

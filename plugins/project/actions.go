@@ -26,7 +26,7 @@ type EventIn struct {
 	PhysicalKeycode  string   `json:"physical_keycode,omitempty" description:"key: the key at this position on a US QWERTY keyboard, whatever the layout (e.g. \"W\" for WASD movement)"`
 	KeyLabel         string   `json:"key_label,omitempty" description:"key: the label printed on the key"`
 	Location         string   `json:"location,omitempty" jsonschema:"enum=any|left|right" description:"key: which of two keys (left/right Shift, Ctrl, ...); default any"`
-	Button           any      `json:"button,omitempty" description:"mouse_button: left, right, middle, wheel_up, wheel_down, wheel_left, wheel_right, xbutton1, xbutton2; joypad_button: a, b, x, y, back, guide, start, left_stick, right_stick, left_shoulder, right_shoulder, dpad_up, dpad_down, dpad_left, dpad_right, misc1, paddle1..paddle4, touchpad; or the button index (integer)"`
+	Button           any      `json:"button,omitempty" description:"mouse_button: left, right, middle, wheel_up/down/left/right, xbutton1/2; joypad_button: a, b, x, y, back, guide, start, left/right_stick, left/right_shoulder, dpad_up/down/left/right, misc1, paddle1..4, touchpad; or the index"`
 	DoubleClick      bool     `json:"double_click,omitempty" description:"mouse_button: only a double click"`
 	Axis             any      `json:"axis,omitempty" description:"joypad_motion: left_x, left_y, right_x, right_y, trigger_left, trigger_right, or the axis index (integer)"`
 	AxisValue        *float64 `json:"axis_value,omitempty" description:"joypad_motion: -1 (left/up) or 1 (right/down), or any non-zero value in -1..1"`

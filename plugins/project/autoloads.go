@@ -37,7 +37,7 @@ func listAutoloads(ctx context.Context, call *sdk.Call, _ ListAutoloadsIn) (List
 
 // AddAutoloadIn registers a script or scene as an autoload.
 type AddAutoloadIn struct {
-	Name      string `json:"name" description:"the node name and, with singleton, the global variable, e.g. GameState (an identifier that is no class, type or keyword)"`
+	Name      string `json:"name" description:"the node name and, with singleton, the global variable, e.g. GameState (no class, type or keyword)"`
 	Path      string `json:"path" description:"res:// path of a script extending Node (.gd) or of a scene (.tscn/.scn)"`
 	Singleton bool   `json:"singleton,omitempty" jsonschema:"default=true" description:"make the name a global variable in scripts (default true)"`
 	Index     *int   `json:"index,omitempty" jsonschema:"minimum=0" description:"position in the load order, from 0; default: last"`

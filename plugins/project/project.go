@@ -42,18 +42,14 @@ func Toolset() sdk.Toolset {
 		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_settings", sdk.ToolOptions{
-				Title: "Get project settings",
-				Description: "Project settings by exact key or by prefix (sorted by key, paginated with cursor), values in the value codec's JSON shapes. " +
-					"Unknown keys come back in missing with did-you-mean suggestions. with_info adds each setting's type, hint_string, default and restart_required.",
+				Title:         "Get project settings",
+				Description:   "Project settings by exact key or by prefix (sorted, paginated with cursor), in the value codec's JSON shapes. Unknown keys come back in missing with did-you-mean. with_info adds type, hint_string, default and restart_required.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridge,
 			}, getSettings),
 			sdk.NewTool("set_settings", sdk.ToolOptions{
-				Title: "Set project settings",
-				Description: "Sets several project settings at once as ONE undo action and saves project.godot. Each value is typed by the setting's own type " +
-					"(a value that does not fit is refused, never coerced); unknown keys are refused with a did-you-mean unless create: true (new custom settings). " +
-					"reset puts settings back to their default. Returns old and new values, persisted (read back from project.godot) and undoable. " +
-					"Input actions and autoloads have their own tools.",
+				Title:         "Set project settings",
+				Description:   "Sets several project settings as ONE undo action and saves project.godot. Values are typed by each setting's type (never coerced); unknown keys are refused with a did-you-mean unless create: true; reset restores defaults. Returns old and new values. Input actions and autoloads have their own tools.",
 				Safety:        sdk.Mutating,
 				Preconditions: bridge,
 			}, setSettings),
@@ -65,10 +61,8 @@ func Toolset() sdk.Toolset {
 				Preconditions: bridge,
 			}, listActions),
 			sdk.NewTool("set_action", sdk.ToolOptions{
-				Title: "Create or change an input action",
-				Description: "Creates an input action or changes one: events replaces its whole event list; add_events and remove_events edit it; deadzone sets the deadzone. " +
-					"Events name keys (by logical or physical keycode), mouse buttons, joypad buttons and axes (the shape: godot://docs/project). " +
-					"One undo action, saved to project.godot.",
+				Title:         "Create or change an input action",
+				Description:   "Creates or changes an input action: events replaces its event list; add_events and remove_events edit it; deadzone. Events are keys (logical or physical keycode), mouse buttons, joypad buttons and axes (godot://docs/project). One undo action, saved to project.godot.",
 				Safety:        sdk.Mutating,
 				Preconditions: bridge,
 			}, setAction),
@@ -85,9 +79,8 @@ func Toolset() sdk.Toolset {
 				Preconditions: bridge,
 			}, listAutoloads),
 			sdk.NewTool("add_autoload", sdk.ToolOptions{
-				Title: "Add an autoload",
-				Description: "Registers a script (extending Node) or a scene as an autoload, at the end of the load order or at index, as a global variable unless singleton: false. " +
-					"The editor registers it at once (its name becomes usable in scripts); one undo action, saved to project.godot.",
+				Title:         "Add an autoload",
+				Description:   "Registers a script (extending Node) or a scene as an autoload, last or at index, as a global variable unless singleton: false; usable in scripts at once. One undo action, saved to project.godot.",
 				Safety:        sdk.Mutating,
 				RunsCode:      true, // an autoload runs in every game, and in the editor when it is a @tool script
 				Preconditions: bridge,

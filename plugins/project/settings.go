@@ -70,10 +70,10 @@ func getSettings(ctx context.Context, call *sdk.Call, in GetSettingsIn) (GetSett
 
 // SetSettingsIn changes, creates and resets settings in one undo action.
 type SetSettingsIn struct {
-	Settings map[string]any    `json:"settings,omitempty" description:"setting key -> new value in the setting type's JSON shape (godot://docs/values), e.g. {\"application/config/name\": \"My Game\", \"display/window/size/viewport_width\": 1280}"`
+	Settings map[string]any    `json:"settings,omitempty" description:"setting key -> value in its type's JSON shape (godot://docs/values), e.g. {\"display/window/size/viewport_width\": 1280}"`
 	Reset    []string          `json:"reset,omitempty" jsonschema:"maxItems=200" description:"keys to put back to their default (a custom setting without a default is removed)"`
-	Create   bool              `json:"create,omitempty" description:"allow keys that do not exist yet (new custom settings); without it an unknown key is refused with a did-you-mean"`
-	Types    map[string]string `json:"types,omitempty" description:"for new keys only: the Variant type name to store (int, float, String, Vector2, Color, PackedStringArray, ...); default: from the JSON value"`
+	Create   bool              `json:"create,omitempty" description:"allow new keys (custom settings); else an unknown key is refused"`
+	Types    map[string]string `json:"types,omitempty" description:"new keys only: the Variant type to store (int, float, String, Vector2, Color, …); default: from the JSON value"`
 }
 
 // SettingChange is one setting's old and new value.

@@ -36,7 +36,7 @@ type ListIn struct {
 	Path      string   `json:"path,omitempty" description:"folder to list (default res://)"`
 	Recursive *bool    `json:"recursive,omitempty" description:"include subfolders (default true); false also lists the folder's subfolders"`
 	Types     []string `json:"types,omitempty" description:"only files whose resource type is one of these or inherits one, e.g. [\"Texture2D\", \"PackedScene\"]"`
-	Glob      string   `json:"glob,omitempty" description:"only names matching this glob ('*' and '?'): against the file name, or against the whole res:// path when it contains '/' (e.g. \"*.tres\", \"res://levels/*.tscn\")"`
+	Glob      string   `json:"glob,omitempty" description:"only names matching this glob (* ?): the file name, or the whole res:// path when it has / (e.g. \"*.tres\")"`
 	Limit     int      `json:"limit,omitempty" jsonschema:"minimum=1,maximum=5000" description:"most entries in this page (default 500)"`
 	Cursor    string   `json:"cursor,omitempty" description:"next_cursor of the previous page; omit for the first page"`
 }
@@ -470,7 +470,7 @@ func del(ctx context.Context, call *sdk.Call, in DeleteIn) (DeleteOut, error) {
 // DepsIn names a file.
 type DepsIn struct {
 	Path       string `json:"path" description:"res:// path of a file"`
-	Dependents *bool  `json:"dependents,omitempty" description:"also find the files that refer to this one (default true; reads the project's scenes, resources, scripts and shaders)"`
+	Dependents *bool  `json:"dependents,omitempty" description:"also find the files that refer to this one (default true)"`
 }
 
 // Dependency is a file this one loads.
@@ -637,7 +637,7 @@ func Toolset() sdk.Toolset {
 			}, list),
 			sdk.NewTool("search", sdk.ToolOptions{
 				Title:         "Search file contents",
-				Description:   "Find text (or a regular expression) in the project's text files: scripts, scenes, resources, shaders, project.godot, json/cfg/md. Returns matches with line, column and the line text; bounded by max_results and a time budget (truncated + next_cursor).",
+				Description:   "Finds text (or a regex) in the project's text files (scripts, scenes, resources, shaders, project.godot, json/cfg/md): matches with line, column and text; bounded by max_results and a time budget (next_cursor).",
 				Safety:        sdk.ReadOnly,
 				Preconditions: pre,
 			}, search),
@@ -649,11 +649,18 @@ func Toolset() sdk.Toolset {
 			}, read),
 			sdk.NewTool("create", sdk.ToolOptions{
 				Title:           "Create a resource file",
-				Description:     "Create a .tres/.res file of an engine or script resource class with initial properties (typed through the value codec; a value that does not fit is refused). Waits until the editor has registered the file and its UID. overwrite: true replaces an existing file, so it needs confirm: true.",
+				Description:     "Creates a .tres/.res of an engine or script resource class with typed initial properties, and waits until the editor registered it and its UID. overwrite: true replaces a file, so it needs confirm: true.",
 				Safety:          sdk.Mutating,
 				DestructiveWhen: []string{"overwrite"},
 				Preconditions:   pre,
 			}, create),
+			sdk.NewTool("make_image", sdk.ToolOptions{
+				Title:           "Make a simple image",
+				Description:     "Writes a PNG (solid, gradient, noise, checker, circle) and imports it: placeholder texture, tile atlas, sprite.",
+				Safety:          sdk.Mutating,
+				DestructiveWhen: []string{"overwrite"},
+				Preconditions:   pre,
+			}, makeImage),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title:         "Set resource properties",
 				Description:   "Change several properties of a .tres/.res file at once (all or nothing, typed through the value codec) and save it; returns old and new values. Scenes using the resource see the change.",
@@ -662,7 +669,7 @@ func Toolset() sdk.Toolset {
 			}, setProperties),
 			sdk.NewTool("move", sdk.ToolOptions{
 				Title:         "Move or rename a file",
-				Description:   "Move or rename a file or folder with its .import/.uid sidecars; rewrites references in scenes, resources, scripts and shaders (updated_refs) and project settings, and keeps the UID, so everything that used it still loads.",
+				Description:   "Moves or renames a file or folder with its .import/.uid sidecars, rewrites references in scenes, resources, scripts, shaders and project settings (updated_refs) and keeps the UID.",
 				Safety:        sdk.Mutating,
 				Preconditions: pre,
 			}, move),

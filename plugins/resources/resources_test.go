@@ -38,6 +38,7 @@ func TestToolSurface(t *testing.T) {
 		"list": sdk.ReadOnly, "search": sdk.ReadOnly, "read": sdk.ReadOnly, "create": sdk.Mutating,
 		"set_properties": sdk.Mutating, "move": sdk.Mutating, "delete": sdk.Destructive,
 		"get_dependencies": sdk.ReadOnly, "resolve_uid": sdk.ReadOnly, "rescan": sdk.ReadOnly, "reimport": sdk.Mutating,
+		"make_image": sdk.Mutating,
 	}
 	tools := h.Tools()
 	if len(tools) != len(want) {

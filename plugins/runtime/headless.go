@@ -17,8 +17,8 @@ import (
 // HeadlessIn says what to run.
 type HeadlessIn struct {
 	Scene           string   `json:"scene,omitempty" description:"res:// scene to run; with neither scene nor script the project's main scene runs"`
-	Script          string   `json:"script,omitempty" description:"res:// script to run instead of a scene (godot --script): it must extend SceneTree or MainLoop and should call quit()"`
-	ProjectDir      string   `json:"project_dir,omitempty" description:"absolute path of the Godot project (the folder with project.godot); default: GODOT_MCP_PROJECT_DIR, else the connected editor's project"`
+	Script          string   `json:"script,omitempty" description:"res:// script to run instead of a scene (--script): extends SceneTree or MainLoop, calls quit()"`
+	ProjectDir      string   `json:"project_dir,omitempty" description:"absolute project folder (with project.godot); default: GODOT_MCP_PROJECT_DIR, else the editor's project"`
 	TimeoutMs       int      `json:"timeout_ms,omitempty" jsonschema:"minimum=1000,maximum=600000,default=30000" description:"kill the process after this long (timed_out: true)"`
 	QuitAfterFrames int      `json:"quit_after_frames,omitempty" jsonschema:"minimum=0,maximum=1000000" description:"make Godot quit by itself after this many frames (--quit-after)"`
 	Args            []string `json:"args,omitempty" jsonschema:"maxItems=64" description:"user arguments passed after --, read in the game with OS.get_cmdline_user_args()"`
@@ -86,7 +86,7 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 	if in.MaxOutputBytes == 0 {
 		in.MaxOutputBytes = 65536
 	}
-	godot, err := godotproc.FindGodot()
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return HeadlessOut{}, err
 	}

@@ -21,7 +21,7 @@ type InputStep struct {
 	Action      string   `json:"action,omitempty" description:"type action: an input action of the project's input map, e.g. jump"`
 	Key         string   `json:"key,omitempty" description:"type key: a Godot key name, e.g. A, Space, Enter, Escape, Left, F1"`
 	Button      string   `json:"button,omitempty" jsonschema:"enum=left|right|middle|wheel_up|wheel_down|wheel_left|wheel_right|xbutton1|xbutton2" description:"type mouse_button (default left)"`
-	State       string   `json:"state,omitempty" jsonschema:"enum=tap|press|release" description:"action, key, mouse_button: tap (default) presses, holds and releases before the next step; press holds until a later release step (or the end of the sequence); release lets go"`
+	State       string   `json:"state,omitempty" jsonschema:"enum=tap|press|release" description:"action, key, mouse_button: tap (default): press, hold, release; press: hold until a release step or the end; release"`
 	Strength    *float64 `json:"strength,omitempty" jsonschema:"minimum=0,maximum=1" description:"action: how far pressed (default 1)"`
 	Modifiers   []string `json:"modifiers,omitempty" jsonschema:"maxItems=4" description:"key, mouse_button, mouse_motion: any of shift, ctrl, alt, meta"`
 	Position    *Vec2    `json:"position,omitempty" description:"mouse_button: where (default: the current mouse position); mouse_motion: where to move"`

@@ -77,7 +77,7 @@ func fillChildren(n *TreeNode) {
 
 // GetNodeIn names a live node and, optionally, properties.
 type GetNodeIn struct {
-	Path       string   `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
+	Path       string   `json:"path" description:"the node: /root/Main/Player, Main/Player, or Player (relative to the scene)"`
 	Properties []string `json:"properties,omitempty" jsonschema:"maxItems=200" description:"property names to read; all inspector-visible and script properties when empty"`
 }
 
@@ -116,8 +116,8 @@ func nonNil[T any](s []T) []T {
 
 // SetPropertiesIn changes properties of a live node.
 type SetPropertiesIn struct {
-	Path       string         `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
-	Properties map[string]any `json:"properties" description:"property -> new value in the property type's JSON shape (godot://docs/values), e.g. {\"position\": {\"x\": 10, \"y\": 20}, \"modulate\": \"#ff0000\"}"`
+	Path       string         `json:"path" description:"the node: /root/Main/Player, Main/Player, or Player (relative to the scene)"`
+	Properties map[string]any `json:"properties" description:"property -> value in its type's JSON shape (godot://docs/values), e.g. {\"position\": {\"x\": 10, \"y\": 20}}"`
 }
 
 // PropertyChange is one property's value before and after.
@@ -131,7 +131,8 @@ type PropertyChange struct {
 type SetPropertiesOut struct {
 	Path      string           `json:"path"`
 	Changed   []PropertyChange `json:"changed"`
-	Persisted bool             `json:"persisted" description:"always false: the running game changed, not the scene file"`
+	Persisted bool             `json:"persisted" description:"always false (reason)"`
+	Reason    string           `json:"reason"`
 }
 
 // maxLiveProperties bounds one set_properties call.
@@ -154,13 +155,13 @@ func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (Set
 	}
 	out, err := sdk.Send[SetPropertiesOut](ctx, call.Host, "cmd_runtime_set_properties", in, gameTimeout)
 	out.Changed = nonNil(out.Changed)
-	out.Persisted = false
+	out.Persisted, out.Reason = false, "live only: the running game changed, not the scene file (godot_scene_set_properties edits the scene)"
 	return out, err
 }
 
 // CallMethodIn calls a method of a live node.
 type CallMethodIn struct {
-	Path      string `json:"path" description:"the node: absolute (/root/Main/Player) or relative to the current scene"`
+	Path      string `json:"path" description:"the node: /root/Main/Player, Main/Player, or Player (relative to the scene)"`
 	Method    string `json:"method" jsonschema:"minLength=1" description:"the method name"`
 	Args      []any  `json:"args" jsonschema:"optional,maxItems=32" description:"arguments as JSON values, decoded by the method's argument types (godot://docs/values)"`
 	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=300000,default=10000" description:"how long to wait for the method (and any await in it) to finish"`
@@ -171,7 +172,8 @@ type CallMethodOut struct {
 	Path      string `json:"path"`
 	Method    string `json:"method"`
 	Result    any    `json:"result" description:"the return value in its JSON shape (null for void)"`
-	Persisted bool   `json:"persisted" description:"always false: nothing is saved"`
+	Persisted bool   `json:"persisted" description:"always false (reason)"`
+	Reason    string `json:"reason"`
 }
 
 func callMethod(ctx context.Context, call *sdk.Call, in CallMethodIn) (CallMethodOut, error) {
@@ -186,7 +188,7 @@ func callMethod(ctx context.Context, call *sdk.Call, in CallMethodIn) (CallMetho
 	}
 	timeout := time.Duration(in.TimeoutMs)*time.Millisecond + editorSlack
 	out, err := sdk.Send[CallMethodOut](ctx, call.Host, "cmd_runtime_call_method", in, timeout)
-	out.Persisted = false
+	out.Persisted, out.Reason = false, "live only: a method call in the running game saves nothing"
 	return out, err
 }
 

@@ -43,12 +43,8 @@ func Toolset() sdk.Toolset {
 		MaxTestedGodot: engines.MaxTestedGodot,
 		Tools: []sdk.Tool{
 			sdk.NewTool("play", sdk.ToolOptions{
-				Title: "Play the game",
-				Description: "Runs the game (scene: main, current or a path) from the editor and waits until its probe reports in. " +
-					"Returns the session with output_cursor/errors_cursor: pass them as since to get_output/get_errors to read this run from its start. " +
-					"A game that exits while starting fails with its error output in the hint, and one that stops on a script error while starting fails with required game_not_breaked; " +
-					"one that stops at a breakpoint (or a breakpoint statement, or a pause request) before its probe reported in answers ok with probe_connected false and breaked, break_reason and break_stack saying where (go on with godot_debugger_continue). " +
-					"A running game is stopped and restarted (restarted: true). The editor saves open scenes first when its run/auto_save/save_before_running setting says so.",
+				Title:         "Play the game",
+				Description:   "Runs the game (scene: main, current or a path) from the editor and waits until its probe reports in; pass output_cursor/errors_cursor as since to get_output/get_errors. A game that exits while starting fails with its errors; a script error answers required game_not_breaked; a breakpoint or pause answers ok with breaked and break_stack. Restarts a running game.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true, // the game runs the project's scripts
 				Preconditions: bridgeOnly,
@@ -60,31 +56,26 @@ func Toolset() sdk.Toolset {
 				Preconditions: bridgeOnly,
 			}, stop),
 			sdk.NewTool("get_status", sdk.ToolOptions{
-				Title: "Game status",
-				Description: "Whether a game is playing (which scene, pid), whether its probe is connected and registered, whether it is paused (and the time scale) " +
-					"or stopped in the debugger (with the reason and stack), and the current output/errors cursors.",
+				Title:         "Game status",
+				Description:   "Whether a game is playing (scene, pid), its probe connected, paused (time scale) or stopped in the debugger (reason, stack), and the output/errors cursors.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, status),
 			sdk.NewTool("get_output", sdk.ToolOptions{
-				Title: "Game output",
-				Description: "The game's prints, printerr lines, warnings and errors (errors with file, line, function and script stack), oldest first, from a cursor. " +
-					"Pass the previous next_cursor as since to get only what is new: nothing is missed or repeated while the editor keeps it " +
-					"(the newest 4000 entries; dropped says how many were lost before since). Works after the game stopped; " +
-					"entries of kind session mark each game start and stop.",
+				Title:         "Game output",
+				Description:   "The game's prints, warnings and errors (with file, line, function, stack), oldest first: pass the previous next_cursor as since to get only what is new (the newest 4000 are kept; dropped counts those lost). Works after the game stopped; kind session marks each start and stop.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getOutput),
 			sdk.NewTool("get_errors", sdk.ToolOptions{
-				Title: "Game errors",
-				Description: "The errors and warnings the editor's debugger received from games (push_error/push_warning, engine errors, and script errors that stopped the game), " +
-					"each with file:line, function and script stack, from a cursor like get_output (the newest 1000 kept).",
+				Title:         "Game errors",
+				Description:   "The errors and warnings games sent the editor's debugger (push_error/push_warning, engine and script errors), each with file:line, function and stack, from a cursor like get_output (the newest 1000 kept).",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getErrors),
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title:         "Live scene tree",
-				Description:   "The running game's scene tree under a node (default /root, autoloads included; the probe itself is hidden): name, class, path, script, instanced scene and child count per node, to a depth. truncated says when depth or max_nodes cut it.",
+				Description:   "The running game's scene tree under a node (default /root, autoloads included): name, class, path, script, instanced scene and child count per node, to a depth (the root is level 1).",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getTree),
@@ -107,23 +98,20 @@ func Toolset() sdk.Toolset {
 				Preconditions: bridgeOnly,
 			}, callMethod),
 			sdk.NewTool("input", sdk.ToolOptions{
-				Title: "Send input to the game",
-				Description: "Plays a timed sequence of input steps inside the game's frame loop: actions (with strength), keys (with modifiers), mouse motion and buttons, and waits in frames or milliseconds. " +
-					"A tap presses, holds (default 2 frames) and releases, so is_action_just_pressed is seen by _process and _physics_process. " +
-					"Every step is checked before the first event is sent, and whatever is still pressed when the sequence ends is released (released_at_end).",
+				Title:         "Send input to the game",
+				Description:   "Plays timed input steps in the game's frame loop: actions, keys, mouse motion and buttons, waits in frames or ms. A tap presses, holds (default 2 frames) and releases, so _process and _physics_process see is_action_just_pressed. Steps are all checked first; what is still pressed at the end is released.",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, sendInput),
 			sdk.NewTool("screenshot", sdk.ToolOptions{
-				Title: "Screenshot",
-				Description: "Captures the running game's viewport, or the editor (whole window, 2D or 3D viewport), as a PNG image with its size. " +
-					"Where nothing renders (a headless game or editor) it fails with PRECONDITION_FAILED and says how to get a display; it never returns a blank image.",
+				Title:         "Screenshot",
+				Description:   "Captures the running game's viewport, or the editor (window, 2D or 3D viewport), as a PNG. Where nothing renders (headless) it fails with PRECONDITION_FAILED saying how to get a display; never a blank image.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, screenshot),
 			sdk.NewTool("get_performance", sdk.ToolOptions{
 				Title:         "Game performance",
-				Description:   "The running game's Performance monitors: fps, process/physics/navigation frame times, static memory, object/resource/node/orphan counts, draw calls, objects and primitives drawn, video memory, active physics bodies, frame counters, and custom monitors.",
+				Description:   "The running game's Performance monitors: fps, frame times, memory, object/node/orphan counts, draw calls, primitives, video memory, physics bodies, frame counters, custom monitors.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getPerformance),
@@ -135,9 +123,9 @@ func Toolset() sdk.Toolset {
 			}, pause),
 			sdk.NewTool("run_headless", sdk.ToolOptions{
 				Title: "Run headless",
-				Description: "Runs a scene, a script (a SceneTree/MainLoop script, --script) or the main scene in a separate `godot --headless` process with a time limit, " +
-					"and returns its exit code, its output and the errors found in it (with file:line). Works without an editor connected; " +
-					"Godot comes from GODOT_BIN or PATH, the project from project_dir, GODOT_MCP_PROJECT_DIR, or the connected editor.",
+				Description: "Runs a scene, a script (SceneTree/MainLoop, --script) or the main scene in a separate `godot --headless` with a time limit; " +
+					"returns exit code, output and errors (file:line). Works without an editor. Godot: GODOT_BIN, else the connected editor's executable, else PATH; " +
+					"the project: project_dir, GODOT_MCP_PROJECT_DIR, or the editor's.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: []string{sdk.RequireGodotBinary},

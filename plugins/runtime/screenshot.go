@@ -12,7 +12,7 @@ import (
 
 // ScreenshotIn says what to capture.
 type ScreenshotIn struct {
-	Target  string `json:"target,omitempty" jsonschema:"enum=game|editor|editor_2d|editor_3d,default=game" description:"game: the running game's viewport; editor: the whole editor window; editor_2d / editor_3d: the editor's 2D or 3D viewport"`
+	Target  string `json:"target,omitempty" jsonschema:"enum=game|editor|editor_2d|editor_3d,default=game" description:"game (its viewport), editor (the window), editor_2d or editor_3d (a viewport)"`
 	MaxSize int    `json:"max_size,omitempty" jsonschema:"minimum=0,maximum=16384" description:"scale down so the longer side is at most this many pixels (0: full size)"`
 }
 

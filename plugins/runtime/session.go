@@ -20,7 +20,7 @@ type StackFrame struct {
 // PlayIn says what to play and how.
 type PlayIn struct {
 	Scene     string `json:"scene,omitempty" jsonschema:"default=main" description:"\"main\" (the project's main scene), \"current\" (the scene being edited) or a res:// path of a .tscn/.scn"`
-	Display   string `json:"display,omitempty" jsonschema:"enum=auto|window|headless,default=auto" description:"headless runs the game without a window or renderer (screenshots then fail); auto is headless exactly when the editor itself runs headless"`
+	Display   string `json:"display,omitempty" jsonschema:"enum=auto|window|headless,default=auto" description:"headless: no window or renderer (no screenshots); auto: headless when the editor is"`
 	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"minimum=1000,maximum=300000,default=20000" description:"how long to wait for the game's probe to report in"`
 }
 

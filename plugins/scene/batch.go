@@ -59,6 +59,8 @@ var stepTools = map[string]stepDecoder{
 	"connect_signal":    decodeStep[ConnectSignalIn],
 	"disconnect_signal": decodeStep[DisconnectSignalIn],
 	"set_groups":        decodeStep[SetGroupsIn],
+
+	"set_editable_children": decodeStep[SetEditableChildrenIn],
 }
 
 // destructiveSteps need the batch's confirm, as their own tools need confirm.
@@ -98,7 +100,11 @@ func batch(ctx context.Context, call *sdk.Call, in BatchIn) (BatchOut, error) {
 			"step %s is destructive: call the batch again with confirm: true, or preview it with dry_run: true. Nothing was changed.",
 			strings.Join(destructive, ", ")))
 	}
-	out, err := send[BatchOut](ctx, call, "cmd_scene_batch", map[string]any{"steps": steps, "dry_run": dryRun}, batchTimeout)
+	params := map[string]any{"steps": steps, "dry_run": dryRun}
+	if in.FullValues {
+		params["full_values"] = true
+	}
+	out, err := send[BatchOut](ctx, call, "cmd_scene_batch", params, batchTimeout)
 	if err != nil {
 		return BatchOut{}, err
 	}

@@ -31,16 +31,14 @@ func Toolset() sdk.Toolset {
 		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_tree", sdk.ToolOptions{
-				Title: "Get the scene tree",
-				Description: "Lists the nodes of the edited scene (or of a scene file given as scene) in tree order: path, name, type, depth, child count, " +
-					"script and instance info; type, name, root and max_depth narrow it. Paged: when truncated is true, call again with cursor: next_cursor.",
+				Title:         "Get the scene tree",
+				Description:   "Lists the nodes of the edited scene (or a scene file given as scene) in tree order: path, name, type, depth, child count, script, instance info; type, name, root and max_depth narrow it. Paged with cursor.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: connected,
 			}, getTree),
 			sdk.NewTool("get_node", sdk.ToolOptions{
-				Title: "Get a node",
-				Description: "Everything about one node: its properties (all those shown in the Inspector, or the ones named), groups, persistent signal " +
-					"connections (outgoing and incoming), script, owner, children and instance info. foreign: true means edits to it are not saved.",
+				Title:         "Get a node",
+				Description:   "Everything about one node: its properties (all Inspector ones, or those named), groups, persistent connections (both ways), script, owner, children, instance info. foreign: true means edits to it are not saved.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: connected,
 			}, getNode),
@@ -72,9 +70,9 @@ func Toolset() sdk.Toolset {
 			}, edit[CreateIn, CreateOut]("cmd_scene_create", fileTimeout)),
 			sdk.NewTool("save", sdk.ToolOptions{
 				Title: "Save a scene",
-				Description: "Saves the edited scene (or an open scene given as scene) to its file, or to path (save as). Refuses with PRECONDITION_FAILED " +
-					"when the file changed on disk since the editor loaded or last saved it, unless overwrite is true; godot_scene_reload takes the disk version instead. " +
-					"overwrite: true replaces a file, so it needs confirm: true (and the user's approval when one is configured).",
+				Description: "Saves the edited scene (or scene; all: every unsaved open one) to its file, or to path (save as). " +
+					"Refuses with PRECONDITION_FAILED a file changed on disk since the editor loaded or saved it, unless overwrite (godot_scene_reload takes the disk version). " +
+					"overwrite: true replaces a file, so it needs confirm: true.",
 				Safety:          sdk.Mutating,
 				DestructiveWhen: []string{"overwrite"},
 				Preconditions:   sceneNeeded,
@@ -92,9 +90,8 @@ func Toolset() sdk.Toolset {
 				Preconditions: sceneNeeded,
 			}, edit[SceneIn, ReloadOut]("cmd_scene_reload", fileTimeout)),
 			sdk.NewTool("create_node", sdk.ToolOptions{
-				Title: "Create a node",
-				Description: "Adds a node of a type (engine class or script class_name) under parent, with a name, initial properties (godot://docs/values shapes), " +
-					"a script and a position among its siblings. One undo action. A taken name is refused; without a name a free one is picked.",
+				Title:         "Create a node",
+				Description:   "Adds a node of a type (engine class or script class_name) under parent, with a name, properties (godot://docs/values shapes), a script and an index. One undo action. A taken name is refused; without one a free name is picked.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[CreateNodeIn, CreateNodeOut]("cmd_scene_create_node", editTimeout)),
@@ -130,9 +127,8 @@ func Toolset() sdk.Toolset {
 				Preconditions: sceneNeeded,
 			}, edit[MoveNodeIn, MoveNodeOut]("cmd_scene_move_node", editTimeout)),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
-				Title: "Set node properties",
-				Description: "Sets several properties of one node at once, typed by each property (godot://docs/values shapes), all or nothing; answers old and new " +
-					"values. Unknown properties and values of the wrong shape are refused with the expected shape. One undo action.",
+				Title:         "Set node properties",
+				Description:   "Sets several properties of one node, typed by each property (godot://docs/values shapes), all or nothing; answers old and new values. Unknown properties and wrong shapes are refused with the expected shape. One undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[SetPropertiesIn, SetPropertiesOut]("cmd_scene_set_properties", editTimeout)),
@@ -154,6 +150,18 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[SetGroupsIn, SetGroupsOut]("cmd_scene_set_groups", editTimeout)),
+			sdk.NewTool("set_editable_children", sdk.ToolOptions{
+				Title:         "Editable Children of an instance",
+				Description:   "Turns Editable Children of an instance on (default) or off, so edits inside it are saved with this scene. One undo action.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, edit[SetEditableChildrenIn, SetEditableChildrenOut]("cmd_scene_set_editable_children", editTimeout)),
+			sdk.NewTool("select", sdk.ToolOptions{
+				Title:         "Select nodes in the editor",
+				Description:   "Sets (or adds to) the editor's selection of nodes in the edited scene. Not an undo action.",
+				Safety:        sdk.Mutating,
+				Preconditions: sceneNeeded,
+			}, edit[SelectIn, SelectOut]("cmd_scene_select", editTimeout)),
 			sdk.NewTool("extract_branch", sdk.ToolOptions{
 				Title: "Extract a branch to a scene",
 				Description: "Saves a node and its children as a new .tscn and, by default, replaces them with an instance of it (one undo action; the file stays). " +
@@ -162,10 +170,8 @@ func Toolset() sdk.Toolset {
 				Preconditions: sceneNeeded,
 			}, edit[ExtractBranchIn, ExtractBranchOut]("cmd_scene_extract_branch", fileTimeout)),
 			sdk.NewTool("batch", sdk.ToolOptions{
-				Title: "Several edits as one undo action",
-				Description: "Runs scene edits (steps [{tool, args}], tool an edit tool's short name, e.g. create_node) in order as ONE undo action, in one round trip. All or nothing: when a step fails " +
-					"the result has applied: false, aborted_at (the step's index) and error {error, hint}, and nothing was changed. Steps with delete_node " +
-					"need confirm: true (or dry_run). Each step's result is what its own tool would answer.",
+				Title:         "Several edits as one undo action",
+				Description:   "Runs scene edits (steps [{tool, args}], tool an edit tool's short name, e.g. create_node) in order as ONE undo action, all or nothing: a failing step answers applied: false, aborted_at and error, and nothing changed. delete_node steps need confirm: true.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 				MayDestroy:    true,

@@ -117,6 +117,7 @@ func TestToolsDeclared(t *testing.T) {
 		"duplicate_node": sdk.Mutating, "rename_node": sdk.Mutating, "move_node": sdk.Mutating,
 		"set_properties": sdk.Mutating, "connect_signal": sdk.Mutating, "disconnect_signal": sdk.Mutating,
 		"set_groups": sdk.Mutating, "extract_branch": sdk.Mutating, "batch": sdk.Mutating,
+		"set_editable_children": sdk.Mutating, "select": sdk.Mutating,
 	}
 	// Tools that act on the edited scene ask the host to check active_scene first;
 	// the readers also read scene files, so they check it themselves.
@@ -125,10 +126,11 @@ func TestToolsDeclared(t *testing.T) {
 		"delete_node": true, "duplicate_node": true, "rename_node": true, "move_node": true,
 		"set_properties": true, "connect_signal": true, "disconnect_signal": true,
 		"set_groups": true, "extract_branch": true, "batch": true,
+		"set_editable_children": true, "select": true,
 	}
 	tools := h.Tools()
-	if len(tools) != 21 {
-		t.Fatalf("%d tools, want 21", len(tools))
+	if len(tools) != 23 {
+		t.Fatalf("%d tools, want 23", len(tools))
 	}
 	for _, tool := range tools {
 		class, ok := want[tool.Name]
@@ -270,6 +272,21 @@ func commandCases() []commandCase {
 			`{"scene":"res://b.tscn","path":"res://c.tscn","overwrite":true,"dry_run":false}`,
 			map[string]any{"path": "res://c.tscn", "previous_path": "res://b.tscn", "saved": true, "was_dirty": false, "overwrote_newer": false, "persisted": true, "undoable": false, "dry_run": false},
 			`{"path":"res://c.tscn","previous_path":"res://b.tscn"}`},
+		{"save all", "save", map[string]any{"all": true}, nil, "cmd_scene_save", `{"scene":"","path":"","overwrite":false,"all":true,"dry_run":false}`,
+			map[string]any{"path": "", "saved": true, "was_dirty": true, "persisted": true, "undoable": false, "dry_run": false, "scenes": []any{map[string]any{"path": "res://a.tscn", "saved": true, "was_dirty": true, "overwrote_newer": false}}},
+			`{"saved":true,"scenes":[{"path":"res://a.tscn","saved":true,"was_dirty":true}]}`},
+		{"set_editable_children", "set_editable_children", map[string]any{"node": "Enemy"}, nil, "cmd_scene_set_editable_children",
+			`{"node":"Enemy","enabled":true,"dry_run":false}`,
+			with(edit, map[string]any{"path": "Enemy", "scene": "res://enemy.tscn", "editable_children": true, "changed": true}),
+			`{"path":"Enemy","scene":"res://enemy.tscn","editable_children":true,"changed":true}`},
+		{"editable children off", "set_editable_children", map[string]any{"node": "Enemy", "enabled": false}, nil, "cmd_scene_set_editable_children",
+			`{"node":"Enemy","enabled":false,"dry_run":false}`,
+			with(edit, map[string]any{"path": "Enemy", "scene": "res://enemy.tscn", "editable_children": false, "changed": true}),
+			`{"editable_children":false}`},
+		{"select", "select", map[string]any{"nodes": []string{"Player", "."}}, nil, "cmd_scene_select",
+			`{"nodes":["Player","."],"add":false,"dry_run":false}`,
+			map[string]any{"selection": []any{"Player", "."}, "dry_run": false},
+			`{"selection":["Player","."]}`},
 		{"close", "close", nil, []sdktest.CallOption{sdktest.Confirm()}, "cmd_scene_close", `{"scene":"","dry_run":false}`,
 			map[string]any{"path": "res://main.tscn", "closed": true, "discarded_changes": true, "active": "", "undoable": false, "dry_run": false},
 			`{"closed":true,"discarded_changes":true,"active":"","undoable":false}`},
@@ -464,6 +481,8 @@ func TestRefusedBeforeTheEditor(t *testing.T) {
 		{"path escaping with ..", "create", map[string]any{"path": "res://../x.tscn"}, nil, sdk.CodeValidationError, "", "leaves the project"},
 		{"not a scene file", "open", map[string]any{"path": "res://player.gd"}, nil, sdk.CodeValidationError, "", ".tscn"},
 		{"save as a non-scene", "save", map[string]any{"path": "res://x.txt"}, nil, sdk.CodeValidationError, "", ".tscn"},
+		{"save all with a scene", "save", map[string]any{"all": true, "scene": "res://a.tscn"}, nil, sdk.CodeValidationError, "", "leave scene and path out"},
+		{"select an empty path", "select", map[string]any{"nodes": []string{""}}, nil, sdk.CodeValidationError, "", "empty path"},
 		{"reading a scene outside the project", "get_tree", map[string]any{"scene": "user://x.tscn"}, nil, sdk.CodeValidationError, "", "res://"},
 		{"instancing a non-scene", "instantiate", map[string]any{"scene": "res://icon.svg"}, nil, sdk.CodeValidationError, "", ".tscn"},
 		{"script outside the project", "create_node", map[string]any{"type": "Node", "script": "/tmp/x.gd"}, nil, sdk.CodeValidationError, "", "res://"},
@@ -529,6 +548,19 @@ func TestBatchSendsOneCommand(t *testing.T) {
 		t.Errorf("sent %s %s\nwant %s", got.Command, canon(t, got.Params), want)
 	}
 	checkSubset(t, res.Structured, `{"applied":true,"aborted_at":null,"error":null,"undoable":true,"persisted":true,"action":"godot-mcp: batch of 3 steps","steps":[{"index":0,"tool":"create_node","result":{"path":"Enemies"}},{"index":1},{"index":2}]}`)
+}
+
+// full_values reaches the editor only when asked for (the default answer
+// summarises inline resources).
+func TestBatchFullValues(t *testing.T) {
+	h := start(t)
+	h.Addon().HandleResult("cmd_scene_batch", map[string]any{"applied": true, "steps": []any{}, "persisted": true, "reasons": []any{}, "undoable": false, "dry_run": false, "action": ""})
+	if res := call(t, h, "batch", map[string]any{"full_values": true, "steps": []any{map[string]any{"tool": "rename_node", "args": map[string]any{"node": "A", "name": "B"}}}}); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if got := only(t, h); !strings.Contains(string(got.Params), `"full_values":true`) {
+		t.Errorf("sent %s", got.Params)
+	}
 }
 
 // A step the editor refuses: the answer names it (aborted_at) and says

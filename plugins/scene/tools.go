@@ -234,7 +234,34 @@ func (in SaveIn) params() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"scene": scene, "path": target, "overwrite": in.Overwrite}, nil
+	if in.All && (scene != "" || target != "") {
+		return nil, sdk.Validation("all saves every open scene in place: leave scene and path out")
+	}
+	p := map[string]any{"scene": scene, "path": target, "overwrite": in.Overwrite}
+	if in.All {
+		p["all"] = true
+	}
+	return p, nil
+}
+
+func (in SetEditableChildrenIn) params() (map[string]any, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	return map[string]any{"node": in.Node, "enabled": in.Enabled == nil || *in.Enabled}, nil
+}
+
+func (in SelectIn) params() (map[string]any, error) {
+	nodes := in.Nodes
+	if nodes == nil {
+		nodes = []string{}
+	}
+	for _, n := range nodes {
+		if strings.TrimSpace(n) == "" {
+			return nil, sdk.Validation(`nodes holds an empty path; give paths relative to the scene root, e.g. "Player" ("." is the root)`)
+		}
+	}
+	return map[string]any{"nodes": nodes, "add": in.Add}, nil
 }
 
 func (in SceneIn) params() (map[string]any, error) {

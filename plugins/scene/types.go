@@ -14,12 +14,12 @@ type Honesty struct {
 
 // GetTreeIn selects the part of a scene tree to list.
 type GetTreeIn struct {
-	Scene           string `json:"scene,omitempty" description:"res:// path of a scene file to read instead of the edited scene; read from its file unless it is the edited scene"`
+	Scene           string `json:"scene,omitempty" description:"res:// scene file to read instead of the edited scene"`
 	Root            string `json:"root,omitempty" jsonschema:"default=." description:"node to start from, relative to the scene root (\".\" is the root)"`
 	MaxDepth        *int   `json:"max_depth,omitempty" jsonschema:"minimum=0" description:"levels below root to list (0 = root only); omit for the whole tree"`
-	Type            string `json:"type,omitempty" description:"list only nodes of this class or a subclass (engine class or script class_name); the others are still walked"`
+	Type            string `json:"type,omitempty" description:"only nodes of this class or a subclass (engine class or class_name)"`
 	Name            string `json:"name,omitempty" description:"list only nodes whose name matches this pattern (* and ?, case-insensitive)"`
-	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also list the nodes inside instanced scenes; by default only instances with Editable Children are expanded, as in the Scene dock"`
+	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also list nodes inside instances (default: only those with Editable Children, as the Scene dock)"`
 	Limit           int    `json:"limit,omitempty" jsonschema:"default=1000,minimum=1,maximum=5000" description:"most nodes per answer"`
 	Cursor          string `json:"cursor,omitempty" description:"next_cursor of the previous answer, to get the next page"`
 }
@@ -144,7 +144,7 @@ type OpenOut struct {
 
 // CreateIn describes a new scene file.
 type CreateIn struct {
-	Path     string `json:"path" jsonschema:"minLength=1" description:"res:// path of the new file, ending in .tscn (or .scn); folders are created; an existing file is never overwritten"`
+	Path     string `json:"path" jsonschema:"minLength=1" description:"res:// .tscn (or .scn) to write; folders are created; never overwrites"`
 	RootType string `json:"root_type,omitempty" jsonschema:"default=Node" description:"class of the root node (engine Node class or script class_name), e.g. Node2D, Node3D, Control"`
 	RootName string `json:"root_name,omitempty" description:"name of the root node; default: the file name in PascalCase"`
 	Open     *bool  `json:"open,omitempty" jsonschema:"default=true" description:"open the new scene in the editor"`
@@ -166,19 +166,21 @@ type CreateOut struct {
 type SaveIn struct {
 	Scene     string `json:"scene,omitempty" description:"res:// path of an open scene; default: the edited scene"`
 	Path      string `json:"path,omitempty" description:"save as this res:// .tscn path instead (the scene then lives there)"`
-	Overwrite bool   `json:"overwrite,omitempty" description:"save even though the file changed on disk since the editor loaded or saved it, or replace an existing file when saving as"`
+	Overwrite bool   `json:"overwrite,omitempty" description:"save over a file changed on disk, or replace one when saving as"`
+	All       bool   `json:"all,omitempty" description:"save every open scene with unsaved changes (all or none)"`
 }
 
 // SaveOut reports the save.
 type SaveOut struct {
-	Path           string `json:"path" description:"where the scene was saved"`
-	PreviousPath   string `json:"previous_path,omitempty" description:"the scene's path before a save-as"`
-	Saved          bool   `json:"saved"`
-	WasDirty       bool   `json:"was_dirty" description:"the scene had unsaved changes"`
-	OverwroteNewer bool   `json:"overwrote_newer,omitempty" description:"a newer file on disk was replaced (overwrite: true)"`
-	Persisted      bool   `json:"persisted"`
-	Undoable       bool   `json:"undoable" description:"always false: saving is not an editor action"`
-	DryRun         bool   `json:"dry_run"`
+	Path           string       `json:"path" description:"where the scene was saved"`
+	PreviousPath   string       `json:"previous_path,omitempty" description:"the scene's path before a save-as"`
+	Saved          bool         `json:"saved"`
+	WasDirty       bool         `json:"was_dirty" description:"the scene had unsaved changes"`
+	OverwroteNewer bool         `json:"overwrote_newer,omitempty" description:"a newer file on disk was replaced (overwrite: true)"`
+	Persisted      bool         `json:"persisted"`
+	Undoable       bool         `json:"undoable" description:"always false: saving is not an editor action"`
+	DryRun         bool         `json:"dry_run"`
+	Scenes         []SavedScene `json:"scenes,omitempty" description:"all: the scenes saved"`
 }
 
 // SceneIn selects an open scene.
@@ -339,8 +341,9 @@ type Change struct {
 
 // SetPropertiesOut reports the changes.
 type SetPropertiesOut struct {
-	Path    string   `json:"path"`
-	Changes []Change `json:"changes"`
+	Path        string   `json:"path"`
+	Changes     []Change `json:"changes"`
+	AlsoChanged []Change `json:"also_changed,omitempty" description:"what the setters changed besides"`
 	Honesty
 }
 
@@ -435,7 +438,8 @@ type Step struct {
 type BatchIn struct {
 	// confirm (needed when a step is destructive) and dry_run are the
 	// host's flags: Call.Confirm and Call.DryRun (ToolOptions.MayDestroy).
-	Steps []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
+	Steps      []Step `json:"steps" jsonschema:"minItems=1,maxItems=10000" description:"edits applied in order; later steps see earlier ones"`
+	FullValues bool   `json:"full_values,omitempty" description:"echo inline resources in full (default: summarised)"`
 }
 
 // StepResult is one step's verdict: the result its own tool would give.
@@ -463,4 +467,39 @@ type BatchOut struct {
 	Undoable  bool         `json:"undoable" description:"one godot_undo reverts the whole batch"`
 	DryRun    bool         `json:"dry_run"`
 	Action    string       `json:"action" description:"name of the undo action"`
+}
+
+// SetEditableChildrenIn turns Editable Children of an instance on or off.
+type SetEditableChildrenIn struct {
+	NodeIn
+	Enabled *bool `json:"enabled,omitempty" jsonschema:"default=true" description:"false: off (edits inside are dropped at the next save)"`
+}
+
+// SetEditableChildrenOut reports the instance's Editable Children.
+type SetEditableChildrenOut struct {
+	Path             string `json:"path"`
+	Scene            string `json:"scene" description:"the instanced scene file"`
+	EditableChildren bool   `json:"editable_children"`
+	Changed          bool   `json:"changed"`
+	Honesty
+}
+
+// SelectIn sets the editor's selection.
+type SelectIn struct {
+	Nodes []string `json:"nodes" description:"node paths relative to the scene root; [] clears"`
+	Add   bool     `json:"add,omitempty" description:"add to the selection instead of replacing it"`
+}
+
+// SelectOut is the selection afterwards.
+type SelectOut struct {
+	Selection []string `json:"selection"`
+	DryRun    bool     `json:"dry_run"`
+}
+
+// SavedScene is one scene saved by save with all.
+type SavedScene struct {
+	Path           string `json:"path"`
+	Saved          bool   `json:"saved"`
+	WasDirty       bool   `json:"was_dirty"`
+	OverwroteNewer bool   `json:"overwrote_newer,omitempty"`
 }

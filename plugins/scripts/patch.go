@@ -146,7 +146,7 @@ func reindent(text string, st textStyle) (string, bool) {
 
 // Edit is one anchored replacement.
 type Edit struct {
-	Old string `json:"old" jsonschema:"minLength=1" description:"exact text to replace, which must occur exactly once in the file (after the previous edits); include neighbouring lines to make it unique"`
+	Old string `json:"old" jsonschema:"minLength=1" description:"exact text to replace; must occur once (after earlier edits): include neighbouring lines"`
 	New string `json:"new" description:"the replacement text (may be empty to delete)"`
 }
 

@@ -48,7 +48,7 @@ type ListIn struct {
 	Recursive   *bool  `json:"recursive,omitempty" description:"include subfolders (default true)"`
 	Glob        string `json:"glob,omitempty" description:"only files whose name (or res:// path, when the glob has '/') matches, e.g. \"player*.gd\""`
 	ClassName   string `json:"class_name,omitempty" description:"only scripts whose class_name matches this glob, e.g. \"Enemy*\""`
-	Extends     string `json:"extends,omitempty" description:"only scripts that extend this class: an engine class (inheritance counts, e.g. Node2D matches CharacterBody2D) or a class_name"`
+	Extends     string `json:"extends,omitempty" description:"only scripts extending this engine class (inheritance counts) or class_name"`
 	OnlyClasses bool   `json:"only_classes,omitempty" description:"only scripts with a class_name"`
 	Limit       int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=5000" description:"most scripts in this page (default 500)"`
 	Cursor      string `json:"cursor,omitempty" description:"next_cursor of the previous page"`
@@ -149,7 +149,7 @@ func read(ctx context.Context, call *sdk.Call, in ReadIn) (ReadOut, error) {
 type WriteIn struct {
 	Path      string `json:"path" description:"res:// path of the .gd file (created with its folders when missing)"`
 	Source    string `json:"source" description:"the complete new source"`
-	Overwrite bool   `json:"overwrite,omitempty" description:"write even though the script is open in the editor's script editor with unsaved changes (those changes are discarded)"`
+	Overwrite bool   `json:"overwrite,omitempty" description:"write over unsaved changes in the script editor (discarded)"`
 	TimeoutMS int    `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor to pick the file up (default 15000)"`
 }
 
@@ -247,7 +247,7 @@ func write(ctx context.Context, call *sdk.Call, in WriteIn) (WriteOut, error) {
 type PatchIn struct {
 	Path      string `json:"path" description:"res:// path of the .gd file"`
 	Edits     []Edit `json:"edits" jsonschema:"minItems=1,maxItems=100" description:"applied in order, each to the result of the previous ones; all or nothing"`
-	Overwrite bool   `json:"overwrite,omitempty" description:"patch even though the script has unsaved changes in the script editor (they are discarded)"`
+	Overwrite bool   `json:"overwrite,omitempty" description:"patch over unsaved script-editor changes (discarded)"`
 	TimeoutMS int    `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor (default 15000)"`
 }
 
@@ -298,7 +298,7 @@ func patch(ctx context.Context, call *sdk.Call, in PatchIn) (PatchOut, error) {
 
 // ValidateIn picks what to check: one file, a source text, or the project.
 type ValidateIn struct {
-	Path      string  `json:"path,omitempty" description:"a .gd file to check as it is on disk; with source: where that source would live (relative preloads and class_name are resolved from there)"`
+	Path      string  `json:"path,omitempty" description:"a .gd file to check on disk; with source: where that source would live"`
 	Source    *string `json:"source,omitempty" description:"a source text to check instead of the file (nothing is written)"`
 	All       bool    `json:"all,omitempty" description:"check every .gd file of the project (or of folder)"`
 	Folder    string  `json:"folder,omitempty" description:"with all: only scripts under this folder"`
@@ -417,7 +417,7 @@ func withHeartbeat[T any](ctx context.Context, call *sdk.Call, msg string, fn fu
 type AttachIn struct {
 	Node      string  `json:"node" description:"node path relative to the edited scene's root (\".\" is the root), e.g. \"Player/Sprite2D\""`
 	Script    string  `json:"script" description:"res:// path of the script, or a script class_name (e.g. \"Enemy\")"`
-	Source    *string `json:"source,omitempty" description:"create the script at script (a res:// path) with this source first, when the file does not exist; \"\" makes a template that extends the node's class"`
+	Source    *string `json:"source,omitempty" description:"when script (a res:// path) does not exist: create it with this source (\"\": a template extending the node's class)"`
 	TimeoutMS int     `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor after creating a script (default 15000)"`
 }
 
@@ -431,7 +431,8 @@ type AttachOut struct {
 	Created        bool          `json:"created" description:"the script file was created by this call"`
 	Scene          string        `json:"scene" description:"the edited scene"`
 	SceneDirty     bool          `json:"scene_dirty" description:"the scene has unsaved changes now"`
-	Persisted      bool          `json:"persisted" description:"false: the change is in the open scene, not saved to its file yet; save the scene to keep it"`
+	Persisted      bool          `json:"persisted" description:"the scene's next save keeps the change"`
+	Reason         string        `json:"reason,omitempty" description:"why persisted is false"`
 	Undoable       bool          `json:"undoable" description:"godot_undo reverts it (the scene's history)"`
 	UndoHistory    string        `json:"undo_history,omitempty"`
 	Errors         []ScriptError `json:"errors" description:"empty: the attached script compiles"`
@@ -485,8 +486,11 @@ func attach(ctx context.Context, call *sdk.Call, in AttachIn) (AttachOut, error)
 		out.Errors = []ScriptError{}
 	}
 	if call.DryRun {
-		out.DryRun, out.Persisted, out.Undoable = true, false, false
+		out.DryRun, out.Persisted, out.Undoable, out.Reason = true, false, false, dryRunReason
 		return out, nil
+	}
+	if !out.Persisted && out.Reason == "" {
+		out.Reason = noReason
 	}
 	out.RescanPending, err = resfs.Settle(ctx, call, facts, in.TimeoutMS)
 	return out, err
@@ -505,7 +509,8 @@ type DetachOut struct {
 	PreviousScript string `json:"previous_script"`
 	Scene          string `json:"scene"`
 	SceneDirty     bool   `json:"scene_dirty"`
-	Persisted      bool   `json:"persisted" description:"false: the change is in the open scene, not saved yet"`
+	Persisted      bool   `json:"persisted" description:"the scene's next save keeps the change"`
+	Reason         string `json:"reason,omitempty" description:"why persisted is false"`
 	Undoable       bool   `json:"undoable"`
 	UndoHistory    string `json:"undo_history,omitempty"`
 	DryRun         bool   `json:"dry_run,omitempty"`
@@ -521,10 +526,18 @@ func detach(ctx context.Context, call *sdk.Call, in DetachIn) (DetachOut, error)
 		return DetachOut{}, err
 	}
 	if call.DryRun {
-		out.DryRun, out.Persisted, out.Undoable = true, false, false
+		out.DryRun, out.Persisted, out.Undoable, out.Reason = true, false, false, dryRunReason
+	} else if !out.Persisted && out.Reason == "" {
+		out.Reason = noReason
 	}
 	return out, nil
 }
+
+// Reasons for persisted: false the editor did not give.
+const (
+	dryRunReason = "dry run: nothing changed"
+	noReason     = "the editor gave no reason (an older addon: update it with godot-mcp addon install)"
+)
 
 // ---- get_symbols ----
 
@@ -650,7 +663,7 @@ func Toolset() sdk.Toolset {
 			}, read),
 			sdk.NewTool("write", sdk.ToolOptions{
 				Title:           "Write a script",
-				Description:     "Create or overwrite a .gd file with a whole source. Waits until the editor has registered it (class_name usable on the next call) and returns Godot's parse/compile errors with line numbers. Refused when the script has unsaved changes in the script editor, unless overwrite (which discards them, so it needs confirm: true).",
+				Description:     "Creates or overwrites a .gd file with a whole source, waits until the editor registered it (class_name usable on the next call) and returns Godot's parse/compile errors with lines. Refused over unsaved script-editor changes unless overwrite (discards them; needs confirm: true).",
 				Safety:          sdk.Mutating,
 				DestructiveWhen: []string{"overwrite"},
 				RunsCode:        true,
@@ -658,7 +671,7 @@ func Toolset() sdk.Toolset {
 			}, write),
 			sdk.NewTool("patch", sdk.ToolOptions{
 				Title:           "Patch a script",
-				Description:     "Replace exact pieces of a script: each edit's old text must match exactly once (else nothing changes and the error says how often it matched). Keeps the file's indentation style (tabs/spaces) and line endings; returns Godot's errors for the result. overwrite (patching over unsaved changes in the script editor, which are discarded) needs confirm: true.",
+				Description:     "Replaces exact pieces of a script: each edit's old text must match exactly once (else nothing changes; the error says how often it matched). Keeps indentation style and line endings; returns Godot's errors for the result. overwrite (over unsaved script-editor changes, discarded) needs confirm: true.",
 				Safety:          sdk.Mutating,
 				DestructiveWhen: []string{"overwrite"},
 				RunsCode:        true,

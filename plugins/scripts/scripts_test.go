@@ -89,16 +89,16 @@ func TestCommandsAndResults(t *testing.T) {
 			`{"valid":false,"checked":2,"invalid_files":["res://src/b.gd"],"errors":[{"path":"res://src/b.gd","line":2,"column":1,"message":"m","kind":"compile"}],"truncated":true}`},
 		{"attach by class_name", "attach", map[string]any{"node": "Player", "script": "Enemy"}, nil, "cmd_scripts_attach",
 			`{"node":"Player","script":"Enemy","dry_run":false}`,
-			map[string]any{"node": "Player", "node_type": "Node2D", "script": "res://enemy.gd", "class_name": "Enemy", "previous_script": "res://player.gd", "scene": "res://main.tscn", "scene_dirty": true, "persisted": false, "undoable": true, "undo_history": "scene", "ready": true},
-			`{"node":"Player","node_type":"Node2D","script":"res://enemy.gd","class_name":"Enemy","previous_script":"res://player.gd","created":false,"scene":"res://main.tscn","scene_dirty":true,"persisted":false,"undoable":true,"undo_history":"scene","errors":[],"rescan_pending":false}`},
+			map[string]any{"node": "Player", "node_type": "Node2D", "script": "res://enemy.gd", "class_name": "Enemy", "previous_script": "res://player.gd", "scene": "res://main.tscn", "scene_dirty": true, "persisted": true, "undoable": true, "undo_history": "scene", "ready": true},
+			`{"node":"Player","node_type":"Node2D","script":"res://enemy.gd","class_name":"Enemy","previous_script":"res://player.gd","created":false,"scene":"res://main.tscn","scene_dirty":true,"persisted":true,"undoable":true,"undo_history":"scene","errors":[],"rescan_pending":false}`},
 		{"attach a new script", "attach", map[string]any{"node": ".", "script": "res://main.gd", "source": ""}, nil, "cmd_scripts_attach",
 			`{"node":".","script":"res://main.gd","source":"","dry_run":false}`,
 			map[string]any{"node": ".", "script": "res://main.gd", "created": true, "ready": true, "written": []string{"res://main.gd"}},
-			`{"node":".","node_type":"","script":"res://main.gd","previous_script":"","created":true,"scene":"","scene_dirty":false,"persisted":false,"undoable":false,"errors":[],"rescan_pending":false}`},
+			`{"node":".","node_type":"","script":"res://main.gd","previous_script":"","created":true,"scene":"","scene_dirty":false,"persisted":false,"reason":"the editor gave no reason (an older addon: update it with godot-mcp addon install)","undoable":false,"errors":[],"rescan_pending":false}`},
 		{"detach", "detach", map[string]any{"node": "Player"}, nil, "cmd_scripts_detach",
 			`{"node":"Player","dry_run":false}`,
-			map[string]any{"node": "Player", "node_type": "Node2D", "detached": true, "previous_script": "res://player.gd", "scene": "res://main.tscn", "scene_dirty": true, "undoable": true, "undo_history": "scene"},
-			`{"node":"Player","node_type":"Node2D","detached":true,"previous_script":"res://player.gd","scene":"res://main.tscn","scene_dirty":true,"persisted":false,"undoable":true,"undo_history":"scene"}`},
+			map[string]any{"node": "Player", "node_type": "Node2D", "detached": true, "previous_script": "res://player.gd", "scene": "res://main.tscn", "scene_dirty": true, "persisted": true, "undoable": true, "undo_history": "scene"},
+			`{"node":"Player","node_type":"Node2D","detached":true,"previous_script":"res://player.gd","scene":"res://main.tscn","scene_dirty":true,"persisted":true,"undoable":true,"undo_history":"scene"}`},
 		{"get_symbols", "get_symbols", map[string]any{"path": "res://player.gd"}, nil, "cmd_scripts_get_symbols",
 			`{"path":"res://player.gd"}`,
 			map[string]any{"path": "res://player.gd", "valid": true, "class_name": "E2EPlayer", "extends": "Node2D", "functions": []any{map[string]any{"name": "take_hit", "args": []any{map[string]any{"name": "damage", "type": "int"}}, "return_type": "void", "static": false, "line": 19}}},
@@ -342,7 +342,7 @@ func TestAttachDetachDryRun(t *testing.T) {
 		}
 		var out map[string]any
 		json.Unmarshal(res.Structured, &out)
-		if out["dry_run"] != true || out["persisted"] == true || out["undoable"] == true {
+		if out["dry_run"] != true || out["persisted"] == true || out["undoable"] == true || out["reason"] != "dry run: nothing changed" {
 			t.Fatalf("%s: %s", tool, res.Structured)
 		}
 	}

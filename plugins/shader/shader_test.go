@@ -70,7 +70,7 @@ func autoloadMark(dir string) string {
 // server's project; skips without a Godot binary.
 func project(t *testing.T, files map[string]string) string {
 	t.Helper()
-	if _, err := godotproc.FindGodot(); err != nil {
+	if _, err := godotproc.FindGodot(context.Background(), nil); err != nil {
 		if _, err := exec.LookPath("godot"); err != nil {
 			t.Skip("no Godot binary (GODOT_BIN or godot on PATH)")
 		}
@@ -194,7 +194,7 @@ func TestValidateFilesAndIncludes(t *testing.T) {
 		t.Error("the compile process ran the project's autoload")
 	}
 	// The mark does show when Godot runs a script in the project itself.
-	godot, _ := godotproc.FindGodot()
+	godot, _ := godotproc.FindGodot(context.Background(), nil)
 	quit := filepath.Join(t.TempDir(), "quit.gd")
 	os.WriteFile(quit, []byte("extends SceneTree\nfunc _init() -> void:\n\tquit()\n"), 0o644)
 	if out, err := exec.Command(godot, "--headless", "--path", dir, "--script", quit).CombinedOutput(); err != nil {

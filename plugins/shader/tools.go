@@ -48,7 +48,7 @@ func validate(ctx context.Context, call *sdk.Call, in ValidateIn) (Report, error
 	} else if _, err := readRes(dir, p); err != nil {
 		return Report{}, err
 	}
-	return check(ctx, dir, p, code)
+	return check(ctx, call, dir, p, code)
 }
 
 func write(ctx context.Context, call *sdk.Call, in WriteIn) (WriteOut, error) {
@@ -72,7 +72,7 @@ func write(ctx context.Context, call *sdk.Call, in WriteIn) (WriteOut, error) {
 	if call.DryRun {
 		code = &in.Code // nothing was written: check the code as if it were there
 	}
-	rep, err := check(ctx, dir, p, code)
+	rep, err := check(ctx, call, dir, p, code)
 	if err != nil {
 		return WriteOut{}, err
 	}

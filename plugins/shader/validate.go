@@ -62,8 +62,8 @@ var (
 )
 
 // compile runs the jobs in one headless Godot in the project dir.
-func compile(ctx context.Context, dir string, jobs []job) ([]*jobResult, error) {
-	godot, err := godotproc.FindGodot()
+func compile(ctx context.Context, call *sdk.Call, dir string, jobs []job) ([]*jobResult, error) {
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return nil, err
 	}
@@ -155,11 +155,11 @@ var includeRE = regexp.MustCompile(`(?m)^\s*#include\s+"([^"]+)"`)
 
 // check builds the report of one shader: code (nil: the file at resPath) as
 // if saved at resPath (may be empty for inline code).
-func check(ctx context.Context, dir, resPath string, code *string) (Report, error) {
+func check(ctx context.Context, call *sdk.Call, dir, resPath string, code *string) (Report, error) {
 	if strings.HasSuffix(resPath, ".gdshaderinc") {
-		return checkInclude(ctx, dir, resPath, code)
+		return checkInclude(ctx, call, dir, resPath, code)
 	}
-	rs, err := compile(ctx, dir, []job{{Path: resPath, Code: code}})
+	rs, err := compile(ctx, call, dir, []job{{Path: resPath, Code: code}})
 	if err != nil {
 		return Report{}, err
 	}
@@ -210,7 +210,7 @@ func explain(errs []ShaderError, src, resPath string) []ShaderError {
 // checkInclude checks a .gdshaderinc by compiling the project's shaders that
 // include it (with code in place of the file, when given); a file no shader
 // includes is checked inside an empty spatial shader.
-func checkInclude(ctx context.Context, dir, resPath string, code *string) (Report, error) {
+func checkInclude(ctx context.Context, call *sdk.Call, dir, resPath string, code *string) (Report, error) {
 	incCode := ""
 	if code != nil {
 		incCode = *code
@@ -230,7 +230,7 @@ func checkInclude(ctx context.Context, dir, resPath string, code *string) (Repor
 		wrap := fmt.Sprintf("shader_type spatial;\n#include %q\n", resPath)
 		jobs = []job{{Code: &wrap, IncludePath: resPath, IncludeCode: incCode}}
 	}
-	rs, err := compile(ctx, dir, jobs)
+	rs, err := compile(ctx, call, dir, jobs)
 	if err != nil {
 		return Report{}, err
 	}

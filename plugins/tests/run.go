@@ -158,7 +158,7 @@ func run(ctx context.Context, call *sdk.Call, in RunIn) (RunOut, error) {
 			return RunOut{}, sdk.NotFound(fmt.Sprintf("%s has no test %q%s; its tests: %s", under, in.Test, didYouMean(in.Test, names), strings.Join(names, ", ")))
 		}
 	}
-	godot, err := godotproc.FindGodot()
+	godot, err := godotproc.FindGodot(ctx, call)
 	if err != nil {
 		return RunOut{}, err
 	}

@@ -33,7 +33,7 @@ func Toolset() sdk.Toolset {
 				Title: "Run tests",
 				Description: "Runs GUT or gdUnit4 tests headless (all, a folder, a script, or one test) in a separate Godot process with a time limit, reporting progress per test. " +
 					"Answers per-test results (suite, test, status passed/failed/error/skipped/pending, duration, failure message with file:line, captured output) and totals; " +
-					"passed says whether all passed. A script error inside a test is status error even where the framework counts it passed. Godot comes from GODOT_BIN or PATH.",
+					"passed says whether all passed. A script error inside a test is status error even where the framework counts it passed. Godot: GODOT_BIN, else the editor's executable, else PATH.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: []string{sdk.RequireGodotBinary},

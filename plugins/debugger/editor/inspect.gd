@@ -10,6 +10,8 @@ const Monitor := preload("monitor.gd")
 const DbgControl := preload("control.gd")
 
 const VARS_WAIT_MS := 5000
+## How long to wait for the game's probe to say what objects are.
+const OBJECTS_WAIT_MS := 1500
 const EVAL_WAIT_MS := 5000
 ## Elements of an array/dictionary (and characters of a string) shown per value
 ## in a frame listing; a named variable is paged with offset/limit instead.
@@ -115,7 +117,9 @@ func variables(params: Dictionary) -> Dictionary:
 		var wanted: String = str(name_v)
 		for p: Dictionary in picked:
 			if p["name"] == wanted:
-				return _ok(_paged_variable(f, p, offset, limit))
+				var paged: Dictionary = _paged_variable(f, p, offset, limit)
+				await _describe_objects(sid, [paged["variable"]])
+				return _ok(paged)
 		var names: PackedStringArray = []
 		for p: Dictionary in picked:
 			names.append(p["name"])
@@ -124,6 +128,7 @@ func variables(params: Dictionary) -> Dictionary:
 	for i: int in range(offset, mini(picked.size(), offset + limit)):
 		var p: Dictionary = picked[i]
 		out.append(_entry(p))
+	await _describe_objects(sid, out)
 	var next: int = offset + out.size()
 	return _ok({
 		"frame": f["frame"],
@@ -317,4 +322,72 @@ func evaluate(params: Dictionary) -> Dictionary:
 		out["size"] = size
 	if cut[0]:
 		out["truncated"] = true
+	await _describe_objects(sid, [out])
 	return _ok(out)
+
+
+## Names the class of every object in [param entries] (each {type, value}; a value
+## may hold objects anywhere inside): the game sends objects as ids only, so its
+## godot-mcp probe (the runtime toolset's, whose message capture runs while the game
+## is stopped) is asked what they are. Each {"type": "Object", "object_id"} gets
+## class (and script, script_class, node_path, resource_path when there are), or
+## freed: true; an entry whose value is an object gets its class as type. Without a
+## probe (or no answer in time) the objects stay as they were.
+func _describe_objects(sid: int, entries: Array) -> void:
+	var found: Array = []
+	for e: Variant in entries:
+		if typeof(e) == TYPE_DICTIONARY:
+			_collect_objects((e as Dictionary).get("value"), found)
+	# Only a game whose probe said hello is asked: a game without one would print
+	# "Unknown message received from debugger" for the question.
+	if found.is_empty() or not _monitor.has_probe(sid):
+		return
+	var s: Dictionary = _monitor.state(sid)
+	var break_id: int = int(s.get("break_id", -1))
+	var ids: Array = []
+	for o: Dictionary in found:
+		if not ids.has(o["object_id"]):
+			ids.append(o["object_id"])
+	var id: int = _monitor.request_objects(sid, ids)
+	var deadline: int = Time.get_ticks_msec() + OBJECTS_WAIT_MS
+	var answer: Variant = null
+	while Time.get_ticks_msec() < deadline:
+		answer = _monitor.objects_result(sid, id)
+		if answer != null:
+			break
+		var st: Dictionary = _monitor.state(sid)
+		if not st.get("breaked", false) or int(st.get("break_id", -1)) != break_id:
+			return
+		await _tree().process_frame
+	if typeof(answer) != TYPE_DICTIONARY or not (answer as Dictionary).get("ok", false):
+		return
+	var by_id: Dictionary = {}
+	for d: Variant in ((answer as Dictionary).get("result", {}) as Dictionary).get("objects", []):
+		if typeof(d) == TYPE_DICTIONARY:
+			by_id[int((d as Dictionary).get("id", 0))] = d
+	for o: Dictionary in found:
+		var d: Dictionary = by_id.get(int(o["object_id"]), {})
+		for k: String in ["class", "script", "script_class", "name", "node_path", "resource_path", "freed"]:
+			if d.has(k):
+				o[k] = d[k]
+	for e: Variant in entries:
+		if typeof(e) == TYPE_DICTIONARY:
+			var v: Variant = (e as Dictionary).get("value")
+			if typeof(v) == TYPE_DICTIONARY and (v as Dictionary).get("type") == "Object" and (v as Dictionary).has("class"):
+				(e as Dictionary)["type"] = (v as Dictionary)["class"]
+
+
+## The {"type": "Object", "object_id"} dictionaries inside [param v] (encoded values).
+static func _collect_objects(v: Variant, found: Array) -> void:
+	match typeof(v):
+		TYPE_DICTIONARY:
+			var d: Dictionary = v
+			if d.get("type") == "Object" and d.has("object_id"):
+				found.append(d)
+				return
+			for k: Variant in d.keys():
+				_collect_objects(d[k], found)
+		TYPE_ARRAY:
+			for x: Variant in v:
+				_collect_objects(x, found)
+

@@ -14,6 +14,9 @@ extends EditorDebuggerPlugin
 ## variables belongs to the queue's head.
 
 const ERROR_KEEP := 50
+## Request ids of this toolset's questions to the game's probe, above the runtime
+## toolset's (which count from 1).
+const OBJECTS_ID_BASE := 1 << 40
 
 ## session id -> state, see _session().
 var _sessions: Dictionary = {}
@@ -21,6 +24,7 @@ var _sessions: Dictionary = {}
 var _hooked: Dictionary = {}
 var _error_seq: int = 0
 var _next_eval: int = 1
+var _next_objects: int = 0
 
 
 func _has_capture(_capture: String) -> bool:
@@ -91,6 +95,8 @@ func _fresh() -> Dictionary:
 		"block": {}, # the variable block being received: {entry, remaining, vars}
 		"evals": [], # outstanding evaluations: {id, expression, break_id}
 		"eval_results": {}, # id -> [name, kind, variant type, value]
+		"probe": false, # the game's godot-mcp probe said hello
+		"objects": {}, # describe request id -> the probe's answer
 		"ended": false,
 	}
 
@@ -163,6 +169,13 @@ func _on_debug_data(msg: String, data: Array, session_id: int) -> void:
 			block["remaining"] = int(block["remaining"]) - 1
 			if int(block["remaining"]) <= 0:
 				_finish_block(s)
+		"godot_mcp:hello":
+			s["probe"] = true
+		"godot_mcp:reply":
+			# Only the answers to this toolset's requests (ids from OBJECTS_ID_BASE); the
+			# runtime toolset reads its own through its capture.
+			if data.size() >= 2 and typeof(data[1]) == TYPE_DICTIONARY and int(data[0]) >= OBJECTS_ID_BASE:
+				(s["objects"] as Dictionary)[int(data[0])] = data[1]
 		"evaluation_return":
 			var name: String = str(data[0]) if data.size() > 0 else ""
 			var evals: Array = s["evals"]
@@ -259,6 +272,31 @@ func request_eval(session_id: int, expression: String, frame: int) -> int:
 	(s["evals"] as Array).append({"id": id, "expression": expression, "break_id": int(s["break_id"])})
 	get_session(session_id).send_message("evaluate", [expression, frame])
 	return id
+
+
+## Asks the game's probe what the objects behind [param ids] are; returns the id for
+## objects_result(). Without a probe nothing answers.
+func request_objects(session_id: int, ids: Array) -> int:
+	_next_objects += 1
+	var id: int = OBJECTS_ID_BASE + _next_objects
+	get_session(session_id).send_message("godot_mcp:cmd", [id, "describe_objects", {"ids": ids}])
+	return id
+
+
+## The probe's answer to request [param id] ({ok, result: {objects}}), or null.
+func objects_result(session_id: int, id: int) -> Variant:
+	var got: Dictionary = _session(session_id)["objects"]
+	if not got.has(id):
+		return null
+	var r: Variant = got[id]
+	got.erase(id)
+	return r
+
+
+## Whether the session's game has a godot-mcp probe (it said hello while this toolset
+## listened).
+func has_probe(session_id: int) -> bool:
+	return bool(_session(session_id).get("probe", false))
 
 
 ## The game's answer [name, 3, variant type, value] to evaluation [param id], or null.

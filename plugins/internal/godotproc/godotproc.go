@@ -1,5 +1,5 @@
 // Package godotproc runs a separate Godot process for a toolset: it finds
-// the binary (GODOT_BIN, else godot on PATH) and the project (an argument,
+// the binary (GODOT_BIN, else the connected editor's executable, else godot on PATH) and the project (an argument,
 // GODOT_MCP_PROJECT_DIR, else the connected editor's), starts Godot in a
 // process group of its own with a time limit (the whole group is killed when
 // over), hands every output line to a callback while it runs, and parses
@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/internal/godotexe"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -52,8 +53,10 @@ func ChildEnv(env []string) []string {
 	return out
 }
 
-// FindGodot finds Godot the way the e2e suite does: GODOT_BIN, else godot on PATH.
-func FindGodot() (string, error) {
+// FindGodot finds Godot: GODOT_BIN, else the connected editor's own
+// executable (its editor state's godot_executable, when internal/godotexe
+// accepts it: the same Godot the project is edited with), else godot on PATH.
+func FindGodot(ctx context.Context, call *sdk.Call) (string, error) {
 	if bin := os.Getenv(GodotBinEnv); bin != "" {
 		p, err := exec.LookPath(bin)
 		if err != nil {
@@ -61,9 +64,23 @@ func FindGodot() (string, error) {
 		}
 		return p, nil
 	}
+	editor := "no editor is connected"
+	if call != nil && call.Host != nil {
+		type editorState struct {
+			GodotExecutable string `json:"godot_executable"`
+		}
+		st, err := sdk.Send[editorState](ctx, call.Host, "cmd_get_editor_state", nil, quickTimeout)
+		if err == nil {
+			p, err := godotexe.Check(st.GodotExecutable)
+			if err == nil {
+				return p, nil
+			}
+			editor = err.Error()
+		}
+	}
 	p, err := exec.LookPath("godot")
 	if err != nil {
-		return "", sdk.PreconditionFailed(sdk.RequireGodotBinary, fmt.Sprintf("no Godot binary: set %s to a Godot 4 executable, or put one named godot on the PATH of the godot-mcp server", GodotBinEnv))
+		return "", sdk.PreconditionFailed(sdk.RequireGodotBinary, fmt.Sprintf("no Godot binary: %s is not set, %s (its executable is the fallback), and no godot is on the PATH of the godot-mcp server; set %s to a Godot 4 executable", GodotBinEnv, editor, GodotBinEnv))
 	}
 	return p, nil
 }

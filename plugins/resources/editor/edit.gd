@@ -66,6 +66,59 @@ func create(params: Dictionary) -> Dictionary:
 	return _router.ok(out)
 
 
+## {path, png_base64, overwrite, dry_run} -> {path, width, height, created, uid, persisted,
+## undoable, undo_history, ready, written, removed}: a PNG the toolset drew (make_image),
+## written and imported as a texture; one undo action in the global history.
+func write_image(params: Dictionary) -> Dictionary:
+	var path: Variant = params.get("path")
+	var bad: Dictionary = Files.check_path(path)
+	if not bad.is_empty():
+		return bad
+	var p: String = path
+	var overwrite: Variant = Params.boolean(params, "overwrite", false)
+	var dry_run: Variant = Params.boolean(params, "dry_run", false)
+	if typeof(params.get("png_base64")) != TYPE_STRING or overwrite == null or dry_run == null or p.get_extension().to_lower() != "png":
+		return _router.fail("VALIDATION_ERROR", "Expected {path: res://….png, png_base64, overwrite: bool, dry_run: bool}.")
+	var data: PackedByteArray = Marshalls.base64_to_raw(str(params["png_base64"]))
+	var img: Image = Image.new()
+	if data.is_empty() or img.load_png_from_buffer(data) != OK:
+		return _router.fail("INTERNAL_ERROR", "The image data is not a PNG.")
+	if Files.is_dir(p):
+		return _router.fail("VALIDATION_ERROR", "'%s' is a folder." % p)
+	var existed: bool = FileAccess.file_exists(p)
+	if existed and not overwrite:
+		return _router.fail("VALIDATION_ERROR", "'%s' exists already; pass overwrite: true to replace it, or pick another path." % p)
+	var out: Dictionary = {"path": p, "width": img.get_width(), "height": img.get_height(), "created": not existed, "ready": true, "written": [p], "removed": []}
+	if dry_run:
+		out["persisted"] = false
+		out["undoable"] = false
+		return _router.ok(out)
+	var before: Variant = Files.file_bytes(p)
+	var do_ops: Array = [{"op": "write", "path": p, "data": data}]
+	var undo_ops: Array = [{"op": "delete", "path": p}] if before == null else [{"op": "write", "path": p, "data": before}]
+	var res: Dictionary = Files.commit("", do_ops, [], false)
+	if not res.get("ok", false):
+		return _router.fail("INTERNAL_ERROR", "Writing %s failed: %s." % [p, res.get("error", "")])
+	var undoable: bool = Files.ops_bytes(do_ops) + Files.ops_bytes(undo_ops) <= Files.UNDO_LIMIT_BYTES
+	Files.notify_changed(PackedStringArray([p]), PackedStringArray())
+	if undoable:
+		Files.record("godot-mcp: image %s" % p, do_ops, undo_ops)
+	# A new PNG becomes a texture only when imported, which a scan does (the toolset
+	# waits for it: ready false).
+	if Files.efs().is_scanning():
+		pass # the running scan imports it
+	elif existed and FileAccess.file_exists(p + ".import"):
+		Files.efs().reimport_files(PackedStringArray([p]))
+	else:
+		Files.efs().scan()
+	out["uid"] = Files.uid_text(p)
+	out["persisted"] = true
+	out["undoable"] = undoable
+	out["undo_history"] = "global"
+	out["ready"] = false
+	return _router.ok(out)
+
+
 ## {ok, resource} or {ok: false, failure} for an engine or script resource class.
 func _instantiate_resource(type_name: String) -> Dictionary:
 	if ClassDB.class_exists(type_name):

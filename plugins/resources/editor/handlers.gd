@@ -34,6 +34,7 @@ func get_commands() -> Dictionary:
 		"cmd_resources_search": {"class": "read_only", "run": _browse.search},
 		"cmd_resources_read": {"class": "read_only", "run": _browse.read},
 		"cmd_resources_create": {"class": "mutating", "dry_run": true, "run": _edit.create},
+		"cmd_resources_write_image": {"class": "mutating", "dry_run": true, "run": _edit.write_image},
 		"cmd_resources_set_properties": {"class": "mutating", "dry_run": true, "run": _edit.set_properties},
 		"cmd_resources_move": {"class": "mutating", "dry_run": true, "run": _move.move},
 		"cmd_resources_delete": {"class": "destructive", "dry_run": true, "run": _move.delete},

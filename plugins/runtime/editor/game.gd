@@ -105,7 +105,26 @@ func input(params: Dictionary) -> Dictionary:
 	var timeout: Variant = Link.int_param(params, "timeout_ms", 30000, 100, 600000)
 	if timeout == null:
 		return _router.fail("VALIDATION_ERROR", "timeout_ms must be an integer from 100 to 600000.")
-	return await _link.ask("input", {"steps": params["steps"]}, timeout)
+	var r: Dictionary = await _link.ask("input", {"steps": params["steps"]}, timeout)
+	if str(r.get("required", "")) == "game_not_breaked":
+		r["hint"] = await _input_cut_off(r) + str(r["hint"])
+	return r
+
+
+## The game stopped in the debugger under an input sequence (or before it began): ends
+## the sequence in the game and says which steps ran and what was released.
+func _input_cut_off(_r: Dictionary) -> String:
+	var c: Dictionary = await _link.ask_while_stopped("input_cancel", {}, 2000)
+	if not c.get("ok", false):
+		return "The input sequence was cut off by a debugger stop; which steps ran is not known (the game did not answer), and inputs it held are released when the game runs again. "
+	var res: Dictionary = c["result"]
+	if not res.get("running", false):
+		return "No input step ran: the game is stopped in the debugger. "
+	var released: PackedStringArray = []
+	for label: Variant in res.get("released", []):
+		released.append(str(label))
+	var held: String = "Held inputs released: %s (the game sees the releases when it runs again)." % ", ".join(released) if not released.is_empty() else "Nothing was held."
+	return "The input sequence was cut off by a debugger stop after %d of %d steps (the last: %s); the rest will not run. %s " % [int(res["applied"]), int(res["total"]), str(res.get("last", "")), held]
 
 
 ## {paused?: bool, time_scale?: number, step_frames?: int, timeout_ms?}

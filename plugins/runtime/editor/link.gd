@@ -147,6 +147,25 @@ func ask(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
 	return {}
 
 
+## Sends one request to the probe of a game stopped in the debugger (its message
+## captures still run) and waits (bounded) for the answer: the answer, or {} when none.
+func ask_while_stopped(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
+	var sid: int = monitor.active_session()
+	if sid < 0 or not monitor.probe_connected(sid):
+		return {}
+	var id: int = monitor.send_to_game(sid, command, params)
+	var deadline: int = Time.get_ticks_msec() + timeout_ms
+	while Time.get_ticks_msec() < deadline:
+		var reply: Variant = monitor.take_reply(id)
+		if reply != null:
+			return reply
+		if not monitor.session_state(sid)["active"]:
+			break
+		await tree().process_frame
+	monitor.forget(id)
+	return {}
+
+
 ## Tells the running game's probe to let go of everything (the toolset's editor code
 ## is going away): unfreeze a game frozen by the playtest toolset, release held inputs,
 ## cancel a running step, wait or watch. Fire and forget.

@@ -97,9 +97,15 @@ func cmd_batch(params: Dictionary) -> Dictionary:
 		return _bad("steps must be a non-empty array of {tool, params}.")
 	if EditorInterface.get_edited_scene_root() == null:
 		return _no_scene()
+	var full: Variant = Params.boolean(params, "full_values", false)
+	if full == null:
+		return _bad("full_values must be true or false.")
 	var n: int = (steps as Array).size()
 	var out: Dictionary = _run_steps(steps, dry, ACTION_PREFIX + "batch of %d step%s" % [n, "" if n == 1 else "s"])
 	var results: Array = out.get("results", [])
+	if not full:
+		for i: int in range(results.size()):
+			results[i] = _summarised(results[i])
 	var listed: Array = []
 	var persisted: bool = true
 	var reasons: PackedStringArray = []
@@ -126,3 +132,50 @@ func cmd_batch(params: Dictionary) -> Dictionary:
 		"persisted": persisted, "reasons": reasons, "undoable": out["undoable"], "dry_run": dry,
 		"action": out["action"],
 	})
+
+
+## [param v] (a step result, before the router encodes it) with every inline
+## (embedded) resource replaced by {type, summary}: a batch that builds an Environment,
+## its sky material and a noise would otherwise echo every stored property of each in
+## every step. Resources saved to a file are encoded as their path anyway. A copy: the
+## dictionaries and arrays of a result may be a node's own property values.
+## full_values: true keeps them.
+static func _summarised(v: Variant) -> Variant:
+	var x: Variant = _inline_summary(v)
+	if x != null:
+		return x
+	match typeof(v):
+		TYPE_DICTIONARY:
+			var out: Dictionary = {}
+			for k: Variant in (v as Dictionary).keys():
+				out[k] = _summarised((v as Dictionary)[k])
+			return out
+		TYPE_ARRAY:
+			var arr: Array = []
+			for e: Variant in (v as Array):
+				arr.append(_summarised(e))
+			return arr
+	return v
+
+
+## {type, summary} for an inline resource (an object, or the codec's {type, properties}),
+## else null.
+static func _inline_summary(x: Variant) -> Variant:
+	var label: String = ""
+	var n: int = 0
+	if typeof(x) == TYPE_OBJECT and is_instance_valid(x) and x is Resource:
+		var res: Resource = x
+		if res.resource_path != "" and not res.resource_path.contains("::"):
+			return null
+		var scr: Script = res.get_script() as Script
+		label = str(scr.get_global_name()) if scr != null and str(scr.get_global_name()) != "" else res.get_class()
+		for info: Dictionary in res.get_property_list():
+			var pname: String = str(info.get("name", ""))
+			if (int(info.get("usage", 0)) & PROPERTY_USAGE_STORAGE) != 0 and pname != "resource_path" and pname != "script":
+				n += 1
+	elif typeof(x) == TYPE_DICTIONARY and (x as Dictionary).size() == 2 and (x as Dictionary).has("type") and typeof((x as Dictionary).get("properties")) == TYPE_DICTIONARY:
+		label = str((x as Dictionary)["type"])
+		n = ((x as Dictionary)["properties"] as Dictionary).size()
+	else:
+		return null
+	return {"type": label, "summary": "inline resource with %d stored properties (full_values: true echoes them)" % n}

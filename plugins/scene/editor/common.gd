@@ -31,6 +31,7 @@ const RESERVED_PROPERTIES := {
 const STEP_TOOLS := [
 	"create_node", "instantiate", "delete_node", "duplicate_node", "rename_node",
 	"move_node", "set_properties", "connect_signal", "disconnect_signal", "set_groups",
+	"set_editable_children",
 ]
 const DUPLICATE_FLAGS := 15 # DUPLICATE_SIGNALS | GROUPS | SCRIPTS | USE_INSTANTIATION
 
@@ -67,22 +68,9 @@ func _outside(arg: String, path: String) -> Dictionary:
 # --- scene-specific checks ---------------------------------------------------------------
 
 
-## Whether changes to [param n] are saved with the scene: every node from the root down to
-## it must belong to the scene, or to an instance with Editable Children (that is what
-## PackedScene.pack() keeps). {persisted, reason}
+## Whether changes to [param n] are saved with the scene: {persisted, reason} (lib/nodes.gd).
 static func _persist_info(root: Node, n: Node) -> Dictionary:
-	var x: Node = n
-	while x != null and x != root:
-		var o: Node = x.owner
-		if o == null:
-			return {"persisted": false, "reason": "'%s' has no owner, so it is not part of the saved scene (it was added by a script or plugin, not the editor)." % Nodes.rel(root, x)}
-		if o != root and not root.is_editable_instance(o):
-			var where: String = Nodes.rel(root, o)
-			return {"persisted": false, "reason": "'%s' belongs to the instanced scene '%s' (the instance '%s'), which does not have Editable Children, so this change is not saved with the scene. Enable Editable Children on '%s' (instantiate it with editable_children: true, or in the Scene dock), or edit '%s' itself." % [Nodes.rel(root, n), o.scene_file_path, where, where, o.scene_file_path]}
-		x = x.get_parent()
-	if x == null:
-		return {"persisted": false, "reason": "'%s' is not inside the edited scene." % str(n.name)}
-	return {"persisted": true, "reason": ""}
+	return Nodes.persist_info(root, n)
 
 
 ## Refusal for structural edits (rename, move, delete, duplicate) of a node that is not

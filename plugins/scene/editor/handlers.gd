@@ -48,6 +48,7 @@ func setup(router: RefCounted) -> void:
 		"connect_signal": _signals._op_connect_signal,
 		"disconnect_signal": _signals._op_disconnect_signal,
 		"set_groups": _props._op_set_groups,
+		"set_editable_children": _nodes._op_set_editable_children,
 	}
 	_scenes.start(router.get("plugin") as EditorPlugin)
 
@@ -77,6 +78,8 @@ func get_commands() -> Dictionary:
 		"cmd_scene_connect_signal": {"class": "mutating", "dry_run": true, "run": _step("connect_signal")},
 		"cmd_scene_disconnect_signal": {"class": "mutating", "dry_run": true, "run": _step("disconnect_signal")},
 		"cmd_scene_set_groups": {"class": "mutating", "dry_run": true, "run": _step("set_groups")},
+		"cmd_scene_set_editable_children": {"class": "mutating", "dry_run": true, "run": _step("set_editable_children")},
+		"cmd_scene_select": {"class": "mutating", "dry_run": true, "run": _scenes.cmd_select},
 		"cmd_scene_extract_branch": {"class": "mutating", "dry_run": true, "run": _extract.cmd_extract_branch},
 		"cmd_scene_batch": {"class": "mutating", "dry_run": true, "run": _batch.cmd_batch},
 	}

@@ -167,6 +167,37 @@ func _op_instantiate(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	})
 
 
+## {node, enabled?: true} -> {path, scene, editable_children, changed, persisted, reason}:
+## Editable Children of an instanced scene (the Scene dock's checkbox), so that edits
+## of the nodes inside it are saved with this scene. Turning it off drops those edits
+## at the next save, as in the editor.
+func _op_set_editable_children(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
+	var nr: Dictionary = Nodes.param(root, p, "node")
+	if not nr.get("ok", false):
+		return nr["failure"]
+	var n: Node = nr["node"]
+	var enabled: Variant = Params.boolean(p, "enabled", true)
+	if enabled == null:
+		return _bad("enabled must be true or false.")
+	if n == root or n.scene_file_path == "":
+		return _bad("'%s' is not an instanced scene: Editable Children belongs to a node instanced from a scene file (godot_scene_instantiate). Nodes of this scene are saved with it already." % Nodes.rel(root, n))
+	var outer: Dictionary = _persist_info(root, n)
+	if not outer["persisted"]:
+		return _bad("'%s' cannot be made editable here: %s" % [Nodes.rel(root, n), outer["reason"]])
+	var was: bool = root.is_editable_instance(n)
+	if was != enabled:
+		rec.do_call(root, "set_editable_instance", [n, enabled])
+		rec.undo_call(root, "set_editable_instance", [n, was])
+		# The Scene dock lists an instance's nodes by this flag: refresh it.
+		rec.do_call(root.get_tree(), "emit_signal", [&"tree_changed"])
+		rec.undo_call(root.get_tree(), "emit_signal", [&"tree_changed"])
+	return _router.ok({
+		"_label": "%s Editable Children of '%s'" % ["enable" if enabled else "disable", Nodes.rel(root, n)],
+		"path": Nodes.rel(root, n), "scene": n.scene_file_path, "editable_children": enabled, "changed": was != enabled,
+		"persisted": true, "reason": "",
+	})
+
+
 ## True when the scene at [param path] depends (directly or not) on [param target].
 func _depends_on(path: String, target: String) -> bool:
 	if target == "":

@@ -15,18 +15,47 @@ func _op_set_properties(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	if not dec.get("ok", false):
 		return dec["failure"]
 	var values: Dictionary = dec["values"]
+	var before: Dictionary = _stored_values(node, values)
 	var changes: Array = []
 	for k: String in values.keys():
 		var old: Variant = node.get(k)
 		rec.do_set(node, k, values[k])
 		rec.undo_set(node, k, old)
 		changes.append({"property": k, "old": old, "new": node.get(k)})
-	var persist: Dictionary = _persist_info(root, node)
-	return _router.ok({
+	var out: Dictionary = {
 		"_label": "set %s on '%s'" % [", ".join(PackedStringArray(values.keys())), Nodes.rel(root, node)],
 		"path": Nodes.rel(root, node), "changes": changes,
-		"persisted": persist["persisted"], "reason": persist["reason"],
-	})
+	}
+	# What the setters changed besides (a Control's size moves its offsets, a
+	# Sprite2D's region, a shape's extents): the same stored properties read again.
+	var also: Array = []
+	for k: String in before.keys():
+		var now: Variant = node.get(k)
+		if typeof(now) != typeof(before[k]) or now != before[k]:
+			also.append({"property": k, "old": before[k], "new": now})
+	if not also.is_empty():
+		out["also_changed"] = also
+	var persist: Dictionary = _persist_info(root, node)
+	out["persisted"] = persist["persisted"]
+	out["reason"] = persist["reason"]
+	return _router.ok(out)
+
+
+## The stored (saved) properties of [param node] other than those in [param skip], with
+## their values: what a save would write, to compare after setting. Objects are compared
+## by identity, so a setter that only edits a sub-resource is not seen.
+func _stored_values(node: Node, skip: Dictionary) -> Dictionary:
+	var scr: Script = node.get_script() as Script
+	var key: String = node.get_class() + "|" + (scr.resource_path if scr != null else "")
+	if _prop_lists.get(key) == null:
+		_property_info(node, "")
+	var out: Dictionary = {}
+	for name: Variant in (_prop_lists.get(key, {}) as Dictionary).keys():
+		var info: Dictionary = _prop_lists[key][name]
+		if skip.has(name) or (int(info.get("usage", 0)) & PROPERTY_USAGE_STORAGE) == 0 or str(name) == "script":
+			continue
+		out[name] = node.get(str(name))
+	return out
 
 
 

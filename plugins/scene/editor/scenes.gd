@@ -202,8 +202,11 @@ func _target_scene(params: Dictionary) -> Dictionary:
 func cmd_save(params: Dictionary) -> Dictionary:
 	var dry: Variant = Params.boolean(params, "dry_run", false)
 	var overwrite: Variant = Params.boolean(params, "overwrite", false)
-	if dry == null or overwrite == null:
-		return _bad("dry_run and overwrite must be true or false.")
+	var all: Variant = Params.boolean(params, "all", false)
+	if dry == null or overwrite == null or all == null:
+		return _bad("dry_run, overwrite and all must be true or false.")
+	if all:
+		return await _save_all(dry, overwrite, str(params.get("scene", "")) != "" or str(params.get("path", "")) != "")
 	var t: Dictionary = _target_scene(params)
 	if not t.get("ok", false):
 		return t["failure"]
@@ -258,6 +261,80 @@ func cmd_save(params: Dictionary) -> Dictionary:
 		return _router.fail("INTERNAL_ERROR", "The editor did not save '%s' (see its Output panel)." % target)
 	_remember_disk(target, true)
 	return _router.ok(result)
+
+
+## all: true -> every open scene with unsaved changes saved in place, all or none:
+## each is checked first (never saved, changed on disk), and nothing is saved when one
+## would fail. {path: "", saved, was_dirty, persisted, undoable, dry_run, scenes: [{path,
+## saved, was_dirty, overwrote_newer}]}
+func _save_all(dry: bool, overwrite: bool, targeted: bool) -> Dictionary:
+	if targeted:
+		return _bad("all saves every open scene in place: leave scene and path out.")
+	var dirty: PackedStringArray = []
+	for s: Dictionary in _open_scenes():
+		if not s["dirty"]:
+			continue
+		if str(s["path"]) == "":
+			return _router.fail("PRECONDITION_FAILED", "An open scene with unsaved changes was never saved (it has no file): save it first with godot_scene_save {path}. Nothing was saved.")
+		dirty.append(str(s["path"]))
+	for path: String in dirty:
+		var check: Dictionary = await cmd_save({"scene": path, "overwrite": overwrite, "dry_run": true})
+		if not check.get("ok", false):
+			check["hint"] = "'%s' cannot be saved: %s Nothing was saved." % [path, str(check.get("hint", ""))]
+			return check
+	var scenes: Array = []
+	for path: String in dirty:
+		var r: Dictionary = await cmd_save({"scene": path, "overwrite": overwrite, "dry_run": dry})
+		if not r.get("ok", false):
+			var done: PackedStringArray = []
+			for e: Dictionary in scenes:
+				done.append(str(e["path"]))
+			r["hint"] = "Saving '%s' failed: %s Saved before it: %s." % [path, str(r.get("hint", "")), ", ".join(done) if not done.is_empty() else "none"]
+			return r
+		var res: Dictionary = r["result"]
+		scenes.append({"path": path, "saved": res["saved"], "was_dirty": true, "overwrote_newer": res["overwrote_newer"]})
+	return _router.ok({
+		"path": "", "saved": not dry and not scenes.is_empty(), "was_dirty": not scenes.is_empty(), "persisted": not dry,
+		"undoable": false, "dry_run": dry, "scenes": scenes,
+	})
+
+
+## {nodes: [paths], add?: false, dry_run?} -> {selection: [paths], dry_run}: the editor's selection (what the
+## Scene dock highlights and the inspector shows). [] clears it. Not an undo action.
+func cmd_select(params: Dictionary) -> Dictionary:
+	var root: Node = EditorInterface.get_edited_scene_root()
+	if root == null:
+		return _no_scene()
+	var nv: Variant = params.get("nodes", [])
+	var add: Variant = Params.boolean(params, "add", false)
+	var dry: Variant = Params.boolean(params, "dry_run", false)
+	if typeof(nv) != TYPE_ARRAY or add == null or dry == null:
+		return _bad("nodes must be an array of node paths relative to the scene root (\".\" is the root), add true or false.")
+	var picked: Array[Node] = []
+	for v: Variant in nv:
+		if typeof(v) != TYPE_STRING:
+			return _bad("nodes must hold node paths (strings).")
+		var n: Node = Nodes.resolve(root, v as String)
+		if n == null:
+			return Nodes.not_found(root, v as String)
+		picked.append(n)
+	var sel: EditorSelection = EditorInterface.get_selection()
+	var now: Array[Node] = []
+	if add:
+		for n: Node in sel.get_selected_nodes():
+			if is_instance_valid(n) and (n == root or root.is_ancestor_of(n)):
+				now.append(n)
+	for n: Node in picked:
+		if not now.has(n):
+			now.append(n)
+	if not dry:
+		sel.clear()
+		for n: Node in now:
+			sel.add_node(n)
+	var out: PackedStringArray = []
+	for n: Node in now:
+		out.append(Nodes.rel(root, n))
+	return _router.ok({"selection": out, "dry_run": dry})
 
 
 ## {scene?, dry_run?} -> {path, closed, discarded_changes, active, undoable, dry_run}

@@ -5,8 +5,9 @@ extends "common.gd"
 
 
 ## {node, script, source?, dry_run} -> {node, node_type, script, class_name, previous_script,
-## created, scene, scene_dirty, persisted, undoable, undo_history, errors, ready, written,
-## removed}
+## created, scene, scene_dirty, persisted, reason, undoable, undo_history, errors, ready, written,
+## removed}. persisted: the scene's next save keeps the change (Nodes.persist_info); reason
+## says why not when false.
 func attach(params: Dictionary) -> Dictionary:
 	var sr: Dictionary = _scene_root()
 	if not sr["ok"]:
@@ -57,6 +58,7 @@ func attach(params: Dictionary) -> Dictionary:
 	if dry_run:
 		out["scene_dirty"] = false
 		out["persisted"] = false
+		out["reason"] = "dry run: nothing changed"
 		out["undoable"] = false
 		return _router.ok(out)
 	var file_do: Array = []
@@ -88,7 +90,7 @@ func attach(params: Dictionary) -> Dictionary:
 		out["ready"] = await _wait_ready(PackedStringArray([p]), PackedStringArray(), EDITOR_WAIT_MS)
 		out["class_name"] = _class_name_of(p) if _class_name_of(p) != "" else r["class_name"]
 	out["scene_dirty"] = true
-	out["persisted"] = false
+	out.merge(Nodes.persist_info(root, node), true)
 	out["undoable"] = true
 	out["undo_history"] = "scene"
 	return _router.ok(out)
@@ -109,12 +111,13 @@ func detach(params: Dictionary) -> Dictionary:
 		return _router.fail("VALIDATION_ERROR", "dry_run must be true or false.")
 	var node: Node = nr["node"]
 	var old: Variant = node.get_script()
-	var out: Dictionary = {"node": nr["path"], "node_type": node.get_class(), "scene": root.scene_file_path, "detached": false, "previous_script": "", "scene_dirty": false, "persisted": false, "undoable": false}
+	var out: Dictionary = {"node": nr["path"], "node_type": node.get_class(), "scene": root.scene_file_path, "detached": false, "previous_script": "", "scene_dirty": false, "persisted": false, "reason": "the node has no script: nothing changed", "undoable": false}
 	if old == null:
 		return _router.ok(out)
 	out["previous_script"] = (old as Script).resource_path
 	out["detached"] = not dry_run
 	if dry_run:
+		out["reason"] = "dry run: nothing changed"
 		return _router.ok(out)
 	# Keep the script's variable values so that undo restores them with the script.
 	var saved: Dictionary = {}
@@ -130,6 +133,7 @@ func detach(params: Dictionary) -> Dictionary:
 		ur.add_undo_property(node, str(k), saved[k])
 	ur.commit_action(true)
 	out["scene_dirty"] = true
+	out.merge(Nodes.persist_info(root, node), true)
 	out["undoable"] = true
 	out["undo_history"] = "scene"
 	return _router.ok(out)

@@ -564,9 +564,9 @@ type Target struct {
 
 // InteractIn is one pointer or typing gesture.
 type InteractIn struct {
-	Action string `json:"action" jsonschema:"enum=click|double_click|hover|drag|scroll|type_text"`
-	Node   string `json:"node,omitempty" description:"the target's node path"`
-	Text   string `json:"text,omitempty" description:"or its visible text"`
+	Action string  `json:"action" jsonschema:"enum=click|double_click|hover|drag|scroll|type_text"`
+	Node   string  `json:"node,omitempty" description:"the target's node path"`
+	Text   string  `json:"text,omitempty" description:"or its visible text"`
 	Button string  `json:"button,omitempty" jsonschema:"enum=left|right|middle,default=left"`
 	To     *Target `json:"to,omitempty" description:"drag: where to drop"`
 	By     *Vec2   `json:"by,omitempty" description:"drag: an offset in window pixels instead"`

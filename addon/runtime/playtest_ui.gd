@@ -456,7 +456,6 @@ func describe(r: Dictionary) -> Dictionary:
 # --- gestures -------------------------------------------------------------------------------
 
 
-const _BUTTONS := {"left": MOUSE_BUTTON_LEFT, "right": MOUSE_BUTTON_RIGHT, "middle": MOUSE_BUTTON_MIDDLE}
 
 
 static func _mask(button: int) -> int:
@@ -473,14 +472,14 @@ static func motion(to: Vector2, from: Vector2, mask: int) -> InputEventMouseMoti
 	return mm
 
 
-static func button(at: Vector2, index: int, pressed: bool, mask: int, double: bool = false) -> InputEventMouseButton:
+static func button(at: Vector2, index: int, pressed: bool, mask: int, double_click: bool = false) -> InputEventMouseButton:
 	var mb: InputEventMouseButton = InputEventMouseButton.new()
 	mb.position = at
 	mb.global_position = at
-	mb.button_index = index
+	mb.button_index = index as MouseButton
 	mb.pressed = pressed
 	mb.button_mask = mask
-	mb.double_click = double
+	mb.double_click = double_click
 	return mb
 
 

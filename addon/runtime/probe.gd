@@ -147,6 +147,8 @@ func _on_message(message: String, data: Array) -> bool:
 			_playtest.controls(id, params)
 		"interact":
 			_playtest.interact(id, params)
+		"digest":
+			_playtest.digest(id, params)
 		"release":
 			_reply(id, _ok(_playtest.release()))
 		_:

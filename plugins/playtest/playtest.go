@@ -97,6 +97,12 @@ func Toolset() sdk.Toolset {
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, interact),
+			sdk.NewTool("digest", sdk.ToolOptions{
+				Title:         "Scene at a glance",
+				Description:   "The live scene without a screenshot: nodes of interest (bodies, moving since the last digest, scripted, in groups) with position and velocity, and the visible UI texts.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, digest),
 		},
 	}
 }
@@ -631,5 +637,52 @@ func interact(ctx context.Context, call *sdk.Call, in InteractIn) (InteractOut, 
 	}
 	out, err := sdk.Send[InteractOut](ctx, call.Host, "cmd_playtest_interact", in, time.Duration(in.Frames)*100*time.Millisecond+2*editorSlack)
 	out.ReleasedAtEnd = nonNil(out.ReleasedAtEnd)
+	return out, err
+}
+
+// DigestIn says what else to include.
+type DigestIn struct {
+	Groups   []string `json:"groups,omitempty" jsonschema:"maxItems=16" description:"always include these groups' nodes"`
+	MaxNodes int      `json:"max_nodes,omitempty" jsonschema:"minimum=1,maximum=500,default=40"`
+}
+
+// DigestNode is a node of interest.
+type DigestNode struct {
+	Path     string    `json:"path"`
+	Class    string    `json:"class"`
+	Position []float64 `json:"position"`
+	Velocity []float64 `json:"velocity,omitempty"`
+	Moving   bool      `json:"moving"`
+	Visible  bool      `json:"visible"`
+	Groups   []string  `json:"groups,omitempty"`
+}
+
+// DigestText is a visible UI text.
+type DigestText struct {
+	Path string `json:"path"`
+	Text string `json:"text"`
+}
+
+// DigestOut is the scene at a glance.
+type DigestOut struct {
+	Scene     string       `json:"scene"`
+	Frame     int64        `json:"frame"`
+	Frozen    bool         `json:"frozen"`
+	Nodes     []DigestNode `json:"nodes"`
+	Total     int          `json:"total"`
+	Truncated bool         `json:"truncated"`
+	Texts     []DigestText `json:"texts"`
+}
+
+func digest(ctx context.Context, call *sdk.Call, in DigestIn) (DigestOut, error) {
+	if len(in.Groups) > maxExpressions {
+		return DigestOut{}, sdk.Validation("groups: at most 16")
+	}
+	if in.MaxNodes == 0 {
+		in.MaxNodes = 40
+	}
+	out, err := sdk.Send[DigestOut](ctx, call.Host, "cmd_playtest_digest", in, 0)
+	out.Nodes = nonNil(out.Nodes)
+	out.Texts = nonNil(out.Texts)
 	return out, err
 }

@@ -19,8 +19,8 @@ func TestPlaytestToolsRunCode(t *testing.T) {
 	for _, tool := range h.Tools() {
 		runs[tool.Name] = tool.RunsCode
 	}
-	if len(runs) != 6 {
-		t.Fatalf("%d tools, want 6: %v", len(runs), runs)
+	if len(runs) != 7 {
+		t.Fatalf("%d tools, want 7: %v", len(runs), runs)
 	}
 	for _, name := range []string{"eval", "step", "wait_for", "watch"} {
 		if !runs[name] {
@@ -28,7 +28,7 @@ func TestPlaytestToolsRunCode(t *testing.T) {
 		}
 	}
 	// Listing controls and pointing at them run no agent code.
-	for _, name := range []string{"controls", "interact"} {
+	for _, name := range []string{"controls", "interact", "digest"} {
 		if runs[name] {
 			t.Errorf("%s is declared runs_code", name)
 		}
@@ -120,6 +120,16 @@ func TestPlaytestCommands(t *testing.T) {
 		{"interact", "cmd_playtest_interact", `{"action":"drag","node":"Slot1","to":{"text":"Bin"},"button":"left","frames":4,"amount":3}`,
 			map[string]any{"action": "drag", "node": "Slot1", "to": map[string]any{"text": "Bin"}, "frames": 4},
 			map[string]any{"action": "drag"}, nil},
+		{"digest", "cmd_playtest_digest", `{"groups":["enemies"],"max_nodes":40}`,
+			map[string]any{"groups": []string{"enemies"}},
+			map[string]any{"scene": "res://main.tscn", "frame": 3, "nodes": []any{map[string]any{"path": "/root/Main/Body", "class": "RigidBody2D", "position": []float64{1, 2}, "velocity": []float64{0, 9.8}, "moving": true, "visible": true}}, "total": 1},
+			func(t *testing.T, r *sdktest.Result) {
+				var out pt.DigestOut
+				decode(t, r, &out)
+				if len(out.Nodes) != 1 || !out.Nodes[0].Moving || out.Nodes[0].Velocity[1] != 9.8 || out.Texts == nil {
+					t.Fatalf("%+v", out)
+				}
+			}},
 		{"wait_for", "cmd_playtest_wait_for", `{"until":{"group":"enemies","count_at_most":0},"max_frames":600,"timeout_ms":10000}`,
 			map[string]any{"until": map[string]any{"group": "enemies", "count_at_most": 0}},
 			map[string]any{"held": false, "until": "group enemies count <= 0", "expired": "frames", "frame": 900, "frames_waited": 600, "predicate_value": 2, "values": map[string]any{}},

@@ -36,6 +36,7 @@ func get_commands() -> Dictionary:
 		"cmd_playtest_watch": {"class": "runtime", "run": watch},
 		"cmd_playtest_controls": {"class": "runtime", "run": controls},
 		"cmd_playtest_interact": {"class": "runtime", "run": interact},
+		"cmd_playtest_digest": {"class": "runtime", "run": digest},
 	}
 
 
@@ -374,3 +375,12 @@ func watch(params: Dictionary) -> Dictionary:
 		return _router.fail("VALIDATION_ERROR", "node must be a node path string.")
 	var req: Dictionary = {"expressions": exprs, "every": every, "frames": frames, "max_samples": max_samples, "max_bytes": max_bytes, "timeout_ms": timeout, "node": node}
 	return await _ask("watch", req, int(timeout) + DEFAULT_TIMEOUT_MS)
+
+
+## {groups?, max_nodes?}
+func digest(params: Dictionary) -> Dictionary:
+	var groups: Variant = _strings(params, "groups", 16)
+	var most: Variant = int_param(params, "max_nodes", 40, 1, 500)
+	if groups == null or most == null:
+		return _router.fail("VALIDATION_ERROR", "groups must be at most 16 group names and max_nodes 1..500.")
+	return await _ask("digest", {"groups": groups, "max_nodes": most}, DEFAULT_TIMEOUT_MS)

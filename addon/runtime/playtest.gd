@@ -885,7 +885,7 @@ func interact(id: int, params: Dictionary) -> void:
 				_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "type_text: the focused %s %s is not editable; nothing was sent." % [focus.get_class(), focus.get_path()]))
 				return
 	if has_target:
-		target = _ui.resolve(params, true, action)
+		target = _ui.resolve(params, action != "hover", action)
 		if target.has("ok"):
 			_probe.call("_reply", id, target)
 			return

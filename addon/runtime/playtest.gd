@@ -926,8 +926,6 @@ func interact(id: int, params: Dictionary) -> void:
 		result["target"] = _ui.describe(target)
 	if not end.is_empty():
 		result["to"] = _ui.describe(end)
-	elif action == "drag":
-		result["to"] = {"point": {"x": q.x, "y": q.y}}
 	var last: int = 0
 	for e: Dictionary in events:
 		last = maxi(last, int(e["at"]))

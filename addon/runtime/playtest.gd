@@ -918,8 +918,13 @@ func interact(id: int, params: Dictionary) -> void:
 		_probe.call("_reply", id, _fail("VALIDATION_ERROR", "amount must be 1..100 wheel steps down, or -1..-100 up."))
 		return
 	var frames: int = clampi(int(params.get("frames", 8)), 1, 600)
-	var events: Array = PlaytestUI.plan(action, p, q, from, _BUTTON_NAMES[bname], amount, value, frames)
-	if action == "type_text":
+	var events: Array = []
+	if action != "type_text":
+		events = PlaytestUI.plan(action, p, q, from, _BUTTON_NAMES[bname], amount, frames)
+	else:
+		# Into a target: click it first (focus), type from the frame after the release.
+		if has_target:
+			events = PlaytestUI.plan("click", p, q, from, MOUSE_BUTTON_LEFT, amount, frames)
 		events.append_array(PlaytestUI.typing(value, 2 if has_target else 0))
 	var result: Dictionary = {"action": action}
 	if has_target:
@@ -1065,8 +1070,14 @@ func digest(id: int, params: Dictionary) -> void:
 			stack.append(kids[i])
 		if not (n is Node2D or n is Node3D) or n == _probe:
 			continue
-		var visible: bool = (n as Node2D).is_visible_in_tree() if n is Node2D else (n as Node3D).is_visible_in_tree()
-		var pos: Variant = (n as Node2D).global_position if n is Node2D else (n as Node3D).global_position
+		var visible: bool = false
+		var pos: Variant = null
+		if n is Node2D:
+			visible = (n as Node2D).is_visible_in_tree()
+			pos = (n as Node2D).global_position
+		else:
+			visible = (n as Node3D).is_visible_in_tree()
+			pos = (n as Node3D).global_position
 		var key: int = n.get_instance_id()
 		seen[key] = pos
 		var in_groups: PackedStringArray = []
@@ -1074,7 +1085,12 @@ func digest(id: int, params: Dictionary) -> void:
 			if n.is_in_group(StringName(str(g))):
 				in_groups.append(str(g))
 		var vel: Variant = _velocity(n)
-		var moving: bool = (_last_positions.has(key) and _last_positions[key] != pos) or (vel != null and (vel.length() if (vel is Vector2 or vel is Vector3) else 0.0) > 0.0)
+		var speed: float = 0.0
+		if vel is Vector2:
+			speed = (vel as Vector2).length()
+		elif vel is Vector3:
+			speed = (vel as Vector3).length()
+		var moving: bool = (_last_positions.has(key) and _last_positions[key] != pos) or speed > 0.0
 		var body: bool = n is PhysicsBody2D or n is PhysicsBody3D
 		if not in_groups.is_empty() or ((visible) and (body or moving or n.get_script() != null)):
 			var rank: int = 0 if not in_groups.is_empty() else (1 if moving else (2 if body else 3))

@@ -119,7 +119,8 @@ func rects(c: Control, local: Rect2) -> Dictionary:
 		if w == null:
 			return out
 		corners.append(w)
-	var win: Rect2 = Rect2(corners[0], Vector2.ZERO)
+	var first: Vector2 = corners[0]
+	var win: Rect2 = Rect2(first, Vector2.ZERO)
 	for p: Vector2 in corners:
 		win = win.expand(p)
 	out["window"] = win
@@ -495,15 +496,15 @@ static func key_char(ch: String, pressed: bool) -> InputEventKey:
 	return k
 
 
-## The events of a gesture as [{at, ev}] (at: the frame offset from which the game sees
-## it), or {error}. [param p]: the target's window point; [param q]: the drag end.
-static func plan(action: String, p: Vector2, q: Vector2, from: Vector2, b: int, amount: int, text: String, frames: int) -> Array:
+## The events of a gesture as [{at, ev}] in frame order (at: the frame offset from which
+## the game sees it). [param p]: the target's window point; [param q]: the drag end.
+static func plan(action: String, p: Vector2, q: Vector2, from: Vector2, b: int, amount: int, frames: int) -> Array:
 	var ev: Array = []
 	var m: int = _mask(b)
 	match action:
 		"hover":
 			ev.append({"at": 0, "ev": motion(p, from, 0)})
-		"click", "double_click", "type_text":
+		"click", "double_click":
 			ev.append({"at": 0, "ev": motion(p, from, 0)})
 			ev.append({"at": 0, "ev": button(p, b, true, m)})
 			ev.append({"at": 1, "ev": button(p, b, false, 0)})

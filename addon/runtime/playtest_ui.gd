@@ -459,8 +459,8 @@ func describe(r: Dictionary) -> Dictionary:
 
 
 
-static func _mask(button: int) -> int:
-	return 1 << (button - 1)
+static func _mask(index: int) -> int:
+	return 1 << (index - 1)
 
 
 static func motion(to: Vector2, from: Vector2, mask: int) -> InputEventMouseMotion:

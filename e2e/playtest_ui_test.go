@@ -240,4 +240,14 @@ func playtestUI(t *testing.T, windowed bool) {
 			t.Fatalf("not frozen again after the gesture: %+v", r)
 		}
 	})
+
+	t.Run("the next play is not frozen", func(t *testing.T) {
+		// Start frozen was for that launch only: a plain play runs on its own.
+		var run rtPlay
+		s.host.mustCall(t, "godot_runtime_play", map[string]any{"scene": "res://ui_playtest.tscn"}, &run)
+		if !run.Restarted {
+			t.Fatalf("%+v", run)
+		}
+		rtWaitLog(t, s, "godot_runtime_get_output", run.OutputCursor, "frames running by themselves", rtTextIs("uitest: process frame 10"))
+	})
 }

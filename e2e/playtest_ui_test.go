@@ -11,8 +11,10 @@ import (
 // and testdata/game/ui_playtest.tscn: buttons (Secret hidden, Locked disabled,
 // Under covered by a ColorRect), a LineEdit, a slider, an ItemList, a scroll
 // container and a world marker, seen through a Camera2D offset by (100, 50)
-// and, when the game has a window, a content scale factor of 2. The game prints
-// what it was given; the tests read that output, not only the tools' answers.
+// and, when the game has a window, the canvas_items stretch mode (its scale
+// and offset depend on the window the editor gives the game). The game prints
+// what it was given; the tests read that output, not only the tools' answers:
+// a click that the mapping put in the wrong place would not reach the button.
 
 type ptControl struct {
 	Path       string             `json:"path"`
@@ -101,10 +103,9 @@ func playtestUI(t *testing.T, windowed bool) {
 		t.Fatalf("5 ticks from a frozen start: %+v", st)
 	}
 
-	scale := 1.0
-	if windowed {
-		scale = 2
-	}
+	// The stretch: window pixels = viewport pixels * scale + offset (read from
+	// the Start button's two rects below; 1 and 0 headless).
+	scale, offX, offY := 1.0, 0.0, 0.0
 
 	t.Run("list controls", func(t *testing.T) {
 		var l ptControls
@@ -118,8 +119,14 @@ func playtestUI(t *testing.T, windowed bool) {
 			c.Rect["x"] != 10 || c.Rect["y"] != 10 || c.Rect["w"] != 70 || c.Rect["h"] != 30 {
 			t.Fatalf("%+v", c)
 		}
-		if c.ScreenRect == nil || math.Abs(c.ScreenRect["w"]-70*scale) > 0.5 || math.Abs(c.ScreenRect["x"]-l.Window["x"]-10*scale) > 0.5 {
-			t.Fatalf("screen rect %+v in window %+v (scale %v)", c.ScreenRect, l.Window, scale)
+		if c.ScreenRect == nil {
+			t.Fatalf("no screen rect: %+v", c)
+		}
+		scale = c.ScreenRect["w"] / 70
+		offX, offY = c.ScreenRect["x"]-l.Window["x"]-10*scale, c.ScreenRect["y"]-l.Window["y"]-10*scale
+		t.Logf("window %+v: stretch scale %v, offset (%v, %v)", l.Window, scale, offX, offY)
+		if math.Abs(c.ScreenRect["h"]/30-scale) > 0.02 || (!windowed && (scale != 1 || offX != 0 || offY != 0)) || (windowed && scale < 1) {
+			t.Fatalf("screen rect %+v for viewport rect %+v in window %+v", c.ScreenRect, c.Rect, l.Window)
 		}
 		// Hidden ones only with all; rows of the ItemList come along.
 		s.host.mustCall(t, "godot_playtest_controls", map[string]any{"class": "Button"}, &l)
@@ -149,8 +156,8 @@ func playtestUI(t *testing.T, windowed bool) {
 			t.Fatalf("%+v", r)
 		}
 		// The centre (45, 25) of the viewport rect, in window pixels.
-		if math.Abs(r.Target.Point["x"]-45*scale) > 0.5 || math.Abs(r.Target.Point["y"]-25*scale) > 0.5 {
-			t.Fatalf("point %+v (scale %v)", r.Target.Point, scale)
+		if math.Abs(r.Target.Point["x"]-(45*scale+offX)) > 0.5 || math.Abs(r.Target.Point["y"]-(25*scale+offY)) > 0.5 {
+			t.Fatalf("point %+v (scale %v, offset %v,%v)", r.Target.Point, scale, offX, offY)
 		}
 		rtWaitLog(t, s, "godot_runtime_get_output", cursor, "the button's pressed", rtTextIs("uitest: start pressed 1"))
 	})

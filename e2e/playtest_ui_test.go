@@ -93,19 +93,21 @@ func playtestUI(t *testing.T, windowed bool) {
 		t.Fatalf("status after a frozen start: %+v", st)
 	}
 	// Then exactly N frames: the game's own counter says 10, and prints it at its 10th.
-	st := ptStepOf(t, s, map[string]any{"unit": "process_frames", "count": 10, "report": []string{"frames"}})
+	st := ptStepOf(t, s, map[string]any{"unit": "process_frames", "count": 10, "report": []string{"frames", "ticks"}})
 	if st.Stepped != 10 || rtNum(t, st.Values["frames"]) != 10 || !st.Frozen {
 		t.Fatalf("10 frames from a frozen start: %+v", st)
 	}
 	rtWaitLog(t, s, "godot_runtime_get_output", cursor, "the game's 10th frame", rtTextIs("uitest: process frame 10"))
+	ticks := rtNum(t, st.Values["ticks"])
 	st = ptStepOf(t, s, map[string]any{"count": 5, "report": []string{"ticks"}})
-	if st.PhysicsTicks != 5 || rtNum(t, st.Values["ticks"]) != 5 {
-		t.Fatalf("5 ticks from a frozen start: %+v", st)
+	if st.PhysicsTicks != 5 || rtNum(t, st.Values["ticks"]) != ticks+5 {
+		t.Fatalf("5 ticks after %v: %+v", ticks, st)
 	}
 
 	// The stretch: window pixels = viewport pixels * scale + offset (read from
 	// the Start button's two rects below; 1 and 0 headless).
 	scale, offX, offY := 1.0, 0.0, 0.0
+	startH := 30.0 // the Start button's height (its minimum size may make it taller)
 
 	t.Run("list controls", func(t *testing.T) {
 		var l ptControls
@@ -116,16 +118,16 @@ func playtestUI(t *testing.T, windowed bool) {
 		c := l.Controls[0]
 		// Local (110, 60) through the camera at (100, 50): viewport (10, 10).
 		if c.Path != "/root/UiPlaytest/Start" || c.Class != "Button" || c.Text != "Start" || !c.Visible || c.Disabled ||
-			c.Rect["x"] != 10 || c.Rect["y"] != 10 || c.Rect["w"] != 70 || c.Rect["h"] != 30 {
+			c.Rect["x"] != 10 || c.Rect["y"] != 10 || c.Rect["w"] != 70 || c.Rect["h"] < 30 {
 			t.Fatalf("%+v", c)
 		}
 		if c.ScreenRect == nil {
 			t.Fatalf("no screen rect: %+v", c)
 		}
-		scale = c.ScreenRect["w"] / 70
+		scale, startH = c.ScreenRect["w"]/70, c.Rect["h"]
 		offX, offY = c.ScreenRect["x"]-l.Window["x"]-10*scale, c.ScreenRect["y"]-l.Window["y"]-10*scale
 		t.Logf("window %+v: stretch scale %v, offset (%v, %v)", l.Window, scale, offX, offY)
-		if math.Abs(c.ScreenRect["h"]/30-scale) > 0.02 || (!windowed && (scale != 1 || offX != 0 || offY != 0)) || (windowed && scale < 1) {
+		if math.Abs(c.ScreenRect["h"]/c.Rect["h"]-scale) > 0.02 || (!windowed && (scale != 1 || offX != 0 || offY != 0)) || (windowed && scale < 1) {
 			t.Fatalf("screen rect %+v for viewport rect %+v in window %+v", c.ScreenRect, c.Rect, l.Window)
 		}
 		// Hidden ones only with all; rows of the ItemList come along.
@@ -155,8 +157,8 @@ func playtestUI(t *testing.T, windowed bool) {
 		if r.Target == nil || r.Target.Path != "/root/UiPlaytest/Start" || !r.Frozen || r.Frames < 2 {
 			t.Fatalf("%+v", r)
 		}
-		// The centre (45, 25) of the viewport rect, in window pixels.
-		if math.Abs(r.Target.Point["x"]-(45*scale+offX)) > 0.5 || math.Abs(r.Target.Point["y"]-(25*scale+offY)) > 0.5 {
+		// The centre of the viewport rect (10, 10, 70, h), in window pixels.
+		if math.Abs(r.Target.Point["x"]-(45*scale+offX)) > 0.5 || math.Abs(r.Target.Point["y"]-((10+startH/2)*scale+offY)) > 0.5 {
 			t.Fatalf("point %+v (scale %v, offset %v,%v)", r.Target.Point, scale, offX, offY)
 		}
 		rtWaitLog(t, s, "godot_runtime_get_output", cursor, "the button's pressed", rtTextIs("uitest: start pressed 1"))

@@ -365,10 +365,11 @@ func _order(controls: Array[Control]) -> Dictionary:
 	return m
 
 
-## Why window point [param p] is not in the window ("" when it is).
+## Why window point [param p] is not in the window ("" when it is). A headless game has
+## no real window (its root keeps a nominal 64x64) and takes input anywhere.
 func _outside(p: Vector2) -> String:
 	var size: Vector2i = _root().size
-	if size.x <= 0 or size.y <= 0:
+	if size.x <= 0 or size.y <= 0 or DisplayServer.get_name() == "headless":
 		return ""
 	if Rect2(Vector2.ZERO, Vector2(size)).has_point(p):
 		return ""

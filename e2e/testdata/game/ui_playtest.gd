@@ -2,8 +2,8 @@ extends Node2D
 ## The UI sample of the playtest e2e tests (e2e/playtest_ui_test.go): buttons (one
 ## hidden, one disabled, one covered by a panel), a LineEdit, a slider, an ItemList,
 ## a scroll container and a world marker, seen through a Camera2D offset by (100, 50)
-## and, in a window, the canvas_items stretch mode (320x240 kept in aspect, in a window
-## asked to be 640x480; the editor may size an embedded game otherwise). It counts its own
+## and, in a window, the canvas_items stretch mode with a content size twice the
+## window's (everything drawn at half size, aspect kept). It counts its own
 ## process frames and physics ticks from the start and prints what it was given, so
 ## the tests check the tools against the game's own account.
 
@@ -15,10 +15,9 @@ var start_presses: int = 0
 func _ready() -> void:
 	if DisplayServer.get_name() != "headless":
 		var root: Window = get_tree().root
-		root.content_scale_size = Vector2i(320, 240)
+		root.content_scale_size = root.size * 2
 		root.content_scale_aspect = Window.CONTENT_SCALE_ASPECT_KEEP
 		root.content_scale_mode = Window.CONTENT_SCALE_MODE_CANVAS_ITEMS
-		get_window().size = Vector2i(640, 480)
 	$Start.pressed.connect(func() -> void:
 		start_presses += 1
 		print("uitest: start pressed %d" % start_presses))

@@ -60,8 +60,14 @@ static func rows_of(c: Control) -> Array:
 	var out: Array = []
 	if c is ItemList:
 		var il: ItemList = c
+		# get_item_rect leaves out the scroll: the list draws its rows scrolled by it.
+		var scroll: Vector2 = Vector2(0, int(il.get_v_scroll_bar().value))
+		if il.has_method("get_h_scroll_bar"):
+			scroll.x = int((il.call("get_h_scroll_bar") as ScrollBar).value)
 		for i: int in range(mini(il.item_count, MAX_ITEMS)):
-			out.append({"text": il.get_item_text(i), "rect": il.get_item_rect(i), "index": i})
+			var r: Rect2 = il.get_item_rect(i)
+			r.position -= scroll
+			out.append({"text": il.get_item_text(i), "rect": r, "index": i})
 	elif c is Tree:
 		var t: Tree = c
 		var item: TreeItem = t.get_root()
@@ -335,6 +341,8 @@ func resolve(t: Dictionary, need_enabled: bool, what: String) -> Dictionary:
 		return _fail("PRECONDITION_FAILED", "%s: %s is hidden (not visible in the tree); nothing was sent.%s" % [what, label, candidates(text, controls)])
 	if need_enabled and disabled_of(c):
 		return _fail("PRECONDITION_FAILED", "%s: %s is disabled; nothing was sent.%s" % [what, label, candidates(text, controls)])
+	if row_text != "" and not Rect2(Vector2.ZERO, c.size).has_point(local.get_center()):
+		return _fail("PRECONDITION_FAILED", "%s: %s is scrolled out of the list's view (scroll it into view first); nothing was sent." % [what, label])
 	var xf: Transform2D = c.get_global_transform_with_canvas()
 	var at: Vector2 = xf * local.get_center()
 	var clip: Control = _clipped_by(c, at)

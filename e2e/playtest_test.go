@@ -213,6 +213,40 @@ func TestPlaytestEvalStepWaitWatch(t *testing.T) {
 		}
 	})
 
+	t.Run("digest", func(t *testing.T) {
+		type digest struct {
+			Nodes []struct {
+				Path     string    `json:"path"`
+				Position []float64 `json:"position"`
+				Moving   bool      `json:"moving"`
+			} `json:"nodes"`
+			Texts []struct {
+				Path string `json:"path"`
+				Text string `json:"text"`
+			} `json:"texts"`
+			Frozen bool `json:"frozen"`
+		}
+		var d digest
+		s.host.mustCall(t, "godot_playtest_digest", nil, &d)
+		ptStepOf(t, s, map[string]any{"count": 5})
+		s.host.mustCall(t, "godot_playtest_digest", nil, &d)
+		moving := map[string]bool{}
+		for _, n := range d.Nodes {
+			moving[n.Path] = n.Moving
+		}
+		// The body fell 10 px since the last digest; the player stood still (and is
+		// neither scripted nor a body, so it is left out); the scene is scripted.
+		if !moving["/root/Playtest/Body"] || moving["/root/Playtest"] || !d.Frozen {
+			t.Fatalf("%+v", d)
+		}
+		if _, ok := moving["/root/Playtest/Player"]; ok {
+			t.Fatalf("a still, unscripted node listed: %+v", d)
+		}
+		if len(d.Texts) != 1 || d.Texts[0].Text != "Go" || d.Texts[0].Path != "/root/Playtest/Go" {
+			t.Fatalf("texts %+v", d.Texts)
+		}
+	})
+
 	t.Run("input timeline", func(t *testing.T) {
 		out := cursor
 		t0 := ptNum(t, s, "ticks")
@@ -354,6 +388,9 @@ func TestPlaytestNoGame(t *testing.T) {
 		"godot_playtest_step":     {"count": 1},
 		"godot_playtest_wait_for": {"until": map[string]any{"expression": "true"}},
 		"godot_playtest_watch":    {"expressions": []string{"1"}},
+		"godot_playtest_controls": {},
+		"godot_playtest_interact": {"action": "click", "text": "Go"},
+		"godot_playtest_digest":   {},
 	} {
 		e = s.host.mustFail(t, name, args)
 		if e.Error != "PRECONDITION_FAILED" || e.Required != "runtime_probe" || !strings.Contains(e.Hint, "godot_runtime_play") {

@@ -12,6 +12,7 @@ extends RefCounted
 ## game code about it.
 
 const ValueCodec := preload("../value_codec.gd")
+const PlaytestUI := preload("playtest_ui.gd")
 
 ## The eval snippet's script path prefix: the editor recognises its frames in a stack.
 const EVAL_PATH := "res://godot_mcp_eval_%d.gd"
@@ -23,10 +24,12 @@ var _probe: Node = null
 var _job: Dictionary = {}
 var _eval_seq: int = 0
 var _paused_before: bool = false
+var _ui: PlaytestUI = null
 
 
 func _init(probe: Node) -> void:
 	_probe = probe
+	_ui = PlaytestUI.new(probe)
 
 
 func busy() -> bool:
@@ -361,6 +364,7 @@ func release() -> Dictionary:
 	if not _job.is_empty():
 		var id: int = _job["id"]
 		var released: PackedStringArray = _release_held()
+		released.append_array(_release_gesture())
 		_disconnect(_job.get("until", {}))
 		_job = {}
 		_set_stepping(false)
@@ -465,12 +469,20 @@ func _report(job: Dictionary) -> Dictionary:
 # --- windows: step, wait, watch -----------------------------------------------------------
 
 
+## Why another window cannot start now: a failure, or {}.
+func _busy_failure() -> Dictionary:
+	if not _job.is_empty():
+		return _fail("PRECONDITION_FAILED", "A %s is still running in the game; wait for it to finish." % _job["kind"])
+	if not (_probe.get("_seq") as Dictionary).is_empty() or not (_probe.get("_step") as Dictionary).is_empty():
+		return _fail("PRECONDITION_FAILED", "An input sequence or a godot_runtime_pause frame step is still running; wait for it to finish.")
+	return {}
+
+
 ## Common set-up of a window: node, bindings, until, report. -> job or a failure.
 func _new_job(kind: String, id: int, params: Dictionary) -> Dictionary:
-	if not _job.is_empty():
-		return {"failure": _fail("PRECONDITION_FAILED", "A %s is still running in the game; wait for it to finish." % _job["kind"])}
-	if not (_probe.get("_seq") as Dictionary).is_empty() or not (_probe.get("_step") as Dictionary).is_empty():
-		return {"failure": _fail("PRECONDITION_FAILED", "An input sequence or a godot_runtime_pause frame step is still running; wait for it to finish.")}
+	var why: Dictionary = _busy_failure()
+	if not why.is_empty():
+		return {"failure": why}
 	var path: String = str(params.get("node", ""))
 	var node: Node = _binding_node(path)
 	if node == null:
@@ -555,9 +567,10 @@ func step(id: int, params: Dictionary) -> void:
 		return
 	_job = job
 	_set_stepping(true)
+	# Unpaused first: a paused Control takes no GUI input, and the flush dispatches now.
+	_tree().paused = false
 	if job["unit"] == "process":
 		_emit_due(0)
-	_tree().paused = false
 	_probe.call("_wanted")
 
 
@@ -797,6 +810,9 @@ func end_of_frame(delta: float) -> void:
 	if _job.is_empty():
 		return
 	var kind: String = _job["kind"]
+	if kind == "gesture":
+		_gesture_frame()
+		return
 	if kind == "step":
 		if _tree().paused:
 			return
@@ -823,3 +839,286 @@ func end_of_frame(delta: float) -> void:
 		_finish_watch("")
 	elif Time.get_ticks_msec() >= int(_job["deadline"]):
 		_finish_watch("wall_time")
+
+
+# --- UI: controls and pointer gestures ---------------------------------------------------
+
+
+## {text?, class?, under?, all?, max?}
+func controls(id: int, params: Dictionary) -> void:
+	_probe.call("_reply", id, _ui.list(params))
+
+
+const _ACTIONS := ["click", "double_click", "hover", "drag", "scroll", "type_text"]
+const _BUTTON_NAMES := {"left": MOUSE_BUTTON_LEFT, "right": MOUSE_BUTTON_RIGHT, "middle": MOUSE_BUTTON_MIDDLE}
+
+
+## {action, node?, text?, button?, to?: {node?, text?}, by?: {x, y}, amount?, value?, frames?}
+## The target is resolved now, in the game; the gesture's events then reach the game one
+## frame offset after another (on a frozen game the tree runs just for those frames).
+func interact(id: int, params: Dictionary) -> void:
+	var busy: Dictionary = _busy_failure()
+	if not busy.is_empty():
+		_probe.call("_reply", id, busy)
+		return
+	var action: String = str(params.get("action", ""))
+	if not _ACTIONS.has(action):
+		_probe.call("_reply", id, _fail("VALIDATION_ERROR", "action must be one of %s." % ", ".join(PackedStringArray(_ACTIONS))))
+		return
+	var bname: String = str(params.get("button", "left"))
+	if not _BUTTON_NAMES.has(bname):
+		_probe.call("_reply", id, _fail("VALIDATION_ERROR", "button must be left, right or middle."))
+		return
+	var value: String = str(params.get("value", "")) if params.get("value") != null else ""
+	var has_target: bool = str(params.get("node", "")) != "" or str(params.get("text", "")) != ""
+	var focus: Control = _tree().root.gui_get_focus_owner()
+	var target: Dictionary = {}
+	if action == "type_text":
+		if value == "":
+			_probe.call("_reply", id, _fail("VALIDATION_ERROR", "type_text needs value: the text to type (\\n presses Enter)."))
+			return
+		if not has_target:
+			if not (focus is LineEdit or focus is TextEdit):
+				_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "type_text: %s; give the LineEdit/TextEdit to type into as node or text (it is clicked first). Nothing was sent.%s" % ["no control has the keyboard focus" if focus == null else "the focused control %s %s is not a LineEdit or TextEdit" % [focus.get_class(), focus.get_path()], _editables()]))
+				return
+			if PlaytestUI.disabled_of(focus):
+				_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "type_text: the focused %s %s is not editable; nothing was sent." % [focus.get_class(), focus.get_path()]))
+				return
+	if has_target:
+		target = _ui.resolve(params, action != "hover", action)
+		if target.has("ok"):
+			_probe.call("_reply", id, target)
+			return
+		if action == "type_text" and not (target["node"] is LineEdit or target["node"] is TextEdit):
+			_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "type_text: %s is not a LineEdit or TextEdit; nothing was sent.%s" % [target["label"], _editables()]))
+			return
+	elif action != "type_text":
+		_probe.call("_reply", id, _fail("VALIDATION_ERROR", "%s needs a target: node (a node path) or text (the visible text of a control)." % action))
+		return
+	var from: Vector2 = _tree().root.get_mouse_position()
+	var p: Vector2 = target["point"] if has_target else from
+	var q: Vector2 = p
+	var end: Dictionary = {}
+	if action == "drag":
+		var to: Variant = params.get("to")
+		var by: Variant = params.get("by")
+		if typeof(to) == TYPE_DICTIONARY and not (to as Dictionary).is_empty():
+			end = _ui.resolve(to, false, "drag to")
+			if end.has("ok"):
+				_probe.call("_reply", id, end)
+				return
+			q = end["point"]
+		elif typeof(by) == TYPE_DICTIONARY and (by as Dictionary).has("x") and (by as Dictionary).has("y"):
+			q = p + Vector2(float(by["x"]), float(by["y"]))
+		else:
+			_probe.call("_reply", id, _fail("VALIDATION_ERROR", "drag needs to ({node} or {text}: where to drop) or by ({x, y} window pixels)."))
+			return
+	var amount: int = int(params.get("amount", 3))
+	if action == "scroll" and (amount == 0 or absi(amount) > 100):
+		_probe.call("_reply", id, _fail("VALIDATION_ERROR", "amount must be 1..100 wheel steps down, or -1..-100 up."))
+		return
+	var frames: int = clampi(int(params.get("frames", 8)), 1, 600)
+	var events: Array = []
+	if action != "type_text":
+		events = PlaytestUI.plan(action, p, q, from, _BUTTON_NAMES[bname], amount, frames)
+	else:
+		# Into a target: click it first (focus), type from the frame after the release.
+		if has_target:
+			events = PlaytestUI.plan("click", p, q, from, MOUSE_BUTTON_LEFT, amount, frames)
+		events.append_array(PlaytestUI.typing(value, 2 if has_target else 0))
+	var result: Dictionary = {"action": action}
+	if has_target:
+		result["target"] = _ui.describe(target)
+	if not end.is_empty():
+		result["to"] = _ui.describe(end)
+	var last: int = 0
+	for e: Dictionary in events:
+		last = maxi(last, int(e["at"]))
+	_job = {
+		"kind": "gesture", "id": id, "events": events, "limit": last + 1, "result": result,
+		"start_frame": Engine.get_process_frames(), "start_ms": Time.get_ticks_msec(), "until": {},
+		"was_frozen": bool(_probe.get("frozen")), "held_events": {}, "done": 0,
+		"type_into": (target["node"] if has_target else focus) if action == "type_text" else null,
+		"typed": value,
+	}
+	if bool(_probe.get("frozen")):
+		# A paused Control takes no input: the tree runs for the gesture's frames only.
+		_tree().paused = false
+		_set_stepping(true)
+	_gesture_emit(0)
+	_probe.call("_wanted")
+
+
+func _editables() -> String:
+	var out: PackedStringArray = []
+	for c: Control in _ui.all_controls(_tree().root):
+		if (c is LineEdit or c is TextEdit) and c.is_visible_in_tree():
+			out.append("%s %s%s" % [c.get_class(), c.get_path(), " (not editable)" if PlaytestUI.disabled_of(c) else ""])
+	return (" Visible LineEdit/TextEdit: %s." % ", ".join(out.slice(0, 8))) if not out.is_empty() else " No LineEdit or TextEdit is visible."
+
+
+## Parses the gesture's events due at frame offset [param at]: they reach the game at
+## the start of the next frame (Godot flushes buffered input there).
+func _gesture_emit(at: int) -> void:
+	var events: Array = _job["events"]
+	var held: Dictionary = _job["held_events"]
+	while not events.is_empty() and int(events[0]["at"]) <= at:
+		var ev: InputEvent = events.pop_front()["ev"]
+		Input.parse_input_event(ev)
+		if ev is InputEventMouseButton:
+			var mb: InputEventMouseButton = ev
+			if mb.pressed:
+				held[mb.button_index] = PlaytestUI.button(mb.position, mb.button_index, false, 0)
+			else:
+				held.erase(mb.button_index)
+
+
+func _gesture_frame() -> void:
+	var at: int = Engine.get_process_frames() - int(_job["start_frame"])
+	if at >= int(_job["limit"]):
+		_finish_gesture()
+		return
+	_gesture_emit(at)
+
+
+## Releases whatever a cancelled gesture still holds: their labels.
+func _release_gesture() -> PackedStringArray:
+	var out: PackedStringArray = []
+	if _job.get("kind", "") != "gesture":
+		return out
+	var held: Dictionary = _job["held_events"]
+	for b: Variant in held.keys():
+		Input.parse_input_event(held[b])
+		out.append("mouse button %d" % int(b))
+	held.clear()
+	return out
+
+
+func _finish_gesture() -> void:
+	var job: Dictionary = _job
+	var released: PackedStringArray = _release_gesture()
+	_job = {}
+	if bool(job["was_frozen"]) and bool(_probe.get("frozen")):
+		_tree().paused = true
+	_set_stepping(false)
+	var out: Dictionary = job["result"]
+	var hovered: Control = _tree().root.gui_get_hovered_control()
+	out["hovered"] = str(hovered.get_path()) if hovered != null else ""
+	var focus: Control = _tree().root.gui_get_focus_owner()
+	out["focus"] = str(focus.get_path()) if focus != null else ""
+	out["frames"] = Engine.get_process_frames() - int(job["start_frame"])
+	out["wall_ms"] = Time.get_ticks_msec() - int(job["start_ms"])
+	out["frozen"] = bool(_probe.get("frozen"))
+	out["released_at_end"] = released
+	var into: Variant = job["type_into"]
+	if into != null:
+		if not is_instance_valid(into):
+			_probe.call("_reply", int(job["id"]), _fail("PRECONDITION_FAILED", "type_text: the control was freed while typing."))
+			return
+		var c: Control = into
+		out["text_after"] = PlaytestUI.text_of(c)
+		if focus != c:
+			_probe.call("_reply", int(job["id"]), _fail("PRECONDITION_FAILED", "type_text: %s %s did not have the keyboard focus when the keys arrived (the focus is on %s), so the text went there; its text is now \"%s\". Check its focus_mode." % [c.get_class(), c.get_path(), out["focus"] if out["focus"] != "" else "nothing", out["text_after"]]))
+			return
+	_probe.call("_reply", int(job["id"]), _ok(out))
+
+
+# --- digest -------------------------------------------------------------------------------
+
+
+## Global positions seen by the last digest: instance id -> position, for "moving".
+var _last_positions: Dictionary = {}
+
+
+static func _velocity(n: Node) -> Variant:
+	if n is CharacterBody2D:
+		return (n as CharacterBody2D).velocity
+	if n is RigidBody2D:
+		return (n as RigidBody2D).linear_velocity
+	if n is CharacterBody3D:
+		return (n as CharacterBody3D).velocity
+	if n is RigidBody3D:
+		return (n as RigidBody3D).linear_velocity
+	return null
+
+
+static func _vec_list(v: Variant) -> Array:
+	if v is Vector2:
+		return [snappedf((v as Vector2).x, 0.01), snappedf((v as Vector2).y, 0.01)]
+	if v is Vector3:
+		return [snappedf((v as Vector3).x, 0.01), snappedf((v as Vector3).y, 0.01), snappedf((v as Vector3).z, 0.01)]
+	return []
+
+
+## {groups?, max_nodes?} -> the scene at a glance: the nodes of interest (visible
+## Node2D/Node3D that are bodies, in the given groups, scripted, or moved since the last
+## digest) with position and velocity, and the visible UI texts.
+func digest(id: int, params: Dictionary) -> void:
+	var groups: Array = params.get("groups", []) if typeof(params.get("groups")) == TYPE_ARRAY else []
+	var most: int = clampi(int(params.get("max_nodes", 40)), 1, 500)
+	var scene: Node = _tree().current_scene
+	var from: Node = scene if scene != null else _tree().root
+	var seen: Dictionary = {}
+	var picked: Array = []
+	var stack: Array[Node] = [from]
+	var visited: int = 0
+	while not stack.is_empty() and visited < 20000:
+		var n: Node = stack.pop_back()
+		visited += 1
+		var kids: Array[Node] = n.get_children()
+		for i: int in range(kids.size() - 1, -1, -1):
+			stack.append(kids[i])
+		if not (n is Node2D or n is Node3D) or n == _probe:
+			continue
+		var visible: bool = false
+		var pos: Variant = null
+		if n is Node2D:
+			visible = (n as Node2D).is_visible_in_tree()
+			pos = (n as Node2D).global_position
+		else:
+			visible = (n as Node3D).is_visible_in_tree()
+			pos = (n as Node3D).global_position
+		var key: int = n.get_instance_id()
+		seen[key] = pos
+		var in_groups: PackedStringArray = []
+		for g: Variant in groups:
+			if n.is_in_group(StringName(str(g))):
+				in_groups.append(str(g))
+		var vel: Variant = _velocity(n)
+		var speed: float = 0.0
+		if vel is Vector2:
+			speed = (vel as Vector2).length()
+		elif vel is Vector3:
+			speed = (vel as Vector3).length()
+		var moving: bool = (_last_positions.has(key) and _last_positions[key] != pos) or speed > 0.0
+		var body: bool = n is PhysicsBody2D or n is PhysicsBody3D
+		if not in_groups.is_empty() or ((visible) and (body or moving or n.get_script() != null)):
+			var rank: int = 0 if not in_groups.is_empty() else (1 if moving else (2 if body else 3))
+			var e: Dictionary = {"path": str(n.get_path()), "class": n.get_class(), "position": _vec_list(pos), "moving": moving, "visible": visible}
+			if vel != null:
+				e["velocity"] = _vec_list(vel)
+			if not in_groups.is_empty():
+				e["groups"] = in_groups
+			picked.append([rank, picked.size(), e])
+	_last_positions = seen
+	picked.sort_custom(func(a: Array, b: Array) -> bool: return a[0] < b[0] or (a[0] == b[0] and a[1] < b[1]))
+	var nodes: Array = []
+	for p: Array in picked.slice(0, most):
+		nodes.append(p[2])
+	var texts: Array = []
+	for c: Control in _ui.all_controls(_tree().root):
+		if texts.size() >= 50:
+			break
+		if c.is_visible_in_tree():
+			var t: String = PlaytestUI.text_of(c).strip_edges()
+			if t != "":
+				texts.append({"path": str(c.get_path()), "text": t.substr(0, 80)})
+	_probe.call("_reply", id, _ok({
+		"scene": scene.scene_file_path if scene != null else "",
+		"frame": Engine.get_process_frames(),
+		"frozen": bool(_probe.get("frozen")),
+		"nodes": nodes,
+		"total": picked.size(),
+		"truncated": picked.size() > nodes.size(),
+		"texts": texts,
+	}))

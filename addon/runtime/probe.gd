@@ -16,6 +16,11 @@ extends Node
 ## frozen by godot_playtest_step (SceneTree.paused set by the probe), `stepping` while a
 ## step window advances it; frozen_changed and stepping_changed are emitted on change.
 ## Read them as get_node_or_null("/root/GodotMcpProbe"), which is null in an exported game.
+##
+## Start frozen: when the editor starts the game with GODOT_MCP_START_FROZEN=1 in its
+## environment (godot_playtest_step with play), the probe freezes the game in its own
+## _ready, before the game's first frame: the scene's _ready has run, no _process or
+## _physics_process has.
 
 signal frozen_changed(frozen: bool)
 signal stepping_changed(stepping: bool)
@@ -24,6 +29,7 @@ const ValueCodec := preload("../value_codec.gd")
 const Playtest := preload("playtest.gd")
 
 const CAPTURE := "godot_mcp"
+const START_FROZEN_ENV := "GODOT_MCP_START_FROZEN"
 const PROBE_VERSION := 1
 ## Godot's debugger refuses messages over 8 MiB; screenshots are scaled to stay below.
 const MAX_PNG_BYTES := 6 * 1024 * 1024
@@ -73,6 +79,8 @@ func _ready() -> void:
 	_early.set_physics_process(false)
 	add_child(_early)
 	EngineDebugger.register_message_capture(CAPTURE, _on_message)
+	if OS.get_environment(START_FROZEN_ENV) == "1":
+		_playtest.freeze()
 	# Report in once the first frame ran, so the main scene's _ready has happened:
 	# a scene that fails while starting fails before "hello".
 	get_tree().process_frame.connect(_send_hello, CONNECT_ONE_SHOT)
@@ -94,6 +102,7 @@ func _send_hello() -> void:
 		"scene": scene.scene_file_path if scene != null else "",
 		"headless": _is_headless(),
 		"paused": get_tree().paused,
+		"frozen": frozen,
 		"display": DisplayServer.get_name(),
 		"godot_version": str(Engine.get_version_info().get("string", "")),
 	}])
@@ -138,6 +147,12 @@ func _on_message(message: String, data: Array) -> bool:
 			_playtest.wait(id, params)
 		"watch":
 			_playtest.watch(id, params)
+		"controls":
+			_playtest.controls(id, params)
+		"interact":
+			_playtest.interact(id, params)
+		"digest":
+			_playtest.digest(id, params)
 		"release":
 			_reply(id, _ok(_playtest.release()))
 		_:

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/respath"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -61,7 +62,7 @@ func Toolset() sdk.Toolset {
 				Description: "Freezes the game (process and physics) and advances it exactly count physics ticks or process frames, or until a predicate holds, " +
 					"with an optional input timeline inside the window (at: the tick an input starts); inputs still held at the end are released. " +
 					"Leaves it frozen (then: resume resumes it; count 0 only freezes or resumes). Answers ticks and frames run, game time and wall time apart, and report values. " +
-					"Game code can read GodotMcpProbe.frozen and .stepping.",
+					"play starts a scene frozen before its first frame first. Game code can read GodotMcpProbe.frozen and .stepping.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: bridgeOnly,
@@ -82,6 +83,26 @@ func Toolset() sdk.Toolset {
 				RunsCode:      true,
 				Preconditions: bridgeOnly,
 			}, watch),
+			sdk.NewTool("controls", sdk.ToolOptions{
+				Title:         "List live Controls",
+				Description:   "Lists the running game's Controls (path, class, text, rect in viewport and screen pixels, visible, disabled, focused; ItemList/Tree rows) with filters.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, controls),
+			sdk.NewTool("interact", sdk.ToolOptions{
+				Title: "Click, hover, drag, scroll, type",
+				Description: "Points at a Control (node path, or its visible text; ItemList/Tree rows too) or a Node2D/Node3D (through its camera), resolved in the game now through stretch and camera, " +
+					"and clicks, double-clicks, hovers, drags, scrolls or types text into a LineEdit/TextEdit. A missing target is RESOURCE_NOT_FOUND; hidden, disabled, clipped or covered PRECONDITION_FAILED, with candidates; nothing is sent then. " +
+					"A frozen game runs just the gesture's frames.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, interact),
+			sdk.NewTool("digest", sdk.ToolOptions{
+				Title:         "Scene at a glance",
+				Description:   "The live scene without a screenshot: nodes of interest (bodies, moving since the last digest, scripted, in groups) with position and velocity, and the visible UI texts.",
+				Safety:        sdk.Runtime,
+				Preconditions: bridgeOnly,
+			}, digest),
 		},
 	}
 }
@@ -240,6 +261,7 @@ type StepIn struct {
 	Then      string       `json:"then,omitempty" jsonschema:"enum=freeze|resume,default=freeze" description:"leave the game frozen (default) or resume it afterwards"`
 	Node      string       `json:"node,omitempty" description:"the node bound as node (and the expressions' self) and whose signal until.signal names; default the current scene"`
 	TimeoutMs int          `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=600000" description:"wall-time bound (default 10 s + 100 ms per tick)"`
+	Play      string       `json:"play,omitempty" description:"first (re)start this scene (main, current or a res:// path) frozen before its first frame's _process; the window counts from there"`
 }
 
 // StepOut says what the window did.
@@ -259,6 +281,17 @@ type StepOut struct {
 	InputsNotReached int            `json:"inputs_not_reached" description:"timeline events after the window's end, never sent"`
 	Frame            int64          `json:"frame" description:"the game's process frame counter now"`
 	PhysicsFrame     int64          `json:"physics_frame" description:"the game's physics frame counter now"`
+	Started          *Started       `json:"started,omitempty" description:"the game play started"`
+}
+
+// Started is the game a step with play started.
+type Started struct {
+	Scene        string `json:"scene"`
+	PID          int    `json:"pid"`
+	Restarted    bool   `json:"restarted"`
+	Headless     bool   `json:"headless"`
+	OutputCursor int    `json:"output_cursor"`
+	ErrorsCursor int    `json:"errors_cursor"`
 }
 
 func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
@@ -293,6 +326,13 @@ func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
 			return StepOut{}, sdk.Validation(fmt.Sprintf("inputs[%d].type is required: action, key, mouse_button or mouse_motion", i))
 		}
 	}
+	if in.Play != "" {
+		p, err := scenePath(in.Play)
+		if err != nil {
+			return StepOut{}, err
+		}
+		in.Play = p
+	}
 	if in.Unit == "" {
 		in.Unit = "physics_ticks"
 	}
@@ -318,7 +358,12 @@ func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
 	if in.Node != "" {
 		params["node"] = in.Node
 	}
-	out, err := sdk.Send[StepOut](ctx, call.Host, "cmd_playtest_step", params, time.Duration(in.TimeoutMs)*time.Millisecond+2*editorSlack)
+	wait := time.Duration(in.TimeoutMs)*time.Millisecond + 2*editorSlack
+	if in.Play != "" {
+		params["play"] = in.Play
+		wait += playTimeout
+	}
+	out, err := sdk.Send[StepOut](ctx, call.Host, "cmd_playtest_step", params, wait)
 	if out.Values == nil {
 		out.Values = map[string]any{}
 	}
@@ -435,5 +480,209 @@ func watch(ctx context.Context, call *sdk.Call, in WatchIn) (WatchOut, error) {
 	for i := range out.Samples {
 		out.Samples[i].Values = nonNil(out.Samples[i].Values)
 	}
+	return out, err
+}
+
+// playTimeout bounds starting a game for a step's play (the runtime play's default
+// wait for its probe plus its stop of a running game).
+const playTimeout = 30 * time.Second
+
+// scenePath checks a step's play: main, current or a res:// scene file.
+func scenePath(s string) (string, error) {
+	if s == "main" || s == "current" {
+		return s, nil
+	}
+	p, err := respath.Clean(s)
+	if err != nil {
+		return "", sdk.Validation(fmt.Sprintf("play must be \"main\", \"current\" or a res:// scene path: %s", sdk.AsError(err).Hint))
+	}
+	if !strings.HasSuffix(p, ".tscn") && !strings.HasSuffix(p, ".scn") {
+		return "", sdk.Validation(fmt.Sprintf("play %q is not a scene file (.tscn or .scn)", s))
+	}
+	return p, nil
+}
+
+// ControlsIn filters the live Controls.
+type ControlsIn struct {
+	Text  string `json:"text,omitempty" description:"only controls (or rows) whose text contains this, any case"`
+	Class string `json:"class,omitempty" description:"only this class and its subclasses (Button, BaseButton, LineEdit)"`
+	Under string `json:"under,omitempty" description:"only under this node path"`
+	All   bool   `json:"all,omitempty" description:"hidden controls too"`
+	Max   int    `json:"max,omitempty" jsonschema:"minimum=1,maximum=2000,default=200"`
+}
+
+// Rect is a rectangle in pixels.
+type Rect struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// Row is a row of an ItemList or a Tree.
+type Row struct {
+	Text string `json:"text"`
+	Rect Rect   `json:"rect"`
+}
+
+// Control is one live Control.
+type Control struct {
+	Path       string `json:"path"`
+	Class      string `json:"class"`
+	Text       string `json:"text"`
+	Rect       Rect   `json:"rect" description:"viewport (canvas) pixels, cameras applied"`
+	ScreenRect *Rect  `json:"screen_rect,omitempty" description:"screen pixels (stretch and window position applied)"`
+	Visible    bool   `json:"visible"`
+	Disabled   bool   `json:"disabled"`
+	Focused    bool   `json:"focused"`
+	Items      []Row  `json:"items,omitempty"`
+}
+
+// ControlsOut lists them.
+type ControlsOut struct {
+	Controls  []Control `json:"controls"`
+	Count     int       `json:"count" description:"how many matched"`
+	Truncated bool      `json:"truncated"`
+	Focus     string    `json:"focus" description:"the control with the keyboard focus"`
+	Window    Rect      `json:"window" description:"the game window on screen"`
+}
+
+func controls(ctx context.Context, call *sdk.Call, in ControlsIn) (ControlsOut, error) {
+	if err := checkNodePath("under", in.Under, false); err != nil {
+		return ControlsOut{}, err
+	}
+	if in.Max == 0 {
+		in.Max = 200
+	}
+	if in.Max < 1 || in.Max > 2000 {
+		return ControlsOut{}, sdk.Validation("max must be 1..2000")
+	}
+	out, err := sdk.Send[ControlsOut](ctx, call.Host, "cmd_playtest_controls", in, 0)
+	out.Controls = nonNil(out.Controls)
+	return out, err
+}
+
+// Target is a Control by node path or visible text, or a Node2D/Node3D by path.
+type Target struct {
+	Node string `json:"node,omitempty" description:"a node path"`
+	Text string `json:"text,omitempty" description:"the visible text of a control or ItemList/Tree row"`
+}
+
+// InteractIn is one pointer or typing gesture.
+type InteractIn struct {
+	Action string  `json:"action" jsonschema:"enum=click|double_click|hover|drag|scroll|type_text"`
+	Node   string  `json:"node,omitempty" description:"the target's node path"`
+	Text   string  `json:"text,omitempty" description:"or its visible text"`
+	Button string  `json:"button,omitempty" jsonschema:"enum=left|right|middle,default=left"`
+	To     *Target `json:"to,omitempty" description:"drag: where to drop"`
+	By     *Vec2   `json:"by,omitempty" description:"drag: an offset in window pixels instead"`
+	Frames int     `json:"frames,omitempty" jsonschema:"minimum=1,maximum=600,default=8" description:"drag: frames the move takes"`
+	Amount int     `json:"amount,omitempty" jsonschema:"minimum=-100,maximum=100,default=3" description:"scroll: wheel steps, negative up"`
+	Value  string  `json:"value,omitempty" description:"type_text: the text (\\n presses Enter); with a target it is clicked first, else the focused LineEdit/TextEdit"`
+}
+
+// Pointed is a resolved target.
+type Pointed struct {
+	Path        string `json:"path"`
+	Class       string `json:"class"`
+	Text        string `json:"text"`
+	Point       Vec2   `json:"point" description:"window pixels the events carried"`
+	ScreenPoint Vec2   `json:"screen_point"`
+	Rect        *Rect  `json:"rect,omitempty"`
+}
+
+// InteractOut says what was sent and where it landed.
+type InteractOut struct {
+	Action        string   `json:"action"`
+	Target        *Pointed `json:"target,omitempty"`
+	To            *Pointed `json:"to,omitempty"`
+	Hovered       string   `json:"hovered" description:"the control under the pointer afterwards"`
+	Focus         string   `json:"focus"`
+	TextAfter     *string  `json:"text_after,omitempty" description:"type_text: the control's text afterwards"`
+	Frames        int      `json:"frames" description:"process frames the gesture spanned"`
+	WallMs        int64    `json:"wall_ms"`
+	Frozen        bool     `json:"frozen"`
+	ReleasedAtEnd []string `json:"released_at_end"`
+}
+
+func interact(ctx context.Context, call *sdk.Call, in InteractIn) (InteractOut, error) {
+	switch in.Action {
+	case "click", "double_click", "hover", "drag", "scroll", "type_text":
+	default:
+		return InteractOut{}, sdk.Validation("action must be click, double_click, hover, drag, scroll or type_text")
+	}
+	if in.Node != "" && in.Text != "" {
+		return InteractOut{}, sdk.Validation("give the target as node or as text, not both")
+	}
+	if err := checkNodePath("node", in.Node, false); err != nil {
+		return InteractOut{}, err
+	}
+	if in.Action != "type_text" && in.Node == "" && in.Text == "" {
+		return InteractOut{}, sdk.Validation(in.Action + " needs a target: node (a node path) or text (the visible text of a control); godot_playtest_controls lists them")
+	}
+	if in.Action == "type_text" && in.Value == "" {
+		return InteractOut{}, sdk.Validation("type_text needs value: the text to type")
+	}
+	if in.Action == "drag" && (in.To == nil || in.To.Node == "" && in.To.Text == "") && in.By == nil {
+		return InteractOut{}, sdk.Validation("drag needs to ({node} or {text}) or by ({x, y} window pixels)")
+	}
+	if in.Frames == 0 {
+		in.Frames = 8
+	}
+	if in.Amount == 0 {
+		in.Amount = 3
+	}
+	if len(in.Value) > 4096 {
+		return InteractOut{}, sdk.Validation("value is over 4096 bytes")
+	}
+	out, err := sdk.Send[InteractOut](ctx, call.Host, "cmd_playtest_interact", in, time.Duration(in.Frames)*100*time.Millisecond+2*editorSlack)
+	out.ReleasedAtEnd = nonNil(out.ReleasedAtEnd)
+	return out, err
+}
+
+// DigestIn says what else to include.
+type DigestIn struct {
+	Groups   []string `json:"groups,omitempty" jsonschema:"maxItems=16" description:"always include these groups' nodes"`
+	MaxNodes int      `json:"max_nodes,omitempty" jsonschema:"minimum=1,maximum=500,default=40"`
+}
+
+// DigestNode is a node of interest.
+type DigestNode struct {
+	Path     string    `json:"path"`
+	Class    string    `json:"class"`
+	Position []float64 `json:"position"`
+	Velocity []float64 `json:"velocity,omitempty"`
+	Moving   bool      `json:"moving"`
+	Visible  bool      `json:"visible"`
+	Groups   []string  `json:"groups,omitempty"`
+}
+
+// DigestText is a visible UI text.
+type DigestText struct {
+	Path string `json:"path"`
+	Text string `json:"text"`
+}
+
+// DigestOut is the scene at a glance.
+type DigestOut struct {
+	Scene     string       `json:"scene"`
+	Frame     int64        `json:"frame"`
+	Frozen    bool         `json:"frozen"`
+	Nodes     []DigestNode `json:"nodes"`
+	Total     int          `json:"total"`
+	Truncated bool         `json:"truncated"`
+	Texts     []DigestText `json:"texts"`
+}
+
+func digest(ctx context.Context, call *sdk.Call, in DigestIn) (DigestOut, error) {
+	if len(in.Groups) > maxExpressions {
+		return DigestOut{}, sdk.Validation("groups: at most 16")
+	}
+	if in.MaxNodes == 0 {
+		in.MaxNodes = 40
+	}
+	out, err := sdk.Send[DigestOut](ctx, call.Host, "cmd_playtest_digest", in, 0)
+	out.Nodes = nonNil(out.Nodes)
+	out.Texts = nonNil(out.Texts)
 	return out, err
 }

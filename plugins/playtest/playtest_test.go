@@ -19,12 +19,18 @@ func TestPlaytestToolsRunCode(t *testing.T) {
 	for _, tool := range h.Tools() {
 		runs[tool.Name] = tool.RunsCode
 	}
-	if len(runs) != 4 {
-		t.Fatalf("%d tools, want 4: %v", len(runs), runs)
+	if len(runs) != 7 {
+		t.Fatalf("%d tools, want 7: %v", len(runs), runs)
 	}
 	for _, name := range []string{"eval", "step", "wait_for", "watch"} {
 		if !runs[name] {
 			t.Errorf("%s is not declared runs_code", name)
+		}
+	}
+	// Listing controls and pointing at them run no agent code.
+	for _, name := range []string{"controls", "interact", "digest"} {
+		if runs[name] {
+			t.Errorf("%s is declared runs_code", name)
 		}
 	}
 }
@@ -76,6 +82,51 @@ func TestPlaytestCommands(t *testing.T) {
 				var out pt.StepOut
 				decode(t, r, &out)
 				if out.Held == nil || !*out.Held || out.Stepped != 42 || out.Values["position.y"] != 201.5 || out.ReleasedAtEnd[0] != "action right" {
+					t.Fatalf("%+v", out)
+				}
+			}},
+		// play: the scene is sent on; the answer names the game started.
+		{"step", "cmd_playtest_step", `{"unit":"process_frames","count":10,"then":"freeze","timeout_ms":11000,"play":"res://levels/one.tscn"}`,
+			map[string]any{"unit": "process_frames", "count": 10, "play": "res://levels/one.tscn"},
+			map[string]any{"unit": "process_frames", "stepped": 10, "process_frames": 10, "frozen": true, "started": map[string]any{"scene": "res://levels/one.tscn", "pid": 42, "output_cursor": 7}},
+			func(t *testing.T, r *sdktest.Result) {
+				var out pt.StepOut
+				decode(t, r, &out)
+				if out.Started == nil || out.Started.PID != 42 || out.Started.OutputCursor != 7 || out.Stepped != 10 {
+					t.Fatalf("%+v", out)
+				}
+			}},
+		{"controls", "cmd_playtest_controls", `{"text":"go","max":200}`,
+			map[string]any{"text": "go"},
+			map[string]any{"count": 1, "focus": "", "window": map[string]any{"x": 0, "y": 0, "w": 640, "h": 480},
+				"controls": []any{map[string]any{"path": "/root/Main/Go", "class": "Button", "text": "Go", "rect": map[string]any{"x": 200, "y": 20, "w": 60, "h": 30}, "visible": true}}},
+			func(t *testing.T, r *sdktest.Result) {
+				var out pt.ControlsOut
+				decode(t, r, &out)
+				if len(out.Controls) != 1 || out.Controls[0].Rect.W != 60 || out.Controls[0].Text != "Go" {
+					t.Fatalf("%+v", out)
+				}
+			}},
+		{"interact", "cmd_playtest_interact", `{"action":"click","text":"Go","button":"left","frames":8,"amount":3}`,
+			map[string]any{"action": "click", "text": "Go"},
+			map[string]any{"action": "click", "target": map[string]any{"path": "/root/Main/Go", "class": "Button", "text": "Go", "point": map[string]any{"x": 230, "y": 35}}, "hovered": "/root/Main/Go", "frames": 2},
+			func(t *testing.T, r *sdktest.Result) {
+				var out pt.InteractOut
+				decode(t, r, &out)
+				if out.Target == nil || out.Target.Point.X != 230 || out.Frames != 2 || out.ReleasedAtEnd == nil {
+					t.Fatalf("%+v", out)
+				}
+			}},
+		{"interact", "cmd_playtest_interact", `{"action":"drag","node":"Slot1","to":{"text":"Bin"},"button":"left","frames":4,"amount":3}`,
+			map[string]any{"action": "drag", "node": "Slot1", "to": map[string]any{"text": "Bin"}, "frames": 4},
+			map[string]any{"action": "drag"}, nil},
+		{"digest", "cmd_playtest_digest", `{"groups":["enemies"],"max_nodes":40}`,
+			map[string]any{"groups": []string{"enemies"}},
+			map[string]any{"scene": "res://main.tscn", "frame": 3, "nodes": []any{map[string]any{"path": "/root/Main/Body", "class": "RigidBody2D", "position": []float64{1, 2}, "velocity": []float64{0, 9.8}, "moving": true, "visible": true}}, "total": 1},
+			func(t *testing.T, r *sdktest.Result) {
+				var out pt.DigestOut
+				decode(t, r, &out)
+				if len(out.Nodes) != 1 || !out.Nodes[0].Moving || out.Nodes[0].Velocity[1] != 9.8 || out.Texts == nil {
 					t.Fatalf("%+v", out)
 				}
 			}},
@@ -145,6 +196,14 @@ func TestPlaytestRefusedBeforeTheEditor(t *testing.T) {
 		{"watch", map[string]any{}, "expressions"},
 		{"watch", map[string]any{"expressions": []string{"x"}, "every": 0, "frames": 100000}, "frames"},
 		{"watch", map[string]any{"expressions": []string{"x"}, "max_bytes": 10}, "max_bytes"},
+		{"step", map[string]any{"play": "res://../outside.tscn"}, "play"},
+		{"step", map[string]any{"play": "res://player.gd"}, "not a scene file"},
+		{"controls", map[string]any{"max": 5000}, "max"},
+		{"interact", map[string]any{"action": "poke", "text": "Go"}, "is not one of"},
+		{"interact", map[string]any{"action": "click"}, "needs a target"},
+		{"interact", map[string]any{"action": "click", "node": "Go", "text": "Go"}, "not both"},
+		{"interact", map[string]any{"action": "type_text"}, "needs value"},
+		{"interact", map[string]any{"action": "drag", "text": "Go"}, "drag needs to"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -171,6 +230,8 @@ func TestPlaytestRefusalsPassThrough(t *testing.T) {
 		{"step", "cmd_playtest_step", map[string]any{"count": 1, "until": map[string]any{"signal": "presed"}}, &sdk.Error{Code: sdk.CodeValidationError, Hint: "Button '/root/Main/Button' has no signal 'presed'. Did you mean pressed?"}},
 		{"wait_for", "cmd_playtest_wait_for", map[string]any{"until": map[string]any{"expression": "x >"}}, &sdk.Error{Code: sdk.CodeValidationError, Hint: "until.expression 'x >' does not parse: Expected expression."}},
 		{"watch", "cmd_playtest_watch", map[string]any{"expressions": []string{"y"}}, &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "The game is frozen (godot_playtest_step)."}},
+		{"interact", "cmd_playtest_interact", map[string]any{"action": "click", "text": "Secret"}, &sdk.Error{Code: sdk.CodePreconditionFailed, Hint: "click: Button /root/Main/Secret is hidden (not visible in the tree); nothing was sent. Visible controls: \"Go\" (Button /root/Main/Go)."}},
+		{"interact", "cmd_playtest_interact", map[string]any{"action": "click", "text": "Og"}, &sdk.Error{Code: sdk.CodeResourceNotFound, Hint: "No control shows the text \"Og\"; nothing was sent."}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.tool+"/"+string(tc.err.Code), func(t *testing.T) {

@@ -34,6 +34,9 @@ func get_commands() -> Dictionary:
 		"cmd_playtest_step": {"class": "runtime", "run": step},
 		"cmd_playtest_wait_for": {"class": "runtime", "run": wait_for},
 		"cmd_playtest_watch": {"class": "runtime", "run": watch},
+		"cmd_playtest_controls": {"class": "runtime", "run": controls},
+		"cmd_playtest_interact": {"class": "runtime", "run": interact},
+		"cmd_playtest_digest": {"class": "runtime", "run": digest},
 	}
 
 
@@ -279,7 +282,59 @@ func step(params: Dictionary) -> Dictionary:
 	}
 	if not u.is_empty():
 		req["until"] = u
-	return await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS)
+	var play: Variant = _str(params, "play")
+	if play == null:
+		return _router.fail("VALIDATION_ERROR", "play must be \"main\", \"current\" or a res:// scene path.")
+	if play == "":
+		return await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS)
+	# Start frozen: the runtime toolset's play, with the probe told to freeze the game
+	# before its first frame; then the window runs from there.
+	var link: RefCounted = _link()
+	if link == null:
+		return _no_runtime()
+	var starter: Variant = link.get("play_game")
+	if typeof(starter) != TYPE_CALLABLE or not (starter as Callable).is_valid():
+		return _router.fail("PRECONDITION_FAILED", "The runtime toolset's editor code is older than the playtest toolset's and cannot start a game frozen. Reinstall both toolsets' editor files (disable and enable them), then retry.", "runtime_probe")
+	var started: Dictionary = await (starter as Callable).call({"scene": play, "frozen": true})
+	if not bool(started.get("ok", false)):
+		return started
+	var st: Dictionary = started["result"]
+	if not bool(st.get("probe_connected", false)):
+		return _router.fail("PRECONDITION_FAILED", "The game started but its probe did not report in: %s" % str(st.get("note", "it is stopped in the debugger.")), "game_not_breaked")
+	var r: Dictionary = await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS)
+	if bool(r.get("ok", false)):
+		(r["result"] as Dictionary)["started"] = {
+			"scene": st.get("scene", ""), "pid": st.get("pid", 0), "restarted": st.get("restarted", false),
+			"headless": st.get("headless", false), "output_cursor": st.get("output_cursor", 0), "errors_cursor": st.get("errors_cursor", 0),
+		}
+	return r
+
+
+## {text?, class?, under?, all?, max?}
+func controls(params: Dictionary) -> Dictionary:
+	for k: String in ["text", "class", "under"]:
+		if _str(params, k) == null:
+			return _router.fail("VALIDATION_ERROR", "%s must be a string." % k)
+	var most: Variant = int_param(params, "max", 200, 1, 2000)
+	if most == null:
+		return _router.fail("VALIDATION_ERROR", "max must be an integer from 1 to 2000.")
+	var req: Dictionary = {"text": _str(params, "text"), "class": _str(params, "class"), "under": _str(params, "under"), "all": params.get("all") == true, "max": most}
+	return await _ask("controls", req, DEFAULT_TIMEOUT_MS)
+
+
+## {action, node?, text?, button?, to?, by?, amount?, value?, frames?}
+func interact(params: Dictionary) -> Dictionary:
+	for k: String in ["action", "node", "text", "button", "value"]:
+		if _str(params, k) == null:
+			return _router.fail("VALIDATION_ERROR", "%s must be a string." % k)
+	var amount: Variant = int_param(params, "amount", 3, -100, 100)
+	var frames: Variant = int_param(params, "frames", 8, 1, 600)
+	if amount == null or frames == null:
+		return _router.fail("VALIDATION_ERROR", "amount must be an integer from -100 to 100 and frames from 1 to 600.")
+	var req: Dictionary = params.duplicate()
+	req["amount"] = amount
+	req["frames"] = frames
+	return await _ask("interact", req, DEFAULT_TIMEOUT_MS + int(frames) * 100)
 
 
 ## {until, report?, max_frames?, timeout_ms?, node?}
@@ -320,3 +375,12 @@ func watch(params: Dictionary) -> Dictionary:
 		return _router.fail("VALIDATION_ERROR", "node must be a node path string.")
 	var req: Dictionary = {"expressions": exprs, "every": every, "frames": frames, "max_samples": max_samples, "max_bytes": max_bytes, "timeout_ms": timeout, "node": node}
 	return await _ask("watch", req, int(timeout) + DEFAULT_TIMEOUT_MS)
+
+
+## {groups?, max_nodes?}
+func digest(params: Dictionary) -> Dictionary:
+	var groups: Variant = _strings(params, "groups", 16)
+	var most: Variant = int_param(params, "max_nodes", 40, 1, 500)
+	if groups == null or most == null:
+		return _router.fail("VALIDATION_ERROR", "groups must be at most 16 group names and max_nodes 1..500.")
+	return await _ask("digest", {"groups": groups, "max_nodes": most}, DEFAULT_TIMEOUT_MS)

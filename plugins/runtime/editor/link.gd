@@ -20,6 +20,9 @@ const STACK_WAIT_MS := 1500
 var router: CommandRouter = null
 var monitor: DebuggerPlugin = null
 var probe: ProbeAutoload = null
+## play.gd's play(params) (cmd_runtime_play): the playtest toolset starts a game
+## frozen through it (params + frozen: true).
+var play_game: Callable
 
 
 func _init(r: CommandRouter, m: DebuggerPlugin, p: ProbeAutoload) -> void:

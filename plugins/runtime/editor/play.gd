@@ -10,6 +10,7 @@ const Link := preload("link.gd")
 const ProbeAutoload := preload("probe_autoload.gd")
 
 const RUN_ARGS_SETTING := "editor/run/main_run_args"
+const START_FROZEN_ENV := "GODOT_MCP_START_FROZEN"
 
 var _router: CommandRouter = null
 var _monitor: DebuggerPlugin = null
@@ -20,6 +21,8 @@ func setup(link: Link) -> void:
 	_link = link
 	_router = link.router
 	_monitor = link.monitor
+	# The playtest toolset starts a game frozen through this (params + frozen: true).
+	link.play_game = play
 
 
 func get_commands() -> Dictionary:
@@ -100,7 +103,7 @@ func play(params: Dictionary) -> Dictionary:
 	var err_cursor: int = _monitor.errors_cursor()
 	var started: int = Time.get_ticks_msec()
 	var started_unix: float = Time.get_unix_time_from_system()
-	_launch(kind, path, headless)
+	_launch(kind, path, headless, params.get("frozen") == true)
 	var deadline: int = started + timeout_ms
 	var seen_playing: bool = false
 	while true:
@@ -158,7 +161,13 @@ func play(params: Dictionary) -> Dictionary:
 ## Starts the game. For a headless run, "--headless" is added to the editor's run
 ## arguments for this launch only (in memory, never saved), because the editor
 ## forwards neither --headless nor a missing display to the game it starts.
-func _launch(kind: String, path: String, headless: bool) -> void:
+##
+## [param frozen] (the playtest toolset's start frozen): the game inherits
+## GODOT_MCP_START_FROZEN=1 from the editor's environment, set for this launch only,
+## and its probe freezes it before its first frame.
+func _launch(kind: String, path: String, headless: bool, frozen: bool = false) -> void:
+	if frozen:
+		OS.set_environment(START_FROZEN_ENV, "1")
 	var original: String = str(ProjectSettings.get_setting(RUN_ARGS_SETTING, ""))
 	var override: bool = headless and not original.split(" ", false).has("--headless")
 	if override:
@@ -174,6 +183,8 @@ func _launch(kind: String, path: String, headless: bool) -> void:
 	if override:
 		ProjectSettings.set_setting(RUN_ARGS_SETTING, original)
 		ProjectSettings.emit_signal("settings_changed")
+	if frozen:
+		OS.unset_environment(START_FROZEN_ENV)
 
 
 ## The lines of the game's log file written since [param since_unix] (empty when file

@@ -12,7 +12,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/nolinks"
 	"github.com/godot-mcp/godot-mcp/plugins/internal/godotproc"
 	"github.com/godot-mcp/godot-mcp/plugins/internal/respath"
-	"github.com/godot-mcp/godot-mcp/plugins/playtest"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/timeline"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -37,7 +37,7 @@ type WritePlaytestIn struct {
 	Framework  string                `json:"framework,omitempty" jsonschema:"enum=gut|gdunit4" description:"required when the project has both"`
 	Unit       string                `json:"unit,omitempty" jsonschema:"enum=physics_ticks|process_frames,default=physics_ticks" description:"what at and count count"`
 	Count      int                   `json:"count,omitempty" jsonschema:"minimum=0,maximum=36000" description:"ticks/frames the test plays (default: the last at)"`
-	Inputs     []playtest.TimedInput `json:"inputs,omitempty" jsonschema:"maxItems=500" description:"input timeline as godot_playtest_step takes it (at from the scene's start)"`
+	Inputs     []timeline.TimedInput `json:"inputs,omitempty" jsonschema:"maxItems=500" description:"input timeline as godot_playtest_step takes it (at from the scene's start)"`
 	Checks     []Check               `json:"checks" jsonschema:"minItems=1,maxItems=100" description:"what must hold, and when"`
 	Overwrite  bool                  `json:"overwrite,omitempty" description:"replace an existing script at path"`
 	Run        *bool                 `json:"run,omitempty" description:"run it headless at once and answer the result (default true)"`

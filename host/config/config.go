@@ -47,6 +47,7 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves calls (GODOT_MCP_APPROVAL=webhook); it may carry credentials, so it is never logged nor passed to toolsets or games", Secret: true},
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
 	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
+	{Env: "GODOT_MCP_ERRORS_IN_RESULTS", Flag: "errors-in-results", Default: "true", Usage: "attach to every tool result the editor and game errors that appeared since the client's previous call (at most 5 listed, with the total; see docs/envelope.md); false turns it off"},
 	{Env: "GODOT_BIN", Flag: "godot-bin", Default: "", Usage: "Godot 4 binary for headless runs (godot_runtime_run_headless, godot_tests_run, godot_diagnostics_check_project) and the e2e suite (default: godot on PATH)"},
 	{Env: "GODOT_MCP_HEADLESS_DIRS", Flag: "", Default: "", Usage: "directories besides the project where headless runs (run_headless, tests_run, check_project) may run a Godot project (separated by the OS path-list separator, : on Unix); by default it runs only the project (GODOT_MCP_PROJECT_DIR or the connected editor's)"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
@@ -73,6 +74,9 @@ type Config struct {
 	ApprovalURL     string
 	ApprovalTimeout time.Duration
 	CallTimeout     time.Duration
+	// ErrorsInResults: tool results carry the editor's and the game's new
+	// errors (GODOT_MCP_ERRORS_IN_RESULTS; mcpserver/errorfeed.go).
+	ErrorsInResults bool
 	LogLevel        string
 	GodotBin        string // GODOT_BIN; "" = godot on PATH
 	// ConformanceFixture is test-only: the toolset named "conformance"
@@ -214,6 +218,13 @@ func fromValues(v map[string]string) (Config, error) {
 	}
 	if u, err := url.Parse(c.BridgeURL); err != nil || u.Scheme != "ws" || u.Host == "" {
 		errs = append(errs, fmt.Errorf("GODOT_MCP_BRIDGE_URL=%q: want ws://host:port", c.BridgeURL))
+	}
+	switch strings.ToLower(strings.TrimSpace(v["GODOT_MCP_ERRORS_IN_RESULTS"])) {
+	case "true", "1":
+		c.ErrorsInResults = true
+	case "false", "0":
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_ERRORS_IN_RESULTS=%q: want true or false", v["GODOT_MCP_ERRORS_IN_RESULTS"]))
 	}
 	switch strings.ToLower(v["GODOT_MCP_CONFORMANCE_FIXTURE"]) {
 	case "", "false", "0":

@@ -224,10 +224,14 @@ func attachNote(out *mcp.CallToolResult, note ErrorsNote) {
 // Text is the note as the text block an agent reads.
 func (n ErrorsNote) Text() string {
 	var b strings.Builder
-	counts := plural(n.Errors, "error")
-	if n.Warnings > 0 {
-		counts += ", " + plural(n.Warnings, "warning")
+	var parts []string
+	if n.Errors > 0 || n.Warnings == 0 {
+		parts = append(parts, plural(n.Errors, "error"))
 	}
+	if n.Warnings > 0 {
+		parts = append(parts, plural(n.Warnings, "warning"))
+	}
+	counts := strings.Join(parts, ", ")
 	fmt.Fprintf(&b, "godot-mcp: new in the editor or game since your previous call: %s", counts)
 	if len(n.Listed) < n.Total {
 		fmt.Fprintf(&b, " (%d listed)", len(n.Listed))

@@ -33,8 +33,9 @@ const HOOK_EVERY_MS := 2000 # how often a read looks for new debugger sessions
 ## The Logger subclass, compiled at run time: a file that extends Logger would not
 ## parse on Godot 4.4. Called from any thread: it only queues under its mutex. The
 ## location is the script frame's when the engine's is C++ source (push_error, an
-## engine error a script caused).
-const LOGGER_SOURCE := """extends Logger
+## engine error a script caused). @tool: in the editor only tool scripts run.
+const LOGGER_SOURCE := """@tool
+extends Logger
 
 var mutex: Mutex = Mutex.new()
 var queue: Array = []

@@ -82,6 +82,8 @@ var _mtimes: Dictionary = {} # res:// path of a .gd file -> modification time at
 var _baseline: bool = false
 var _temps: Dictionary = {} # path -> the throwaway GDScript of a script the editor has not loaded
 var _last_check: Dictionary = {} # path -> the errors last reported for it by a check
+var _declared: Dictionary = {} # path of a changed script -> the class_name its source declares ("" for none)
+var _class_re: RegEx = RegEx.create_from_string("(?m)^class_name\\s+([A-Za-z_][A-Za-z0-9_]*)")
 var _hooked: Dictionary = {} # ScriptEditorDebugger instance id -> Callable
 var _last_hook_ms: int = -HOOK_EVERY_MS
 var _break_entry: Dictionary = {} # a game's script-error stop, waiting for its stack
@@ -196,7 +198,12 @@ func _drain(keep: bool = false) -> Array:
 
 
 ## Parses the .gd files changed since the last read (the first read only records them).
+## While the editor scans its file system (the global classes may be changing) the
+## changed files wait for a later read.
 func _check_scripts() -> void:
+	var efs: EditorFileSystem = EditorInterface.get_resource_filesystem()
+	if _baseline and efs != null and efs.is_scanning():
+		return
 	var now: Dictionary = {}
 	_collect("res://", now)
 	if not _baseline:
@@ -211,20 +218,43 @@ func _check_scripts() -> void:
 		if not now.has(p):
 			_last_check.erase(p)
 			_temps.erase(p)
+			_declared.erase(p)
 	_mtimes = now
 	if changed.is_empty() or _logger == null:
 		return # without a Logger a check's errors have no place (Godot 4.4)
+	var sources: Dictionary = {}
 	for i: int in changed.size():
 		if i >= MAX_CHECKS:
 			_mtimes[changed[i]] = -1 # next time
 			continue
-		_check_script(changed[i])
+		var source: String = FileAccess.get_file_as_string(changed[i])
+		sources[changed[i]] = source
+		var m: RegExMatch = _class_re.search(source)
+		_declared[changed[i]] = m.get_string(1) if m != null else ""
+	var pending: PackedStringArray = _unregistered_classes()
+	for p: String in sources:
+		_check_script(p, sources[p], pending)
+
+
+## The class_names that changed scripts declare but the editor has not registered yet
+## (it has not scanned them): a script that uses one fails to compile now, and will
+## not once the editor knows the class, so such errors are not reported.
+func _unregistered_classes() -> PackedStringArray:
+	var known: Dictionary = {}
+	for c: Dictionary in ProjectSettings.get_global_class_list():
+		known[str(c.get("class", ""))] = true
+	var out: PackedStringArray = []
+	for p: String in _declared:
+		var n: String = _declared[p]
+		if n != "" and not known.has(n):
+			out.append(n)
+	return out
 
 
 ## Has Godot parse and compile [param path] as it is on disk into a throwaway GDScript:
 ## its errors are printed (caught by the Logger), and reported unless the same ones
 ## were already reported for this file.
-func _check_script(path: String) -> void:
+func _check_script(path: String, source: String, pending: PackedStringArray) -> void:
 	_drain()
 	var script: GDScript = null
 	if ResourceLoader.has_cached(path):
@@ -241,7 +271,7 @@ func _check_script(path: String) -> void:
 			script = GDScript.new()
 			script.set_path_cache(path)
 			_temps[path] = script
-	script.source_code = FileAccess.get_file_as_string(path)
+	script.source_code = source
 	var err: Error = script.reload()
 	var found: Array = []
 	for it: Array in _drain(true):
@@ -250,6 +280,8 @@ func _check_script(path: String) -> void:
 		var own: bool = (file == path or file == "built-in" or file == "") and (msg.begins_with("Parse Error") or msg.begins_with("Compile Error"))
 		if own and file != path and msg.contains("hides a global script class"):
 			continue # no path known to the parser (an engine without GDScript.set_path_cache): not an error of the file
+		if own and _names_any(msg, pending):
+			continue # it uses a class the editor has not registered yet
 		if own:
 			found.append([int(it[2]), msg])
 		else:
@@ -264,6 +296,14 @@ func _check_script(path: String) -> void:
 	for f: Array in found:
 		if not _reported_lately(path, int(f[0]), str(f[1])):
 			_add("error", "editor", path, int(f[0]), str(f[1]))
+
+
+## Whether [param message] names one of [param classes] ("Name").
+static func _names_any(message: String, classes: PackedStringArray) -> bool:
+	for n: String in classes:
+		if message.contains("\"%s\"" % n):
+			return true
+	return false
 
 
 ## Whether the editor itself reported this error within the last 30 s (it reloaded

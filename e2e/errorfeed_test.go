@@ -35,8 +35,22 @@ func TestErrorsReachTheAgent(t *testing.T) {
 	info := waitEditor(t, h, e)
 	s := &session{host: h, editor: e, project: project}
 
-	// Whatever the editor printed while starting is delivered now, once.
-	errorsOf(t, s)
+	// Whatever the editor printed while starting is delivered now, once. (The
+	// feed parses changed scripts only while the editor is not scanning.)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var st struct {
+			Scanning bool `json:"scanning"`
+		}
+		s.host.mustCall(t, "godot_get_editor_state", nil, &st)
+		if !st.Scanning {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the editor is still scanning after 60 s")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if note := errorsOf(t, s); note != "" {
 		t.Logf("the editor printed more while settling:\n%s", note)
 	}

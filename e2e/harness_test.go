@@ -509,7 +509,13 @@ type toolResult struct {
 	IsError bool
 	Raw     json.RawMessage // structuredContent; for a failure, the error object of Text
 	Text    string
+	// Errors is the note of new editor and game errors the server attaches
+	// to a result (its last text block; docs/envelope.md), "" without one.
+	Errors string
 }
+
+// errorsNotePrefix starts the text block of new errors attached to a result.
+const errorsNotePrefix = "godot-mcp: new in the editor or game since your previous call"
 
 // toolError is the error object of a failed tool call.
 type toolError struct {
@@ -552,6 +558,10 @@ func (h *host) call(ctx context.Context, name string, args map[string]any) (tool
 	}
 	for _, c := range res.Content {
 		if tc, ok := c.(mcp.TextContent); ok {
+			if strings.HasPrefix(tc.Text, errorsNotePrefix) {
+				r.Errors = tc.Text // the editor's and game's new errors, attached to any result
+				continue
+			}
 			r.Text += tc.Text
 		}
 	}

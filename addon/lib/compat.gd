@@ -22,6 +22,10 @@ const FEATURES := {
 	# add_control_to_dock, which stays as a deprecated wrapper; EditorLog is an
 	# EditorDock from then on.
 	"editor_dock": ["4.6", "class", "EditorDock", ""],
+	# Logger (OS.add_logger): scripts receive every error the engine prints, with
+	# file, line and script backtraces. Before it, the error feed reads the
+	# editor's Output panel (lib/error_feed.gd).
+	"logger": ["4.5", "class", "Logger", ""],
 }
 
 

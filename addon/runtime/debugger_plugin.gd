@@ -204,8 +204,20 @@ func _attach_break_stack(stack: Array) -> void:
 
 
 func _on_error(data: Array, session_id: int) -> void:
-	if data.size() < 11:
+	var entry: Dictionary = error_entry(data, session_id)
+	if entry.is_empty():
 		return
+	_push_output(entry)
+	_push_error(entry.duplicate())
+
+
+## The entry of a game's "error" debugger message (Godot's OutputError): kind
+## error/warning, message, file/line/function of the script frame (else of the engine
+## source), stack, game_time; {} when data is not one. The core error feed
+## (lib/error_feed.gd) reads game errors with it too.
+static func error_entry(data: Array, session_id: int) -> Dictionary:
+	if data.size() < 11:
+		return {}
 	var stack: Array = []
 	var n: int = int(data[10])
 	var idx: int = 11
@@ -237,8 +249,7 @@ func _on_error(data: Array, session_id: int) -> void:
 		entry["line"] = entry["source_line"]
 		entry["function"] = entry["source_function"]
 	entry["game_time"] = "%d:%02d:%02d.%03d" % [int(data[0]), int(data[1]), int(data[2]), int(data[3])]
-	_push_output(entry)
-	_push_error(entry.duplicate())
+	return entry
 
 
 ## Adds the lines of a game's log file (a game that died before its output reached the

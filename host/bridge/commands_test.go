@@ -41,7 +41,7 @@ func TestCommandTableFromTheEditor(t *testing.T) {
 	if !strings.Contains(logs.String(), "cmd_hello_bad") || !strings.Contains(logs.String(), "cmd_hello_orph") {
 		t.Errorf("the dropped entries are not logged:\n%s", logs.String())
 	}
-	if n := len(b.Commands()); n != len(fakeaddon.AddonCommands())+1 {
+	if n := len(b.Commands()); n != len(fakeaddon.DefaultHello().Commands)+1 {
 		t.Errorf("Commands() has %d entries", n)
 	}
 

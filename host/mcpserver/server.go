@@ -86,6 +86,8 @@ type Server struct {
 
 	toolsetLocks sync.Map // toolset name → *sync.Mutex (lockToolset)
 
+	errors errorFeed // the sessions' cursors in the editor's error feed (errorfeed.go)
+
 	contentMu sync.Mutex // guards content (toolsets' resources and prompts)
 	content   contentRegistry
 
@@ -233,13 +235,15 @@ func (s *Server) builtinOwner(tool string) (string, bool) {
 	return "", false
 }
 
-func (s *Server) answerDisabledTool(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) answerDisabledTool(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	args := req.GetArguments()
 	tool, _ := args["tool"].(string)
 	toolset, _ := args["toolset"].(string)
-	return shape(Fail(envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf(
+	out := shape(Fail(envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf(
 		"%s belongs to the toolset %q, which is not enabled. Call godot_enable_toolset with {\"names\":[%q]} (or {\"name\":\"all\"}), then call %s again.",
-		tool, toolset, toolset, tool)))), nil
+		tool, toolset, toolset, tool))))
+	s.attachErrors(ctx, out)
+	return out, nil
 }
 
 // startWait bounds how long a request waits for the toolsets enabled at
@@ -492,6 +496,7 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 			s.log.Debug("tool ok", "tool", reg.def.Name, "took", time.Since(start))
 		}
 		out := shape(res)
+		s.attachErrors(ctx, out)
 		if stdio != nil {
 			stdio.deferStructured(out)
 		}

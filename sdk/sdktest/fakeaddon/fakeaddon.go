@@ -52,15 +52,24 @@ const readLimit = 2 * envelope.MaxFrameBytes
 // ProjectDir reports it.
 const DefaultProjectDir = "/tmp/fakeaddon/project"
 
+// CmdErrorFeed is the real addon's error feed, which the host reads after
+// every tool call from an editor that declares it (host/mcpserver
+// errorfeed.go). DefaultHello leaves it out, so that a fake editor receives
+// only the commands its test sends; declare it (WithCommands) and answer
+// it to fake the editor's errors.
+const CmdErrorFeed = "cmd_error_feed"
+
 // DefaultHello is the cmd_editor_hello sent unless WithHello replaces it;
-// its command table is the real core addon's (AddonCommands), its
-// project_dir DefaultProjectDir.
+// its command table is the real core addon's (AddonCommands) but
+// CmdErrorFeed, its project_dir DefaultProjectDir.
 func DefaultHello() envelope.EditorHello {
+	commands := AddonCommands()
+	delete(commands, CmdErrorFeed)
 	return envelope.EditorHello{
 		ProjectDir:   DefaultProjectDir,
 		GodotVersion: "4.4.1.stable",
 		AddonVersion: "fakeaddon",
-		Commands:     AddonCommands(),
+		Commands:     commands,
 	}
 }
 

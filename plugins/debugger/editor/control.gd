@@ -166,6 +166,18 @@ func break_now(params: Dictionary) -> Dictionary:
 			got = await _await_stop(sid, before, 5000)
 		if got != "stopped":
 			return _moved_failure(sid, got, "break", int(timeout))
+		d = describe(sid)
+		# The game's probe runs first in every physics tick: step through its lines
+		# until the stop is in the game's own code.
+		var hops: int = 0
+		while hops < 300 and _in_probe(d):
+			before = int(_monitor.state(sid)["break_id"])
+			_monitor.resume(sid, "step")
+			got = await _await_stop(sid, before, int(timeout))
+			if got != "stopped":
+				return _moved_failure(sid, got, "break", int(timeout))
+			hops += 1
+			d = describe(sid)
 		if reason_of(_monitor.state(sid)) == "step":
 			# The step that landed on a script line is still the break request, for
 			# this toolset and the runtime toolset's hints alike.
@@ -173,6 +185,12 @@ func break_now(params: Dictionary) -> Dictionary:
 		d = describe(sid)
 	d["already_stopped"] = false
 	return _ok(d)
+
+
+## Whether a stop is in godot-mcp's own game-side code (the probe), not the game's.
+func _in_probe(d: Dictionary) -> bool:
+	var loc: Variant = d.get("location")
+	return loc is Dictionary and str((loc as Dictionary).get("file", "")).begins_with("res://addons/godot_mcp/")
 
 
 # --- step and continue ---------------------------------------------------------------

@@ -1,7 +1,7 @@
 package export
 
 import (
-	"fmt"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/suggest"
 	"sort"
 	"strings"
 )
@@ -186,44 +186,18 @@ func findPlatform(name string) (*platformInfo, bool) {
 	return nil, false
 }
 
-// didYouMean suggests the closest of names (case-insensitive edit distance).
+// didYouMean suggests the closest of names, else one that ends the same
+// (architecture for binary_format/architecture).
 func didYouMean(s string, names []string) string {
-	best, bestD := "", 1<<30
+	if best, ok := suggest.Closest(s, names); ok {
+		return suggest.Hint(best)
+	}
 	for _, n := range names {
-		if d := levenshtein(strings.ToLower(s), strings.ToLower(n)); d < bestD {
-			best, bestD = n, d
+		if strings.HasSuffix(n, "/"+s) {
+			return suggest.Hint(n)
 		}
 	}
-	// a name that ends the same (architecture for binary_format/architecture)
-	if bestD > max(3, len(s)/3) {
-		for _, n := range names {
-			if strings.HasSuffix(n, "/"+s) {
-				return fmt.Sprintf(" (did you mean %q?)", n)
-			}
-		}
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
 
 func sortedKeys(m map[string]string) []string {

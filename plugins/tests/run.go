@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"fmt"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/suggest"
 	"os"
 	"path"
 	"path/filepath"
@@ -355,36 +356,10 @@ func merge(out *RunOut, tr *tracker, res godotproc.Result) {
 
 // didYouMean suggests the closest name.
 func didYouMean(s string, names []string) string {
-	best, bestD := "", 1<<30
-	for _, n := range names {
-		if d := levenshtein(strings.ToLower(s), strings.ToLower(n)); d < bestD {
-			best, bestD = n, d
-		}
+	if best, ok := suggest.Closest(s, names); ok {
+		return suggest.Hint(best)
 	}
-	if best == "" || bestD > max(3, len(s)/3) {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return ""
 }
 
 func progressStatus(st *seenTest) string {

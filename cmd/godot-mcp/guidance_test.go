@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
@@ -175,6 +176,20 @@ func TestToolsListBudget(t *testing.T) {
 	}
 	_, all := hosttest.ToolsList(t, binPath, "all")
 	t.Logf("tools/list with every toolset: %d bytes", len(all))
+	// Issue 28.3's profile targets (2d ≤ 40 KB) are not met: these ceilings
+	// hold each profile at what it measured once output schemas left
+	// tools/list (docs/performance.md), so the list cannot grow back.
+	for name, ceiling := range map[string]int{"minimal": 34000, "2d": 90000, "3d": 86000, "playtest": 54000} {
+		p, ok := profile.Lookup(name)
+		if !ok {
+			t.Fatalf("no profile %s", name)
+		}
+		_, raw := hosttest.ToolsList(t, binPath, strings.Join(p.Toolsets, ","))
+		t.Logf("tools/list with profile %s: %d bytes", name, len(raw))
+		if len(raw) > ceiling {
+			t.Errorf("tools/list with profile %s is %d bytes, over its ceiling of %d", name, len(raw), ceiling)
+		}
+	}
 }
 
 // #24.13: a prompt argument that is not a string is refused with a

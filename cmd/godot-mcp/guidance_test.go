@@ -213,3 +213,45 @@ func TestBinaryPromptNumberArgument(t *testing.T) {
 		t.Fatalf("a valid prompts/get after: %s", rpcErr)
 	}
 }
+
+// #28.3: a tool with a look-alike says in its first sentence when to use
+// it rather than the other (play vs run_headless, the edited scene's tree
+// vs the running game's, pause vs a frame-exact step…), naming the other.
+func TestLookAlikeToolsNameEachOther(t *testing.T) {
+	_, raw := hosttest.ToolsList(t, binPath, "all")
+	var list struct {
+		Tools []struct {
+			Name, Description string
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatal(err)
+	}
+	desc := map[string]string{}
+	for _, tool := range list.Tools {
+		desc[tool.Name] = tool.Description
+	}
+	pairs := [][2]string{
+		{"godot_runtime_play", "godot_runtime_run_headless"},
+		{"godot_runtime_run_headless", "godot_runtime_play"},
+		{"godot_runtime_get_tree", "godot_scene_get_tree"},
+		{"godot_runtime_get_node", "godot_scene_get_node"},
+		{"godot_runtime_set_properties", "godot_scene_set_properties"},
+		{"godot_runtime_call_method", "godot_playtest_eval"},
+		{"godot_runtime_pause", "godot_playtest_step"},
+		{"godot_runtime_input", "godot_playtest_step"},
+	}
+	for _, p := range pairs {
+		d, ok := desc[p[0]]
+		if _, other := desc[p[1]]; !ok || !other {
+			t.Errorf("%s or %s is not served", p[0], p[1])
+			continue
+		}
+		first, _, _ := strings.Cut(d, ". ")
+		// A tool of the same toolset may be named bare (run_headless).
+		bare := p[1][strings.Index(p[1][len("godot_"):], "_")+len("godot_")+1:]
+		if !strings.Contains(first, p[1]) && !regexp.MustCompile(`\b`+bare+`\b`).MatchString(first) {
+			t.Errorf("%s's first sentence does not say when to use %s instead: %q", p[0], p[1], first)
+		}
+	}
+}

@@ -31,7 +31,7 @@ const (
 var kindNames = map[kind]string{kBool: "true/false", kInt: "an integer", kFloat: "a number", kRange: "a number or [min, max]",
 	kVec: "[x, y] (2D) or [x, y, z] (3D)", kColor: `a colour ("#ff8800", "orange" or [r, g, b, a] in 0..1)`,
 	kGradient: `a colour ramp: colours evenly spaced (["#fff", "#f80", "#f000"]) or [{"offset": 0, "color": "#fff"}, ...]; null clears`,
-	kCurve: "a curve: [[x, y], ...] points with x in 0..1 (linear between them); null clears", kEnum: "one of", kPath: `a res:// path ("" clears)`}
+	kCurve:    "a curve: [[x, y], ...] points with x in 0..1 (linear between them); null clears", kEnum: "one of", kPath: `a res:// path ("" clears)`}
 
 // param is one friendly parameter: its name, how its value is written and
 // its bounds (NaN: none).

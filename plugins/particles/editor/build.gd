@@ -164,6 +164,7 @@ func convert(params: Dictionary) -> Dictionary:
 		for conn: Dictionary in old.get_signal_connection_list(sig["name"]):
 			if int(conn["flags"]) & CONNECT_PERSIST and n.has_signal(sig["name"]) and not n.is_connected(sig["name"], conn["callable"]):
 				rec.do_call(n, "connect", [sig["name"], conn["callable"], CONNECT_PERSIST])
+				rec.undo_call(n, "disconnect", [sig["name"], conn["callable"]])
 	if old.unique_name_in_owner:
 		rec.do_set(n, "unique_name_in_owner", true)
 	var out: Dictionary = {"path": Nodes.rel(root, n), "from": old.get_class(), "to": to, "params": Model.read_all(n),

@@ -284,7 +284,8 @@ static func encode(n: Node, v: Variant) -> Variant:
 static func _num(v: Variant) -> Variant:
 	if v is int:
 		return v
-	return snappedf(float(v), 0.0001)
+	# Through a decimal string, so 0.6 (a float32 0.60000002) reads back as 0.6.
+	return float(String.num(float(v), 4))
 
 
 ## Every applicable parameter of [param n], by name.

@@ -221,7 +221,7 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 	h.mustCall(t, "godot_particles_create", map[string]any{"type": "GPUParticles3D", "preset": "explosion", "name": "Boom"}, &boom)
 	h.mustCall(t, "godot_particles_create", map[string]any{"type": "cpu_2d", "preset": "dust"}, &dust)
 	if smoke.Class != "CPUParticles3D" || smoke.Params.num(t, "amount") != 20 || boom.Path != "Boom" || boom.Params.str("one_shot") != "true" ||
-		dust.Class != "CPUParticles2D" || dust.Params.str("emission_box_extents") != "[100,25]" {
+		dust.Class != "CPUParticles2D" || compactJSON(dust.Params["emission_box_extents"]) != "[100,25]" {
 		t.Fatalf("create: %+v\n%+v\n%+v", smoke, boom, dust)
 	}
 

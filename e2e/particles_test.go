@@ -292,7 +292,7 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 	}
 	sceneRedo(t, s)
 	h.mustCall(t, "godot_particles_convert", map[string]any{"node": "Boom"}, &conv)
-	if conv.To != "CPUParticles3D" || conv.Params.str("one_shot") != "true" || conv.Params.num(t, "explosiveness") != 1 || conv.Params.num(t, "amount") != 96 {
+	if conv.To != "CPUParticles3D" || conv.Params.str("one_shot") != "true" || conv.Params.num(t, "explosiveness") != 1 || conv.Params.num(t, "amount") != 96 || conv.Params.num(t, "lifetime") != 1 || compactJSON(conv.Params["initial_velocity"]) != "[3,6]" {
 		t.Fatalf("convert boom: %+v", conv)
 	}
 	ptFail(t, s, "convert", map[string]any{"node": "Cam"}, "VALIDATION_ERROR", "not a particles node")

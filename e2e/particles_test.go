@@ -355,7 +355,20 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 		if litOff != 0 {
 			t.Errorf("frame 60 with emitting off has %d lit pixels; want the black clear colour only (saved as %s)", litOff, rtSavePNG(t, off, "fire-off"))
 		}
-		t.Logf("frame 60: %d lit pixels (%d warm) emitting, %d not", litOn, warmOn, litOff)
+		t.Logf("3D GPU fire, frame 60: %d lit pixels (%d warm) emitting, %d not", litOn, warmOn, litOff)
+
+		// The same in 2D with CPU particles: no camera, the node in the middle of the window.
+		h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://fire2d.tscn", "root_type": "Node2D", "root_name": "Stage"}, nil)
+		h.mustCall(t, "godot_particles_create", map[string]any{"type": "cpu_2d", "preset": "fire", "position": []float64{320, 240}}, nil)
+		h.mustCall(t, "godot_scene_save", nil, nil)
+		on2 := ptRenderFrame(t, s.project, "res://fire2d.tscn", true)
+		off2 := ptRenderFrame(t, s.project, "res://fire2d.tscn", false)
+		lit2, warm2 := ptFirePixels(on2)
+		litOff2, _ := ptFirePixels(off2)
+		if lit2 < 100 || warm2*10 < lit2*8 || litOff2 != 0 {
+			t.Errorf("2D CPU fire, frame 60: %d lit (%d warm) emitting (saved as %s), %d not (saved as %s)", lit2, warm2, rtSavePNG(t, on2, "fire2d-on"), litOff2, rtSavePNG(t, off2, "fire2d-off"))
+		}
+		t.Logf("2D CPU fire, frame 60: %d lit pixels (%d warm) emitting, %d not", lit2, warm2, litOff2)
 	})
 }
 
@@ -374,8 +387,8 @@ func _initialize() -> void:
 	var scene: Node = (load(args[0]) as PackedScene).instantiate()
 	if args[2] == "off":
 		for n: Node in scene.get_children():
-			if n is GPUParticles3D or n is CPUParticles3D:
-				n.emitting = false
+			if n is GPUParticles3D or n is CPUParticles3D or n is GPUParticles2D or n is CPUParticles2D:
+				n.set("emitting", false)
 	root.add_child(scene)
 
 

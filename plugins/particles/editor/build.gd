@@ -133,7 +133,7 @@ static func _sprite(_kind: String, w: int, h: int) -> GradientTexture2D:
 
 
 ## {node, dry_run} -> {path, from, to, params, dropped, persisted, reason, undoable, dry_run}
-func convert(params: Dictionary) -> Dictionary:
+func convert_node(params: Dictionary) -> Dictionary:
 	var f: Dictionary = c.particles_param(params)
 	if f.has("error"):
 		return f["error"]

@@ -25,6 +25,6 @@ func get_commands() -> Dictionary:
 		"cmd_particles_create": {"class": "mutating", "dry_run": true, "run": _build.create},
 		"cmd_particles_set": {"class": "mutating", "dry_run": true, "run": _edit.set_params},
 		"cmd_particles_get": {"class": "read_only", "run": _edit.get_params},
-		"cmd_particles_convert": {"class": "mutating", "dry_run": true, "run": _build.convert},
+		"cmd_particles_convert": {"class": "mutating", "dry_run": true, "run": _build.convert_node},
 		"cmd_particles_restart": {"class": "mutating", "dry_run": true, "run": _edit.restart},
 	}

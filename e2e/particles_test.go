@@ -347,15 +347,15 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 		h.mustCall(t, "godot_scene_save", nil, nil)
 		on := ptRenderFrame(t, s.project, "res://fire.tscn", true)
 		off := ptRenderFrame(t, s.project, "res://fire.tscn", false)
-		litOn, warmOn := ptFirePixels(on)
-		litOff, _ := ptFirePixels(off)
-		if litOn < 300 || warmOn*10 < litOn*8 {
-			t.Errorf("frame 60 with the fire emitting has %d lit pixels (%d fire-coloured); want hundreds, mostly warm (saved as %s)", litOn, warmOn, rtSavePNG(t, on, "fire-on"))
+		litOn, fieryOn, orangeOn := ptFirePixels(on)
+		litOff, _, _ := ptFirePixels(off)
+		if litOn < 300 || fieryOn*10 < litOn*9 || orangeOn < 100 {
+			t.Errorf("frame 60 with the fire emitting has %d lit pixels, %d in fire colours, %d orange; want hundreds, nearly all fire-coloured (saved as %s)", litOn, fieryOn, orangeOn, rtSavePNG(t, on, "fire-on"))
 		}
 		if litOff != 0 {
 			t.Errorf("frame 60 with emitting off has %d lit pixels; want the black clear colour only (saved as %s)", litOff, rtSavePNG(t, off, "fire-off"))
 		}
-		t.Logf("3D GPU fire, frame 60: %d lit pixels (%d warm) emitting, %d not", litOn, warmOn, litOff)
+		t.Logf("3D GPU fire, frame 60: %d lit pixels (%d fire-coloured, %d orange) emitting, %d not", litOn, fieryOn, orangeOn, litOff)
 
 		// The same in 2D with CPU particles: no camera, the node in the middle of the window.
 		h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://fire2d.tscn", "root_type": "Node2D", "root_name": "Stage"}, nil)
@@ -363,12 +363,12 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 		h.mustCall(t, "godot_scene_save", nil, nil)
 		on2 := ptRenderFrame(t, s.project, "res://fire2d.tscn", true)
 		off2 := ptRenderFrame(t, s.project, "res://fire2d.tscn", false)
-		lit2, warm2 := ptFirePixels(on2)
-		litOff2, _ := ptFirePixels(off2)
-		if lit2 < 100 || warm2*10 < lit2*8 || litOff2 != 0 {
-			t.Errorf("2D CPU fire, frame 60: %d lit (%d warm) emitting (saved as %s), %d not (saved as %s)", lit2, warm2, rtSavePNG(t, on2, "fire2d-on"), litOff2, rtSavePNG(t, off2, "fire2d-off"))
+		lit2, fiery2, orange2 := ptFirePixels(on2)
+		litOff2, _, _ := ptFirePixels(off2)
+		if lit2 < 100 || fiery2*10 < lit2*9 || orange2 < 30 || litOff2 != 0 {
+			t.Errorf("2D CPU fire, frame 60: %d lit (%d fire-coloured, %d orange) emitting (saved as %s), %d not (saved as %s)", lit2, fiery2, orange2, rtSavePNG(t, on2, "fire2d-on"), litOff2, rtSavePNG(t, off2, "fire2d-off"))
 		}
-		t.Logf("2D CPU fire, frame 60: %d lit pixels (%d warm) emitting, %d not", lit2, warm2, litOff2)
+		t.Logf("2D CPU fire, frame 60: %d lit pixels (%d fire-coloured, %d orange) emitting, %d not", lit2, fiery2, orange2, litOff2)
 	})
 }
 
@@ -432,9 +432,11 @@ func ptRenderFrame(t *testing.T, project, scene string, emitting bool) image.Ima
 	return img
 }
 
-// ptFirePixels counts the pixels brighter than the clear colour, and those
-// of them that are fire-coloured (red the strongest channel, blue the weakest).
-func ptFirePixels(img image.Image) (lit, warm int) {
+// ptFirePixels counts the pixels brighter than the clear colour, those of
+// them in fire's colours (red >= green >= blue: yellow, orange, red, and the
+// white where additive particles overlap) and the orange ones among them
+// (red well above blue).
+func ptFirePixels(img image.Image) (lit, fiery, orange int) {
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
@@ -444,12 +446,15 @@ func ptFirePixels(img image.Image) (lit, warm int) {
 				continue
 			}
 			lit++
-			if r >= g && g >= bl && r > bl+30 {
-				warm++
+			if r+4 >= g && g+4 >= bl {
+				fiery++
+			}
+			if r > bl+60 {
+				orange++
 			}
 		}
 	}
-	return lit, warm
+	return lit, fiery, orange
 }
 
 func compactJSON(raw json.RawMessage) string {

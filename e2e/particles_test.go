@@ -197,6 +197,25 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 	if !fire.DryRun || fire.Undoable || fire.Path != "Fire" || fire.Params.num(t, "amount") != 48 || fire.Params.str("emission_shape") != `"sphere"` {
 		t.Fatalf("dry run: %+v", fire)
 	}
+	// The dry run's read-back is the preset as godot_particles_presets documents it.
+	var presets struct {
+		Presets []struct {
+			Name   string                     `json:"name"`
+			Params map[string]json.RawMessage `json:"params"`
+		} `json:"presets"`
+	}
+	h.mustCall(t, "godot_particles_presets", nil, &presets)
+	if len(presets.Presets) != 8 || presets.Presets[0].Name != "fire" {
+		t.Fatalf("presets: %+v", presets)
+	}
+	for k, v := range presets.Presets[0].Params {
+		if k == "color_ramp" { // given as colours, read back as stops
+			continue
+		}
+		if compactJSON(fire.Params[k]) != compactJSON(v) {
+			t.Errorf("fire preset %s = %s, but the created node reads %s", k, v, fire.Params[k])
+		}
+	}
 	var list struct {
 		Nodes []struct{ Path string } `json:"nodes"`
 	}
@@ -394,14 +413,15 @@ func _initialize() -> void:
 
 func _process(_delta: float) -> bool:
 	_frames += 1
-	if _frames == 60:
+	var at: int = int(OS.get_cmdline_user_args()[3]) if OS.get_cmdline_user_args().size() > 3 else 60
+	if _frames == at:
 		root.get_texture().get_image().save_png(_out)
 		print("PT_RENDERED ", RenderingServer.get_current_rendering_method())
 		return true
 	return false
 `
 
-func ptRenderFrame(t *testing.T, project, scene string, emitting bool) image.Image {
+func ptRenderFrame(t *testing.T, project, scene string, emitting bool, frame ...string) image.Image {
 	t.Helper()
 	dir := t.TempDir()
 	script := filepath.Join(dir, "pt_render.gd")
@@ -414,6 +434,7 @@ func ptRenderFrame(t *testing.T, project, scene string, emitting bool) image.Ima
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", suite.godot, "--rendering-driver", "opengl3",
 		"--rendering-method", "gl_compatibility", "--resolution", "640x360", "--path", project, "--script", script, "--", scene, out, mode)
+	cmd.Args = append(cmd.Args, frame...)
 	cmd.Env = append(godotEnv(), "GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:1")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	log, err := cmd.CombinedOutput()

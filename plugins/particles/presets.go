@@ -63,17 +63,17 @@ var presets = []preset{
 		"direction": []float64{0, -1, 0}, "spread": 10.0, "gravity": []float64{0, -0.5, 0}, "initial_velocity": []float64{0.3, 0.6},
 		"tangential_accel": []float64{-0.2, 0.2}, "scale": []float64{0.5, 1.0}, "color": "#ffffff",
 	}, look{"soft", "mix", 0.08, 1, [6]float64{-6, -14, -6, 12, 15, 12}}},
-	{"magic", "violet motes rising from a sphere's surface and pulled inward, hue-shifting, additive", map[string]any{
+	{"magic", "pink-violet motes rising from a sphere's surface and pulled inward, fading to blue, additive", map[string]any{
 		"amount": 64, "lifetime": 1.5, "emission_shape": "sphere_surface", "emission_sphere_radius": 0.5, "direction": up, "spread": 30.0,
 		"gravity": []float64{0, 0.5, 0}, "initial_velocity": []float64{0.1, 0.3}, "radial_accel": []float64{-0.5, -0.2},
-		"hue_variation": []float64{-0.1, 0.1}, "scale_curve": [][]float64{{0, 0}, {0.2, 1}, {1, 0}},
-		"color_ramp": []any{"#e0b0ff", map[string]any{"offset": 0.5, "color": "#9040ff"}, "#4010ff00"},
-	}, look{"soft", "add", 0.15, 1, [6]float64{-1.5, -1, -1.5, 3, 4, 3}}},
+		"scale": []float64{0.7, 1.2}, "scale_curve": [][]float64{{0, 0}, {0.2, 1}, {1, 0}},
+		"color_ramp": []any{"#ffd0ff", map[string]any{"offset": 0.4, "color": "#c060ff"}, "#6030ff00"},
+	}, look{"soft", "add", 0.2, 1, [6]float64{-1.5, -1, -1.5, 3, 4, 3}}},
 	{"dust", "faint brown motes hanging and drifting in a box, fading in and out", map[string]any{
 		"amount": 40, "lifetime": 4.0, "emission_shape": "box", "emission_box_extents": []float64{2, 0.5, 2},
 		"direction": []float64{1, 0, 0}, "spread": 180.0, "gravity": []float64{0, -0.05, 0}, "initial_velocity": []float64{0.05, 0.2},
-		"scale": []float64{0.3, 0.7}, "color_ramp": []any{"#c8b49600", map[string]any{"offset": 0.3, "color": "#c8b49699"}, "#c8b49600"},
-	}, look{"soft", "mix", 0.1, 1, [6]float64{-3, -2, -3, 6, 4, 6}}},
+		"scale": []float64{0.5, 1.0}, "color_ramp": []any{"#d8c4a600", map[string]any{"offset": 0.2, "color": "#d8c4a6cc"}, map[string]any{"offset": 0.7, "color": "#d8c4a699"}, "#d8c4a600"},
+	}, look{"soft", "mix", 0.15, 1, [6]float64{-3, -2, -3, 6, 4, 6}}},
 }
 
 func presetNames() []string {

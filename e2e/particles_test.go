@@ -69,7 +69,7 @@ func particlesSession(t *testing.T) *session {
 	t.Helper()
 	s := newSession(t)
 	h := s.host
-	for _, ts := range []string{"scene", "particles"} {
+	for _, ts := range []string{"scene", "resources", "particles"} {
 		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
 	}
 	h.mustCall(t, "godot_scene_create", map[string]any{"path": "res://fx.tscn", "root_type": "Node3D", "root_name": "World"}, nil)
@@ -288,6 +288,15 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 	h.mustCall(t, "godot_particles_set", map[string]any{"node": "Dust", "params": map[string]any{"emission_box_extents": []float64{30, 10}, "gravity": []float64{0, 20}}}, &set)
 	if compactJSON(set.Params["emission_box_extents"]) != "[30,10]" || compactJSON(set.Params["gravity"]) != "[0,20]" {
 		t.Fatalf("2D set: %v", set.Params)
+	}
+
+	// A process material saved as its own file is not edited behind the scene's back.
+	h.mustCall(t, "godot_resources_create", map[string]any{"path": "res://pm.tres", "type": "ParticleProcessMaterial"}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "GPUParticles3D", "name": "Shared", "properties": map[string]any{"process_material": "res://pm.tres"}}, nil)
+	ptFail(t, s, "set", map[string]any{"node": "Shared", "params": map[string]any{"amount": 5, "spread": 10}}, "VALIDATION_ERROR", "res://pm.tres", "godot_resources_set_properties")
+	h.mustCall(t, "godot_particles_set", map[string]any{"node": "Shared", "params": map[string]any{"amount": 5}}, &set)
+	if g := ptGet(t, s, "Shared"); g.Params.num(t, "amount") != 5 || g.Params.num(t, "spread") != 45 {
+		t.Fatalf("Shared after set: %v", g.Params)
 	}
 
 	// ---- convert ----

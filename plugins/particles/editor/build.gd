@@ -174,6 +174,10 @@ func convert_node(params: Dictionary) -> Dictionary:
 		out["reason"] = "a dry run: nothing was replaced"
 		return c.ok(out)
 	rec.commit("godot-mcp: convert '%s' to %s" % [out["path"], to], root)
+	var sel: EditorSelection = EditorInterface.get_selection()
+	if sel.get_selected_nodes().has(old):
+		sel.remove_node(old)
+		sel.add_node(n)
 	var pr: Dictionary = Common.persisted(root, n)
 	out["undoable"] = true
 	out["persisted"] = pr["persisted"]

@@ -96,6 +96,11 @@ func plan_params(n: Node, entries: Array, where: String) -> Dictionary:
 		var m: Variant = n.get("process_material")
 		if m != null and not (m is ParticleProcessMaterial):
 			return {"error": c.fail("VALIDATION_ERROR", "'%s' draws with a %s as process_material, which has no named particle parameters; only %s apply. Replace it with a ParticleProcessMaterial (godot_scene_set_properties) to use the others." % [n.name, (m as Object).get_class(), ", ".join(Model.NODE_OWN)])}
+		var file: String = (m as Resource).resource_path if m != null else ""
+		if file != "" and not file.contains("::"):
+			# A material saved as its own file is shared by every scene that uses it, and a
+			# scene save does not write it: refuse rather than change it unsaved.
+			return {"error": c.fail("VALIDATION_ERROR", "'%s' uses the material file %s as process_material, shared by every scene that loads it; these tools edit only materials embedded in the scene. Edit the file with godot_resources_set_properties, or give the node an embedded one (godot_scene_set_properties {process_material: {type: \"ParticleProcessMaterial\"}}, from defaults). The node's own parameters (%s) can be set here." % [n.name, file, ", ".join(Model.NODE_OWN)])}
 	return {"steps": steps, "names": names}
 
 

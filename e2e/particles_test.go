@@ -323,6 +323,17 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 	if conv.To != "CPUParticles3D" || conv.Params.str("one_shot") != "true" || conv.Params.num(t, "explosiveness") != 1 || conv.Params.num(t, "amount") != 96 || conv.Params.num(t, "lifetime") != 1 || compactJSON(conv.Params["initial_velocity"]) != "[3,6]" {
 		t.Fatalf("convert boom: %+v", conv)
 	}
+	var snow ptNode
+	h.mustCall(t, "godot_particles_create", map[string]any{"type": "gpu_2d", "preset": "snow", "name": "Snow2D"}, &snow)
+	h.mustCall(t, "godot_particles_convert", map[string]any{"node": "Snow2D"}, &conv)
+	if snow.Class != "GPUParticles2D" || conv.To != "CPUParticles2D" || len(conv.Dropped) != 0 {
+		t.Fatalf("convert 2D snow: %+v -> %+v", snow, conv)
+	}
+	for _, k := range []string{"amount", "lifetime", "emission_shape", "emission_box_extents", "direction", "gravity", "initial_velocity", "tangential_accel", "scale", "color"} {
+		if compactJSON(conv.Params[k]) != compactJSON(snow.Params[k]) {
+			t.Errorf("GPU->CPU 2D changed %s: %s -> %s", k, snow.Params[k], conv.Params[k])
+		}
+	}
 	ptFail(t, s, "convert", map[string]any{"node": "Cam"}, "VALIDATION_ERROR", "not a particles node")
 
 	// ---- restart ----

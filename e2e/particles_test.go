@@ -244,6 +244,17 @@ func TestParticlesPresetsEditConvert(t *testing.T) {
 		t.Fatalf("create: %+v\n%+v\n%+v", smoke, boom, dust)
 	}
 
+	// One undo removes the last created node; redo brings it back.
+	sceneUndo(t, s)
+	h.mustCall(t, "godot_particles_get", nil, &list)
+	if len(list.Nodes) != 3 {
+		t.Fatalf("after undoing the create of Dust: %+v", list.Nodes)
+	}
+	sceneRedo(t, s)
+	if g := ptGet(t, s, "Dust"); g.Class != "CPUParticles2D" {
+		t.Fatalf("after redo: %+v", g)
+	}
+
 	// ---- set: one undo action, all or nothing ----
 	var set ptSet
 	edit := map[string]any{"amount": 100, "scale_max": 1.5, "emission_shape": "box", "emission_box_extents": []float64{1, 0.2, 1},

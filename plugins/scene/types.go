@@ -68,7 +68,7 @@ type FindNodesIn struct {
 type GetNodeIn struct {
 	Node       string   `json:"node" jsonschema:"minLength=1" description:"node path relative to the scene root (\".\" is the root), e.g. \"Player/Sprite2D\""`
 	Scene      string   `json:"scene,omitempty" description:"res:// path of a scene file to read instead of the edited scene"`
-	Properties []string `json:"properties,omitempty" description:"property names to read; omit for every property shown in the Inspector"`
+	Properties []string `json:"properties,omitempty" description:"property names (or sub-resource paths such as \"mesh:material:albedo_color\") to read; omit for every property shown in the Inspector"`
 }
 
 // Connection is one persistent signal connection.
@@ -329,7 +329,8 @@ type MoveNodeOut struct {
 // SetPropertiesIn sets several properties of one node.
 type SetPropertiesIn struct {
 	NodeIn
-	Properties map[string]json.RawMessage `json:"properties" description:"{property: value}, in the shapes of godot://docs/values; all or nothing"`
+	Properties  map[string]json.RawMessage `json:"properties" description:"{property or sub-resource path (\"mesh:material:albedo_color\"): value}, in the shapes of godot://docs/values; all or nothing"`
+	AllowShared bool                       `json:"allow_shared,omitempty" description:"change a sub-resource other nodes (or files) use too; refused without it"`
 }
 
 // Change is one property's old and new value.
@@ -337,6 +338,9 @@ type Change struct {
 	Property string          `json:"property"`
 	Old      json.RawMessage `json:"old"`
 	New      json.RawMessage `json:"new" description:"the value read back after setting it"`
+	// Set for sub-resource paths only.
+	SharedWith []string `json:"shared_with,omitempty" description:"other users of the changed resource: \"Node:property\" paths in the scene"`
+	SavedTo    string   `json:"saved_to,omitempty" description:"the resource file the change was saved to"`
 }
 
 // SetPropertiesOut reports the changes.

@@ -13,6 +13,8 @@ const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
 const EditorMenu := preload("res://addons/godot_mcp/lib/editor_menu.gd")
 const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
 const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
+const SubPath := preload("res://addons/godot_mcp/lib/subpath.gd")
+const Names := preload("res://addons/godot_mcp/lib/names.gd")
 
 const ACTION_PREFIX := "godot-mcp: "
 ## get_tree / find_nodes: the most nodes one answer lists, and a byte budget.
@@ -41,6 +43,7 @@ var _scene_tabs: Node = null
 ## Shared by every family of one handlers.gd (set by init_family).
 var _prop_lists: Dictionary = {} # class|script -> {property: info}, for one call
 var _type_cache: Dictionary = {} # type name -> _node_type() answer, for one call
+var _ctx: Dictionary = {} # {dry_run} of the batch being run
 
 
 ## Wires this family to the router and to the caches all families share.
@@ -48,6 +51,7 @@ func init_family(router: CommandRouter, shared: Dictionary) -> void:
 	_router = router
 	_prop_lists = shared["prop_lists"]
 	_type_cache = shared["type_cache"]
+	_ctx = shared["ctx"]
 
 
 func _no_scene() -> Dictionary:
@@ -404,3 +408,28 @@ func _is_dirty(path: String) -> bool:
 		if s["path"] == path:
 			return s["dirty"]
 	return false
+
+
+# --- sub-resources ----------------------------------------------------------------------
+
+
+## Who else a change to the last resource of [param chain] (reached from [param node]
+## through [param prefixes]) affects: {kind: scene|file|foreign, file, owner, others:
+## ["Node:property", …] other places of the scene using a resource of the chain, why: ""
+## when nobody else}. [param refs] is SubPath.references() over the chain.
+func _sharing(root: Node, node: Node, chain: Array, prefixes: PackedStringArray, refs: Dictionary) -> Dictionary:
+	var me: String = Nodes.rel(root, node)
+	var others: PackedStringArray = []
+	for i: int in range(chain.size()):
+		var expected: String = "%s:%s" % [me, prefixes[i]]
+		for at: String in refs.get((chain[i] as Object).get_instance_id(), []):
+			if at != expected and not others.has(at):
+				others.append(at)
+	var st: Dictionary = SubPath.storage(chain, root.scene_file_path)
+	var file: String = str(st.get("file", "")) if st["kind"] == "file" else ""
+	var why: PackedStringArray = []
+	if not others.is_empty():
+		why.append("is also used by %s" % Nodes.short_list(others, 8))
+	if file != "":
+		why.append("is saved in its own file '%s' (which other scenes may use; the change is saved to that file at once)" % file)
+	return {"kind": st["kind"], "file": file if st["kind"] == "file" else str(st.get("file", "")), "owner": st.get("owner"), "others": others, "why": " and ".join(why)}

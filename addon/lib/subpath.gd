@@ -99,12 +99,22 @@ static func null_hint(info: Dictionary, at: String, path: String, where: String)
 	return hint
 
 
-## [param cls] when it can be made, else its first instantiable subclass (by name).
+## The usual class for an abstract resource type in the examples of hints.
+const USUAL := {
+	"Material": "StandardMaterial3D", "BaseMaterial3D": "StandardMaterial3D", "Mesh": "BoxMesh",
+	"PrimitiveMesh": "BoxMesh", "Texture2D": "GradientTexture2D", "Shape3D": "BoxShape3D",
+	"Shape2D": "RectangleShape2D", "Sky": "Sky", "Curve": "Curve",
+}
+
+
+## [param cls] when it can be made, else its usual or first instantiable subclass.
 static func concrete_class(cls: String) -> String:
 	if not ClassDB.class_exists(cls):
 		return cls
 	if ClassDB.can_instantiate(cls):
 		return cls
+	if USUAL.has(cls):
+		return USUAL[cls]
 	var subs: Array = Array(ClassDB.get_inheriters_from_class(cls))
 	subs.sort()
 	for s: Variant in subs:

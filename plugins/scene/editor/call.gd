@@ -116,8 +116,8 @@ func cmd_call_method(p: Dictionary) -> Dictionary:
 	var added: Array = [] # every new node
 	var tops: Array = [] # new nodes whose parent was there before
 	var lost: PackedStringArray = []
-	for id: int in after_tree.keys():
-		if before_tree.has(id):
+	for id: Variant in after_tree.keys():
+		if typeof(id) != TYPE_INT or before_tree.has(id):
 			continue
 		var n: Node = instance_from_id(id) as Node
 		if n == null:
@@ -125,7 +125,20 @@ func cmd_call_method(p: Dictionary) -> Dictionary:
 		added.append(n)
 		if before_tree.has(n.get_parent().get_instance_id()):
 			tops.append(n)
-	for id: int in before_tree.keys():
+	for pid: Variant in (before_tree.get("order", {}) as Dictionary).keys():
+		var kept: Array = []
+		for cid: int in (after_tree["order"] as Dictionary).get(pid, []):
+			if before_tree.has(cid):
+				kept.append(cid)
+		var was_order: Array = []
+		for cid2: int in before_tree["order"][pid]:
+			if after_tree.has(cid2) and after_tree[cid2][0] == pid:
+				was_order.append(cid2)
+		if kept != was_order:
+			lost.append("the children of '%s' were reordered" % (before_tree[pid] as Array)[1])
+	for id: Variant in before_tree.keys():
+		if typeof(id) != TYPE_INT:
+			continue
 		var was: Array = before_tree[id]
 		if not after_tree.has(id):
 			lost.append("'%s' was removed" % was[1])
@@ -289,16 +302,22 @@ static func _copy(v: Variant) -> Variant:
 	return v
 
 
-## {node instance id: [parent id, path]} for every node of the scene.
+## {node instance id: [parent id, path], "order": {node id: [child ids in order]}} for
+## every node of the scene.
 static func _structure(root: Node) -> Dictionary:
 	var out: Dictionary = {}
+	var order: Dictionary = {}
 	var stack: Array[Node] = [root]
 	while not stack.is_empty():
 		var n: Node = stack.pop_back()
 		var par: Node = n.get_parent()
 		out[n.get_instance_id()] = [par.get_instance_id() if par != null and n != root else 0, str(root.get_path_to(n))]
+		var ids: Array = []
 		for c: Node in n.get_children():
 			stack.append(c)
+			ids.append(c.get_instance_id())
+		order[n.get_instance_id()] = ids
+	out["order"] = order
 	return out
 
 

@@ -423,7 +423,7 @@ func _sharing(root: Node, node: Node, chain: Array, prefixes: PackedStringArray,
 	for i: int in range(chain.size()):
 		var expected: String = "%s:%s" % [me, prefixes[i]]
 		for at: String in refs.get((chain[i] as Object).get_instance_id(), []):
-			if at != expected and not others.has(at):
+			if at != expected and not others.has(at) and not _under_any(at, others):
 				others.append(at)
 	var st: Dictionary = SubPath.storage(chain, root.scene_file_path)
 	var file: String = str(st.get("file", "")) if st["kind"] == "file" else ""
@@ -433,3 +433,11 @@ func _sharing(root: Node, node: Node, chain: Array, prefixes: PackedStringArray,
 	if file != "":
 		why.append("is saved in its own file '%s' (which other scenes may use; the change is saved to that file at once)" % file)
 	return {"kind": st["kind"], "file": file if st["kind"] == "file" else str(st.get("file", "")), "owner": st.get("owner"), "others": others, "why": " and ".join(why)}
+
+
+## Whether [param at] ("Ball2:mesh:material") lies inside one of [param paths] ("Ball2:mesh").
+static func _under_any(at: String, paths: PackedStringArray) -> bool:
+	for p: String in paths:
+		if at.begins_with(p + ":"):
+			return true
+	return false

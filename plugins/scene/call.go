@@ -12,15 +12,15 @@ import (
 // inside it, in the editor.
 type CallMethodIn struct {
 	NodeIn
-	Method      string            `json:"method" jsonschema:"minLength=1" description:"method name, e.g. \"look_at\""`
-	Args        []json.RawMessage `json:"args,omitempty" description:"arguments in order, typed by the method's signature (godot://docs/values shapes)"`
-	SubResource string            `json:"sub_resource,omitempty" description:"call it on a resource inside the node instead, e.g. \"mesh:material\""`
-	AllowShared bool              `json:"allow_shared,omitempty" description:"the resource is used by other nodes or saved in its own file: call anyway"`
+	Method      string            `json:"method" jsonschema:"minLength=1"`
+	Args        []json.RawMessage `json:"args,omitempty" description:"in order, typed by the signature (godot://docs/values)"`
+	SubResource string            `json:"sub_resource,omitempty" description:"call it on a resource of the node, e.g. \"mesh:material\""`
+	AllowShared bool              `json:"allow_shared,omitempty" description:"call even when that resource is shared"`
 }
 
 // MethodChange is one stored property the call changed.
 type MethodChange struct {
-	Object   string          `json:"object" description:"\".\" for the node, the sub_resource path, or the class of a resource it holds"`
+	Object   string          `json:"object" description:"\".\" (the node), the sub_resource, or a held resource's class"`
 	Property string          `json:"property"`
 	Old      json.RawMessage `json:"old"`
 	New      json.RawMessage `json:"new"`
@@ -33,13 +33,16 @@ type CallMethodOut struct {
 	TargetType  string          `json:"target_type"`
 	Method      string          `json:"method"`
 	Signature   string          `json:"signature"`
-	Return      json.RawMessage `json:"return" description:"the return value (godot://docs/values shapes)"`
-	Changes     []MethodChange  `json:"changes" description:"stored properties of the target and the resources it holds that the call changed"`
-	AddedNodes  []string        `json:"added_nodes" description:"nodes the call added to the scene"`
+	Return      json.RawMessage `json:"return"`
+	Changes     []MethodChange  `json:"changes"`
+	AddedNodes  []string        `json:"added_nodes"`
 	SharedWith  []string        `json:"shared_with,omitempty"`
-	SavedTo     string          `json:"saved_to,omitempty" description:"resource file the change was saved to"`
-	Action      string          `json:"action" description:"name of the undo action, empty when none"`
-	Honesty
+	SavedTo     string          `json:"saved_to,omitempty"`
+	Action      string          `json:"action"`
+	Persisted   bool            `json:"persisted"`
+	Reason      string          `json:"reason,omitempty" description:"why undoable or persisted is false"`
+	Undoable    bool            `json:"undoable"`
+	DryRun      bool            `json:"dry_run"`
 }
 
 func (in CallMethodIn) params() (map[string]any, error) {
@@ -78,9 +81,8 @@ func (o *CallMethodOut) normalize() {
 func callMethodTool() sdk.Tool {
 	return sdk.NewTool("call_method", sdk.ToolOptions{
 		Title: "Call a method in the editor",
-		Description: "Calls a method of a node of the edited scene, or of a resource inside it (sub_resource \"mesh:material\"), " +
-			"args typed by its signature; answers the return value and the stored properties it changed. Those (and nodes it added) " +
-			"become one undo action; a call that removes or moves nodes answers undoable: false with the reason. dry_run checks without calling.",
+		Description: "Calls a method of a node, or of a resource in it (sub_resource \"mesh:material\"), in the editor; args typed by its signature. " +
+			"Answers the return value and the stored properties it changed; those and added nodes are one undo action (undoable: false with the reason when it removed or moved nodes). dry_run only checks.",
 		Safety:        sdk.Mutating,
 		RunsCode:      true,
 		Preconditions: sceneNeeded,

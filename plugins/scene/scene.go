@@ -128,7 +128,7 @@ func Toolset() sdk.Toolset {
 			}, edit[MoveNodeIn, MoveNodeOut]("cmd_scene_move_node", editTimeout)),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title:         "Set node properties",
-				Description:   "Sets several properties of one node, typed by each property (godot://docs/values shapes), all or nothing; answers old and new values. A path \"mesh:material:albedo_color\" sets one value inside a sub-resource; one other nodes or files use is refused unless allow_shared. Unknown properties and wrong shapes are refused with the expected shape. One undo action.",
+				Description:   "Sets several properties of one node, typed by each property (godot://docs/values shapes), all or nothing; answers old and new values. \"mesh:material:albedo_color\" sets one value in a sub-resource (a shared one needs allow_shared). Unknown properties and wrong shapes are refused with the expected shape. One undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[SetPropertiesIn, SetPropertiesOut]("cmd_scene_set_properties", editTimeout)),

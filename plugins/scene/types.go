@@ -330,7 +330,7 @@ type MoveNodeOut struct {
 type SetPropertiesIn struct {
 	NodeIn
 	Properties  map[string]json.RawMessage `json:"properties" description:"{property or sub-resource path (\"mesh:material:albedo_color\"): value}, in the shapes of godot://docs/values; all or nothing"`
-	AllowShared bool                       `json:"allow_shared,omitempty" description:"change a sub-resource other nodes (or files) use too; refused without it"`
+	AllowShared bool                       `json:"allow_shared,omitempty" description:"change a sub-resource other nodes or files use too"`
 }
 
 // Change is one property's old and new value.
@@ -339,8 +339,8 @@ type Change struct {
 	Old      json.RawMessage `json:"old"`
 	New      json.RawMessage `json:"new" description:"the value read back after setting it"`
 	// Set for sub-resource paths only.
-	SharedWith []string `json:"shared_with,omitempty" description:"other users of the changed resource: \"Node:property\" paths in the scene"`
-	SavedTo    string   `json:"saved_to,omitempty" description:"the resource file the change was saved to"`
+	SharedWith []string `json:"shared_with,omitempty" description:"other users of the resource (\"Node:property\")"`
+	SavedTo    string   `json:"saved_to,omitempty" description:"the file the change was saved to"`
 }
 
 // SetPropertiesOut reports the changes.

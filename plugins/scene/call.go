@@ -13,8 +13,8 @@ import (
 type CallMethodIn struct {
 	NodeIn
 	Method      string            `json:"method" jsonschema:"minLength=1"`
-	Args        []json.RawMessage `json:"args,omitempty" description:"in order, typed by the signature (godot://docs/values)"`
-	SubResource string            `json:"sub_resource,omitempty" description:"call it on a resource of the node, e.g. \"mesh:material\""`
+	Args        []json.RawMessage `json:"args,omitempty" description:"typed by the signature (godot://docs/values)"`
+	SubResource string            `json:"sub_resource,omitempty" description:"path to a resource of the node"`
 	AllowShared bool              `json:"allow_shared,omitempty" description:"call even when that resource is shared"`
 }
 
@@ -81,8 +81,8 @@ func (o *CallMethodOut) normalize() {
 func callMethodTool() sdk.Tool {
 	return sdk.NewTool("call_method", sdk.ToolOptions{
 		Title: "Call a method in the editor",
-		Description: "Calls a method of a node, or of a resource in it (sub_resource \"mesh:material\"), in the editor; args typed by its signature. " +
-			"Answers the return value and the stored properties it changed; those and added nodes are one undo action (undoable: false with the reason when it removed or moved nodes). dry_run only checks.",
+		Description: "Calls a method of a node of the edited scene, or of its resource sub_resource (\"mesh:material\"), in the editor (in the game: godot_runtime_call_method). " +
+			"args typed by its signature; answers the return value and changed properties, one undo action (undoable: false + reason if it removed or moved nodes). dry_run only checks.",
 		Safety:        sdk.Mutating,
 		RunsCode:      true,
 		Preconditions: sceneNeeded,

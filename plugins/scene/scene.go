@@ -32,7 +32,7 @@ func Toolset() sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title:         "Get the scene tree",
-				Description:   "Lists the nodes of the edited scene (or a scene file given as scene) in tree order: path, name, type, depth, child count, script, instance info; type, name, root and max_depth narrow it. Paged with cursor.",
+				Description:   "Lists the nodes of the edited scene (or of the scene file scene) in tree order: path, name, type, depth, child count, script, instance info; narrowed by type, name, root, max_depth. Paged (cursor).",
 				Safety:        sdk.ReadOnly,
 				Preconditions: connected,
 			}, getTree),

@@ -230,10 +230,12 @@ func TestSubResourcePaths(t *testing.T) {
 	// only with allow_shared, which saves the file; undo restores the file.
 	h.mustCall(t, "godot_resources_create", map[string]any{"path": "res://metal.tres", "type": "StandardMaterial3D", "properties": map[string]any{"metallic": 0.25}}, nil)
 	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Box", "properties": map[string]any{"mesh:material": "res://metal.tres"}}, &out)
+	// Another file using the material is named as a user.
+	h.mustCall(t, "godot_resources_create", map[string]any{"path": "res://crate.tres", "type": "BoxMesh", "properties": map[string]any{"material": "res://metal.tres"}}, nil)
 	sceneFail(t, s, "godot_scene_set_properties", map[string]any{"node": "Box", "properties": map[string]any{"mesh:material:metallic": 1}},
-		"PRECONDITION_FAILED", "res://metal.tres")
+		"PRECONDITION_FAILED", "own file 'res://metal.tres'", "res://crate.tres")
 	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Box", "properties": map[string]any{"mesh:material:metallic": 1}, "allow_shared": true}, &out)
-	if len(out.Changes) != 1 || out.Changes[0].SavedTo != "res://metal.tres" {
+	if len(out.Changes) != 1 || out.Changes[0].SavedTo != "res://metal.tres" || strings.Join(out.Changes[0].SharedWith, ",") != "res://crate.tres" {
 		t.Fatalf("external change: %+v", out)
 	}
 	metal := func() string {

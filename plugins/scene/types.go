@@ -339,7 +339,7 @@ type Change struct {
 	Old      json.RawMessage `json:"old"`
 	New      json.RawMessage `json:"new" description:"the value read back after setting it"`
 	// Set for sub-resource paths only.
-	SharedWith []string `json:"shared_with,omitempty" description:"other users of the resource (\"Node:property\")"`
+	SharedWith []string `json:"shared_with,omitempty" description:"other users of the resource: \"Node:property\" or a res:// file"`
 	SavedTo    string   `json:"saved_to,omitempty" description:"the file the change was saved to"`
 }
 

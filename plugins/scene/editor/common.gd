@@ -15,11 +15,14 @@ const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
 const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
 const SubPath := preload("res://addons/godot_mcp/lib/subpath.gd")
 const Names := preload("res://addons/godot_mcp/lib/names.gd")
+const Files := preload("res://addons/godot_mcp/lib/files.gd")
 
 const ACTION_PREFIX := "godot-mcp: "
 ## get_tree / find_nodes: the most nodes one answer lists, and a byte budget.
 const TREE_MAX_LIMIT := 5000
 const TREE_MAX_BYTES := 2000000
+## How long a shared-resource check looks for other files using a resource file.
+const FILE_USERS_BUDGET_MS := 1000
 ## get_node: larger property values are left out (listed in omitted_properties).
 const PROPERTY_MAX_CHARS := 16384
 ## Properties set_properties refuses, with where to go instead.
@@ -431,7 +434,13 @@ func _sharing(root: Node, node: Node, chain: Array, prefixes: PackedStringArray,
 	if not others.is_empty():
 		why.append("is also used by %s" % Nodes.short_list(others, 8))
 	if file != "":
-		why.append("is saved in its own file '%s' (which other scenes may use; the change is saved to that file at once)" % file)
+		var users: Dictionary = _file_users(file, root.scene_file_path)
+		for f: String in users["files"]:
+			others.append(f)
+		var used: String = "used by %s" % Nodes.short_list(users["files"], 8) if not (users["files"] as PackedStringArray).is_empty() else "used by no other file"
+		if not users["complete"]:
+			used += " as far as a %d ms search found" % FILE_USERS_BUDGET_MS
+		why.append("is saved in its own file '%s' (%s; the change is saved to that file at once)" % [file, used])
 	return {"kind": st["kind"], "file": file if st["kind"] == "file" else str(st.get("file", "")), "owner": st.get("owner"), "others": others, "why": " and ".join(why)}
 
 
@@ -441,3 +450,27 @@ static func _under_any(at: String, paths: PackedStringArray) -> bool:
 		if at.begins_with(p + ":"):
 			return true
 	return false
+
+
+## The scene and resource files other than [param file] and [param scene_file] that load
+## [param file]: {files, complete} (complete false when the search ran out of time).
+static func _file_users(file: String, scene_file: String) -> Dictionary:
+	var out: PackedStringArray = []
+	var started: int = Time.get_ticks_msec()
+	var quoted: String = "\"%s\"" % file
+	for f: Dictionary in Files.files_under("res://", true):
+		var p: String = f["path"]
+		if p == file or p == scene_file:
+			continue
+		var ext: String = p.get_extension().to_lower()
+		var uses: bool = false
+		if ext == "tscn" or ext == "tres":
+			uses = FileAccess.get_file_as_string(p).contains(quoted)
+		elif ext == "scn" or ext == "res":
+			for dep: String in ResourceLoader.get_dependencies(p):
+				uses = uses or Files.dependency_path(dep) == file
+		if uses:
+			out.append(p)
+		if Time.get_ticks_msec() - started > FILE_USERS_BUDGET_MS:
+			return {"files": out, "complete": false}
+	return {"files": out, "complete": true}

@@ -238,6 +238,7 @@ func TestLookAlikeToolsNameEachOther(t *testing.T) {
 		{"godot_runtime_get_node", "godot_scene_get_node"},
 		{"godot_runtime_set_properties", "godot_scene_set_properties"},
 		{"godot_runtime_call_method", "godot_playtest_eval"},
+		{"godot_scene_call_method", "godot_runtime_call_method"},
 		{"godot_runtime_pause", "godot_playtest_step"},
 		{"godot_runtime_input", "godot_playtest_step"},
 	}

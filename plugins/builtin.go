@@ -5,6 +5,7 @@ package plugins
 import (
 	"github.com/godot-mcp/godot-mcp/plugins/analysis"
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
+	"github.com/godot-mcp/godot-mcp/plugins/assets"
 	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
@@ -38,6 +39,7 @@ func Builtins() []sdk.Toolset {
 		playtest.Toolset(),
 		export.Toolset(),
 		analysis.Toolset(),
+		assets.Toolset(),
 	}
 }
 

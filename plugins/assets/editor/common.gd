@@ -1,0 +1,137 @@
+@tool
+extends RefCounted
+## What the assets toolset's command families share: answers, an imported file's state
+## (from its .import file and the editor's filesystem) and the importer's messages in
+## the editor's Output panel.
+
+const Files := preload("res://addons/godot_mcp/lib/files.gd")
+const Params := preload("res://addons/godot_mcp/lib/params.gd")
+const Names := preload("res://addons/godot_mcp/lib/names.gd")
+const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
+
+## How long a command lets a filesystem scan already under way end before it works.
+const SCAN_WAIT_MS: int = 10000
+## Importer messages kept per answer.
+const MAX_MESSAGES: int = 8
+
+var router: RefCounted = null
+var _log: RichTextLabel = null
+
+
+func _init(r: RefCounted) -> void:
+	router = r
+
+
+func ok(result: Dictionary) -> Dictionary:
+	return router.call("ok", result)
+
+
+func fail(code: String, hint: String, required: String = "") -> Dictionary:
+	return router.call("fail", code, hint, required)
+
+
+## Waits (bounded) for a filesystem scan under way to end; says whether it did.
+func await_no_scan() -> bool:
+	var fs: EditorFileSystem = Files.efs()
+	var t0: int = Time.get_ticks_msec()
+	while fs.is_scanning() and Time.get_ticks_msec() - t0 < SCAN_WAIT_MS:
+		await (Engine.get_main_loop() as SceneTree).process_frame
+	return not fs.is_scanning()
+
+
+## An imported file's state: {path, type, uid, status, message, import_path, importer}.
+## status: imported (its .import is valid), failed (the importer refused it: [remap]
+## valid=false), not_imported (a file the editor uses as it is), missing, or pending
+## (the editor has not imported it yet).
+func file_status(p: String) -> Dictionary:
+	var out: Dictionary = {"path": p, "type": "", "uid": "", "status": "pending", "message": "", "import_path": "", "importer": ""}
+	if not FileAccess.file_exists(p):
+		out["status"] = "missing"
+		return out
+	var cf: ConfigFile = ConfigFile.new()
+	var has_import: bool = FileAccess.file_exists(p + ".import") and cf.load(p + ".import") == OK
+	var failed: bool = false
+	if has_import:
+		out["import_path"] = p + ".import"
+		out["importer"] = str(cf.get_value("remap", "importer", ""))
+		out["type"] = str(cf.get_value("remap", "type", ""))
+		failed = cf.get_value("remap", "valid", true) == false
+	var dir: EditorFileSystemDirectory = Files.efs().get_filesystem_path(p.get_base_dir())
+	var idx: int = dir.find_file_index(p.get_file()) if dir != null else -1
+	var valid: bool = false
+	if idx >= 0:
+		valid = dir.get_file_import_is_valid(idx)
+		if str(dir.get_file_type(idx)) != "":
+			out["type"] = str(dir.get_file_type(idx))
+	if failed:
+		out["status"] = "failed"
+	elif has_import and valid and out["importer"] in ["keep", "skip"]:
+		out["status"] = "not_imported"
+	elif has_import and valid:
+		out["status"] = "imported"
+	elif not has_import and idx >= 0 and valid and out["type"] != "":
+		out["status"] = "not_imported"
+	out["uid"] = Files.uid_text(p)
+	return out
+
+
+func _find_log() -> RichTextLabel:
+	if _log != null and is_instance_valid(_log):
+		return _log
+	var base: Control = EditorInterface.get_base_control()
+	if base == null:
+		return null
+	var logs: Array[Node] = base.find_children("*", "EditorLog", true, false)
+	if logs.is_empty():
+		return null
+	var labels: Array[Node] = logs[0].find_children("*", "RichTextLabel", true, false)
+	if labels.is_empty():
+		return null
+	_log = labels[0] as RichTextLabel
+	return _log
+
+
+func _log_lines() -> PackedStringArray:
+	var rtl: RichTextLabel = _find_log()
+	if rtl == null:
+		return PackedStringArray()
+	return rtl.get_parsed_text().split("\n")
+
+
+## Where the Output panel stands now (a line count), for log_since().
+func log_mark() -> int:
+	return _log_lines().size()
+
+
+## The importer's messages about [param path] in the Output panel's lines since
+## [param mark]: the error and warning lines before its "Error importing '<path>'" line
+## (back to the previous file's), else the lines that name it, else every error line.
+func log_since(mark: int, path: String) -> PackedStringArray:
+	var lines: PackedStringArray = _log_lines()
+	if mark > lines.size():
+		mark = 0 # the panel was cleared or trimmed
+	var errors: PackedStringArray = []
+	var naming: PackedStringArray = []
+	var run: PackedStringArray = []
+	var got: PackedStringArray = []
+	for i: int in range(mark, lines.size()):
+		var l: String = lines[i].strip_edges()
+		if l.is_empty():
+			continue
+		var is_err: bool = l.begins_with("ERROR") or l.begins_with("WARNING")
+		if l.contains("Error importing"):
+			if l.contains(path):
+				run.append(l)
+				got = run
+			run = PackedStringArray()
+			continue
+		if l.contains(path):
+			naming.append(l)
+		if is_err:
+			errors.append(l)
+			run.append(l)
+	if got.is_empty():
+		got = naming if not naming.is_empty() else errors
+	if got.size() > MAX_MESSAGES:
+		got = got.slice(got.size() - MAX_MESSAGES)
+	return got

@@ -123,7 +123,7 @@ func import_files(params: Dictionary) -> Dictionary:
 		fs.scan()
 	var token: String = str(_next)
 	_next += 1
-	_pending[token] = {"do_ops": do_ops, "undo_ops": undo_ops, "paths": paths, "overwrote": overwrote}
+	_pending[token] = {"do_ops": do_ops, "undo_ops": undo_ops, "paths": paths, "overwrote": overwrote, "folder": dir, "created_folder": not folder_existed}
 	out["token"] = token
 	out["log_mark"] = mark
 	out["written"] = paths
@@ -186,6 +186,8 @@ func finish(params: Dictionary) -> Dictionary:
 	var restored: PackedStringArray = t["overwrote"]
 	if not restored.is_empty() and not Files.efs().is_scanning():
 		Files.efs().reimport_files(restored)
+	if t["created_folder"] and not Files.efs().is_scanning():
+		Files.efs().scan() # the editor forgets the folder it removed
 	if not res.get("ok", false):
 		return c.fail("INTERNAL_ERROR", "Rolling the import back failed: %s." % res.get("error", ""))
 	return c.ok({"kept": false, "rolled_back": true, "undoable": false})

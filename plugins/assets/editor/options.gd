@@ -348,6 +348,10 @@ func set_options(params: Dictionary) -> Dictionary:
 	apply_import_text(p, new_text)
 	var now: Dictionary = c.file_status(p)
 	if now["status"] != "imported":
+		# Importers that run on worker threads have their messages reach the Output
+		# panel a frame later.
+		for i: int in 3:
+			await (Engine.get_main_loop() as SceneTree).process_frame
 		var msgs: PackedStringArray = c.log_since(mark, p)
 		apply_import_text(p, old_text)
 		return c.fail("VALIDATION_ERROR", "The %s importer failed on '%s' with these options: %s. The previous .import was restored and reimported; nothing changed." % [st["importer"], p, " | ".join(msgs) if not msgs.is_empty() else "(it printed no reason; see the editor's Output)"])

@@ -298,3 +298,26 @@ func TestSetOptions(t *testing.T) {
 	h.Addon().HandleError("cmd_assets_set_options", sdk.Validation("'compress/mod' is not an option of the texture importer. Did you mean 'compress/mode'?"))
 	h.MustFail(t, "set_import_options", map[string]any{"path": "res://a.png", "options": map[string]any{"compress/mod": 1}}, sdk.CodeValidationError, "Did you mean 'compress/mode'?")
 }
+
+// The allowed directory itself may be reached through a link (the user named
+// it so): a file is found by the link's path and by the real one.
+func TestRootThroughLink(t *testing.T) {
+	real := t.TempDir()
+	os.WriteFile(filepath.Join(real, "a.png"), []byte("A"), 0o644)
+	link := filepath.Join(t.TempDir(), "art")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(ImportRootsEnv, "relative/ignored"+string(filepath.ListSeparator)+link)
+	for _, p := range []string{filepath.Join(link, "a.png"), filepath.Join(real, "a.png")} {
+		got, err := readSources([]string{p})
+		if err != nil || len(got) != 1 || string(got[0].Data) != "A" || got[0].Name != "a.png" {
+			t.Fatalf("%s: %+v %v", p, got, err)
+		}
+	}
+	big := make([]byte, maxFileBytes+1)
+	os.WriteFile(filepath.Join(real, "big.png"), big, 0o644)
+	if _, err := readSources([]string{filepath.Join(link, "big.png")}); err == nil || !strings.Contains(sdk.AsError(err).Hint, "32 MiB") {
+		t.Fatalf("a file over the limit: %v", err)
+	}
+}

@@ -46,7 +46,9 @@ func assetWAV() []byte {
 	b.WriteString("RIFF")
 	binary.Write(&b, binary.LittleEndian, uint32(36+data.Len()))
 	b.WriteString("WAVEfmt ")
-	binary.Write(&b, binary.LittleEndian, []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)})
+	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)} {
+		binary.Write(&b, binary.LittleEndian, v)
+	}
 	b.WriteString("data")
 	binary.Write(&b, binary.LittleEndian, uint32(data.Len()))
 	b.Write(data.Bytes())

@@ -75,6 +75,9 @@ func file_status(p: String) -> Dictionary:
 	return out
 
 
+var _log_owner: Node = null
+
+
 func _find_log() -> RichTextLabel:
 	if _log != null and is_instance_valid(_log):
 		return _log
@@ -87,15 +90,27 @@ func _find_log() -> RichTextLabel:
 	var labels: Array[Node] = logs[0].find_children("*", "RichTextLabel", true, false)
 	if labels.is_empty():
 		return null
+	_log_owner = logs[0]
 	_log = labels[0] as RichTextLabel
 	return _log
 
 
+## The Output panel's lines, every message it holds: the panel's label is threaded and
+## skips a message that arrives while it lays text out (an importer's errors, sent from
+## worker threads, often do), but the panel keeps every message and lays them all out
+## again when its search text changes, which is what this asks for first.
 func _log_lines() -> PackedStringArray:
 	var rtl: RichTextLabel = _find_log()
 	if rtl == null:
 		return PackedStringArray()
-	return rtl.get_parsed_text().split("\n")
+	var boxes: Array[Node] = _log_owner.find_children("*", "LineEdit", true, false)
+	if boxes.size() == 1:
+		var box: LineEdit = boxes[0]
+		box.text_changed.emit(box.text)
+	var lines: PackedStringArray = rtl.get_parsed_text().split("\n")
+	if lines.size() > 0 and lines[lines.size() - 1] == "":
+		lines.resize(lines.size() - 1)
+	return lines
 
 
 ## Where the Output panel stands now (a line count), for log_since().
@@ -115,7 +130,11 @@ func log_since(mark: int, path: String) -> PackedStringArray:
 	var run: PackedStringArray = []
 	var got: PackedStringArray = []
 	for i: int in range(mark, lines.size()):
-		var l: String = lines[i].strip_edges()
+		# Godot 4.5+ puts a thin space (U+2009) before the ERROR:/WARNING: label; a
+		# repeated line is shown once with a "(N) " count.
+		var l: String = lines[i].strip_edges().lstrip("\u2009 ")
+		if l.begins_with("(") and l.find(") ") > 0 and l.substr(1, l.find(") ") - 1).is_valid_int():
+			l = l.substr(l.find(") ") + 2)
 		if l.is_empty():
 			continue
 		var is_err: bool = l.begins_with("ERROR") or l.begins_with("WARNING")

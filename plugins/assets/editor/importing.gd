@@ -47,7 +47,7 @@ func import_files(params: Dictionary) -> Dictionary:
 	var files: Variant = params.get("files")
 	if overwrite == null or dry == null or not (files is Array) or (files as Array).is_empty():
 		return Params.invalid("Expected {folder: res://…, files: [{name, data}], overwrite: bool, dry_run: bool}.")
-	if Files.exists(dir):
+	if FileAccess.file_exists(dir):
 		return c.fail("VALIDATION_ERROR", "to: '%s' is a file, not a folder." % dir)
 	var folder_existed: bool = Files.is_dir(dir)
 	var paths: PackedStringArray = []

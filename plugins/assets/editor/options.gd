@@ -53,8 +53,11 @@ static func _props(obj: Object, into: Dictionary) -> void:
 
 
 ## {ok, info: {name: {type, hint, hint_string}}, defaults: {name: value}, visible: {name}}
-## from the Import dock, or {ok: false, why}.
-func _dock_options(path: String) -> Dictionary:
+## from the Import dock, or {ok: false, why}. [param names] are the options the .import
+## file holds: the dock lists only those its importer shows with the current values, so
+## the options that decide what is shown (booleans and enums) are tried through their
+## values, in the dock's memory only, until every name was listed once.
+func _dock_options(path: String, names: PackedStringArray) -> Dictionary:
 	var fsd: FileSystemDock = EditorInterface.get_file_system_dock()
 	var dock: Node = _find_dock()
 	if fsd == null or dock == null:
@@ -68,11 +71,35 @@ func _dock_options(path: String) -> Dictionary:
 		return {"ok": false, "why": "the Import dock shows no import options for the file"}
 	var info: Dictionary = {}
 	_props(obj, info)
+	if info.is_empty():
+		return {"ok": false, "why": "the Import dock lists no options for the file"}
 	var visible: Dictionary = {}
 	for n: String in info:
 		visible[n] = true
-	if info.is_empty():
-		return {"ok": false, "why": "the Import dock lists no options for the file"}
+	var tried: Dictionary = {}
+	var rounds: int = 0
+	while rounds < 3 and not _covers(info, names):
+		rounds += 1
+		for n: String in info.keys():
+			if tried.has(n) or not names.has(n):
+				continue
+			tried[n] = true
+			var inf: Dictionary = info[n]
+			var cands: Array = []
+			if int(inf["type"]) == TYPE_BOOL:
+				cands = [true, false]
+			elif int(inf["type"]) == TYPE_INT and int(inf["hint"]) == PROPERTY_HINT_ENUM:
+				for it: Dictionary in _enum_items(str(inf["hint_string"])):
+					cands.append(it["value"])
+			if cands.is_empty():
+				continue
+			var was: Variant = obj.get(n)
+			for v: Variant in cands:
+				obj.set(n, v)
+				_props(obj, info)
+			obj.set(n, was)
+			if _covers(info, names):
+				break
 	var defaults: Dictionary = {}
 	var menus: Array[Node] = dock.find_children("*", "MenuButton", true, false)
 	if menus.size() == 1:
@@ -80,10 +107,19 @@ func _dock_options(path: String) -> Dictionary:
 		if popup.item_count > 0 and popup.get_item_id(0) >= 0 and popup.get_item_id(0) < PRESET_MENU_ACTIONS:
 			popup.index_pressed.emit(0)
 			_props(obj, info)
-			for n: String in info:
-				defaults[n] = obj.get(n)
+			for n: String in names:
+				var d: Variant = obj.get(n)
+				if d != null:
+					defaults[n] = d
 	fsd.navigate_to_path(path) # the dock shows the file's own values again
 	return {"ok": true, "info": info, "defaults": defaults, "visible": visible}
+
+
+static func _covers(info: Dictionary, names: PackedStringArray) -> bool:
+	for n: String in names:
+		if not info.has(n):
+			return false
+	return true
 
 
 ## The file's import state and option table, or a failure:
@@ -102,7 +138,8 @@ func _load(path: Variant) -> Dictionary:
 	if importer in ["keep", "skip", ""]:
 		return {"ok": false, "failure": c.fail("VALIDATION_ERROR", "'%s' is not imported (importer '%s': the file is %s), so it has no import options." % [p, importer, "kept as is" if importer == "keep" else "skipped"])}
 	var st: Dictionary = {"ok": true, "cf": cf, "importer": importer, "path": p}
-	var dock: Dictionary = _dock_options(p)
+	var from_file: PackedStringArray = cf.get_section_keys("params") if cf.has_section("params") else PackedStringArray()
+	var dock: Dictionary = _dock_options(p, from_file)
 	var info: Dictionary = {}
 	if dock["ok"]:
 		info = dock["info"]

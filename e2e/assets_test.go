@@ -151,7 +151,8 @@ func TestAssetsImportAndOptions(t *testing.T) {
 	}
 	e = h.mustFail(t, "godot_assets_import", map[string]any{"files": []string{filepath.Join(root, "hero.png"), filepath.Join(root, "broken.png")}, "to": "res://imported"})
 	t.Logf("broken import: %+v", e)
-	if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "res://imported/broken.png") || !strings.Contains(e.Hint, "rolled back") {
+	if e.Error != "VALIDATION_ERROR" || !strings.Contains(e.Hint, "res://imported/broken.png") || !strings.Contains(e.Hint, "rolled back") ||
+		!strings.Contains(e.Hint, "Not a PNG file") || !strings.Contains(e.Hint, "Error loading image") {
 		t.Fatalf("a file the importer refuses: %+v", e)
 	}
 	if _, err := os.Stat(filepath.Join(s.project, "imported")); !os.IsNotExist(err) {

@@ -154,3 +154,44 @@ func log_since(mark: int, path: String) -> PackedStringArray:
 	if got.size() > MAX_MESSAGES:
 		got = got.slice(got.size() - MAX_MESSAGES)
 	return got
+
+
+## Source extensions Image.load() reads, as the texture importers do.
+const IMAGE_EXTENSIONS := ["png", "jpg", "jpeg", "webp", "svg", "bmp", "tga", "hdr", "exr", "dds", "ktx"]
+## Font files FontFile.load_dynamic_font() reads, as the font importer does.
+const FONT_EXTENSIONS := ["ttf", "otf", "woff", "woff2", "pfb", "pfm"]
+
+
+## Why [param path] failed to import: the importer's messages in the Output panel since
+## [param mark]. An importer that runs on a worker thread may have its messages miss
+## the panel (Godot 4.4 drops them), so then the source is loaded again here, on the
+## main thread, with the loader its importer uses (Image, AudioStreamWAV/OggVorbis/MP3,
+## GLTFDocument, FontFile), and that loader's messages are the answer.
+func failure_message(mark: int, path: String) -> String:
+	var got: PackedStringArray = log_since(mark, path)
+	if not got.is_empty():
+		return "\n".join(got)
+	var mark2: int = log_mark()
+	var err: int = _reload(path)
+	got = log_since(mark2, path)
+	if not got.is_empty():
+		return "\n".join(got)
+	if err != OK:
+		return "loading %s failed: %s" % [path.get_file(), error_string(err)]
+	return "the importer printed no reason where godot-mcp can read it; see the editor's Output"
+
+
+## Loads [param path] with the loader its importer uses; the loader's error code.
+func _reload(path: String) -> int:
+	var ext: String = path.get_extension().to_lower()
+	if ext in IMAGE_EXTENSIONS:
+		return Image.new().load(path)
+	if ext in FONT_EXTENSIONS:
+		return FontFile.new().load_dynamic_font(path)
+	var cls: String = {"wav": "AudioStreamWAV", "ogg": "AudioStreamOggVorbis", "mp3": "AudioStreamMP3"}.get(ext, "")
+	if cls != "" and ClassDB.class_exists(cls):
+		var stream: Variant = ClassDB.instantiate(cls).call("load_from_file", path)
+		return OK if stream != null else ERR_FILE_CORRUPT
+	if ext in ["gltf", "glb"] and ClassDB.class_exists("GLTFDocument"):
+		return int(ClassDB.instantiate("GLTFDocument").call("append_from_file", path, ClassDB.instantiate("GLTFState")))
+	return OK

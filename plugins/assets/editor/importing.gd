@@ -153,7 +153,7 @@ func status(params: Dictionary) -> Dictionary:
 			done = false
 			rescan = not scanning
 		elif st["status"] == "failed":
-			st["message"] = "\n".join(c.log_since(int(mark), p))
+			st["message"] = c.failure_message(int(mark), p)
 		out.append(st)
 	if rescan:
 		fs.scan()

@@ -389,9 +389,9 @@ func set_options(params: Dictionary) -> Dictionary:
 		# panel a frame later.
 		for i: int in 3:
 			await (Engine.get_main_loop() as SceneTree).process_frame
-		var msgs: PackedStringArray = c.log_since(mark, p)
+		var msg: String = c.failure_message(mark, p)
 		apply_import_text(p, old_text)
-		return c.fail("VALIDATION_ERROR", "The %s importer failed on '%s' with these options: %s. The previous .import was restored and reimported; nothing changed." % [st["importer"], p, " | ".join(msgs) if not msgs.is_empty() else "(it printed no reason; see the editor's Output)"])
+		return c.fail("VALIDATION_ERROR", "The %s importer failed on '%s' with these options: %s. The previous .import was restored and reimported; nothing changed." % [st["importer"], p, msg.replace("\n", " | ")])
 	var back: ConfigFile = ConfigFile.new()
 	back.load(p + ".import")
 	for ch: Dictionary in changes:

@@ -173,7 +173,14 @@ func failure_message(mark: int, path: String) -> String:
 		return "\n".join(got)
 	var mark2: int = log_mark()
 	var err: int = _reload(path)
-	got = log_since(mark2, path)
+	got = PackedStringArray()
+	var lines: PackedStringArray = _log_lines()
+	for i: int in range(mini(mark2, lines.size()), lines.size()):
+		var l: String = lines[i].strip_edges().lstrip("\u2009 ")
+		if l.begins_with("ERROR") or l.begins_with("WARNING"):
+			got.append(l)
+	if got.size() > MAX_MESSAGES:
+		got = got.slice(got.size() - MAX_MESSAGES)
 	if not got.is_empty():
 		return "\n".join(got)
 	if err != OK:
@@ -185,7 +192,14 @@ func failure_message(mark: int, path: String) -> String:
 func _reload(path: String) -> int:
 	var ext: String = path.get_extension().to_lower()
 	if ext in IMAGE_EXTENSIONS:
-		return Image.new().load(path)
+		# From the bytes, as the importer reads them (Image.load() of a res:// path
+		# adds a warning about export).
+		var loader: String = {"png": "load_png_from_buffer", "jpg": "load_jpg_from_buffer", "jpeg": "load_jpg_from_buffer", "webp": "load_webp_from_buffer",
+			"svg": "load_svg_from_buffer", "bmp": "load_bmp_from_buffer", "tga": "load_tga_from_buffer", "ktx": "load_ktx_from_buffer"}.get(ext, "")
+		var img: Image = Image.new()
+		if loader != "" and img.has_method(loader):
+			return int(img.call(loader, FileAccess.get_file_as_bytes(path)))
+		return img.load(ProjectSettings.globalize_path(path))
 	if ext in FONT_EXTENSIONS:
 		return FontFile.new().load_dynamic_font(path)
 	var cls: String = {"wav": "AudioStreamWAV", "ogg": "AudioStreamOggVorbis", "mp3": "AudioStreamMP3"}.get(ext, "")

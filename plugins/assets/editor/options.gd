@@ -320,6 +320,8 @@ func _coerce(st: Dictionary, n: String, v: Variant) -> Dictionary:
 				if not ClassDB.class_exists(v) or not (v == base or ClassDB.is_parent_class(v, base)):
 					var cands: PackedStringArray = ClassDB.get_inheriters_from_class(base)
 					return {"ok": false, "hint": "%s: '%s' is not a %s class%s" % [n, v, base, Names.did_you_mean(str(v), cands)]}
+				if not ClassDB.can_instantiate(v):
+					return {"ok": false, "hint": "%s: %s is abstract and cannot be instantiated; pick a concrete %s class" % [n, v, base]}
 			if (hint == PROPERTY_HINT_FILE or hint == PROPERTY_HINT_SAVE_FILE) and v != "":
 				var why: String = Files.path_problem(str(v))
 				if why != "":

@@ -5,6 +5,7 @@ package plugins
 import (
 	"github.com/godot-mcp/godot-mcp/plugins/analysis"
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
+	"github.com/godot-mcp/godot-mcp/plugins/assets"
 	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
@@ -40,6 +41,7 @@ func Builtins() []sdk.Toolset {
 		export.Toolset(),
 		analysis.Toolset(),
 		particles.Toolset(),
+		assets.Toolset(),
 	}
 }
 

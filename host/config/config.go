@@ -55,6 +55,7 @@ var Vars = []Var{
 	{Env: "GODOT_BIN", Flag: "godot-bin", Default: "", Usage: "Godot 4 binary for headless runs (godot_runtime_run_headless, godot_tests_run, godot_diagnostics_check_project, godot_shader_validate) and the e2e suite (default: the connected editor's own executable if docs/security.md accepts it, else godot on PATH)"},
 	{Env: "GODOT_MCP_HEADLESS_DIRS", Flag: "", Default: "", Usage: "directories besides the project where headless runs (run_headless, tests_run, check_project) may run a Godot project, and the analysis tools may read one (separated by the OS path-list separator, : on Unix); by default only the project (GODOT_MCP_PROJECT_DIR or the connected editor's)"},
 	{Env: "GODOT_MCP_EXPORT_ROOTS", Flag: "", Default: "", Usage: "directories outside the project where godot_export_export may write exported games and godot_export_smoke_run may run packs from (separated by the OS path-list separator, : on Unix); by default export writes only inside the project, and never through a symbolic link"},
+	{Env: "GODOT_MCP_IMPORT_ROOTS", Flag: "", Default: "", Usage: "directories outside the project that godot_assets_import may copy files from (separated by the OS path-list separator, : on Unix); by default none: nothing outside the project is read, and never through a symbolic link"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
 	{Env: "GODOT_MCP_CONFORMANCE_FIXTURE", Flag: "", Default: "false", Usage: "test-only: true lets the toolset named 'conformance' (the MCP conformance suite's fixture) serve its tools and prompts under their bare names instead of godot_conformance_*; never set it in normal use"},
 }
@@ -221,6 +222,11 @@ func fromValues(v map[string]string) (Config, error) {
 	for _, d := range filepath.SplitList(v["GODOT_MCP_EXPORT_ROOTS"]) {
 		if d != "" && !filepath.IsAbs(d) {
 			errs = append(errs, fmt.Errorf("GODOT_MCP_EXPORT_ROOTS: %q is not an absolute path", d))
+		}
+	}
+	for _, d := range filepath.SplitList(v["GODOT_MCP_IMPORT_ROOTS"]) {
+		if d != "" && !filepath.IsAbs(d) {
+			errs = append(errs, fmt.Errorf("GODOT_MCP_IMPORT_ROOTS: %q is not an absolute path", d))
 		}
 	}
 	d, err := time.ParseDuration(v["GODOT_MCP_APPROVAL_TIMEOUT"])

@@ -60,6 +60,7 @@ var guides = []guide{
 	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, and what game code sees."},
 	{"export.md", "export", "Export toolset guide", "How the export tools behave: export_presets.cfg as the editor writes it, options by name, export templates and where Godot looks, headless export and where it may write, the smoke run."},
 	{"particles.md", "particles", "Particles toolset guide", "How the particles tools behave: the presets and their parameters, the parameter names and value forms, CPU/GPU conversion and what it drops, restart in the editor."},
+	{"assets.md", "assets", "Assets toolset guide", "How the assets tools behave: import roots and links, the import wait and rollback, import options by name with the importer's defaults and valid values, _subresources, reimport and undo."},
 	{"analysis.md", "analysis", "Analysis toolset guide", "How the analysis tools behave: what counts as used, cycles and their edges, signal connection statuses and what cannot be checked offline, scene integrity checks, paging."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }

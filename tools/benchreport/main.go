@@ -82,6 +82,7 @@ var Targets = []Target{
 	{Bench: "ToolsList/playtest", Metric: "own-KB", Max: 16, What: "what the playtest toolset adds to tools/list"},
 	{Bench: "ToolsList/audio", Metric: "own-KB", Max: 16, What: "what the audio toolset adds to tools/list"},
 	{Bench: "ToolsList/analysis", Metric: "own-KB", Max: 16, What: "what the analysis toolset adds to tools/list"},
+	{Bench: "ToolsList/assets", Metric: "own-KB", Max: 16, What: "what the assets toolset adds to tools/list"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
 	{Bench: "ToolsList/particles", Metric: "own-KB", Max: 16, What: "what the particles toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},

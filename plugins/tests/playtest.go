@@ -167,8 +167,15 @@ func playtestWindow(in WritePlaytestIn) (int, error) {
 				return 0, sdk.Validation(fmt.Sprintf("inputs[%d]: type key needs key (a Godot key name: A, Space, Left)", i))
 			}
 		case "mouse_button", "mouse_motion":
+		case "joypad_button", "joypad_motion":
+			if s.Index == nil {
+				return 0, sdk.Validation(fmt.Sprintf("inputs[%d]: type %s needs index (Godot's JoyButton or JoyAxis number)", i, s.Type))
+			}
+			if s.Type == "joypad_motion" && s.Value == nil {
+				return 0, sdk.Validation(fmt.Sprintf("inputs[%d]: type joypad_motion needs value (the axis position, -1 to 1)", i))
+			}
 		default:
-			return 0, sdk.Validation(fmt.Sprintf("inputs[%d].type is required: action, key, mouse_button or mouse_motion", i))
+			return 0, sdk.Validation(fmt.Sprintf("inputs[%d].type is required: action, key, mouse_button, mouse_motion, joypad_button or joypad_motion", i))
 		}
 	}
 	count := in.Count
@@ -302,7 +309,7 @@ func _timeline() -> Array:
 	var out: Array = []
 	for i: int in INPUTS.size():
 		var s: Dictionary = INPUTS[i]
-		var key: String = "%s:%s" % [s.get("type"), s.get("action", s.get("key", s.get("button", "left")))]
+		var key: String = "%s:%s:%s" % [s.get("type"), s.get("action", s.get("key", s.get("button", s.get("index", "left")))), s.get("device", 0)]
 		var at: int = int(s["at"])
 		match str(s.get("state", "tap")):
 			"press":
@@ -311,7 +318,7 @@ func _timeline() -> Array:
 				out.append({"at": at, "i": i, "input": s, "pressed": false, "key": key})
 			_:
 				out.append({"at": at, "i": i, "input": s, "pressed": true, "key": key})
-				if str(s["type"]) != "mouse_motion":
+				if not str(s["type"]) in ["mouse_motion", "joypad_motion"]:
 					out.append({"at": at + int(s.get("hold_frames", 2)), "i": i, "input": s, "pressed": false, "key": key})
 	out.sort_custom(func(a: Dictionary, b: Dictionary) -> bool: return a["at"] < b["at"] or (a["at"] == b["at"] and a["i"] < b["i"]))
 	return out
@@ -353,6 +360,19 @@ func _emit(s: Dictionary, pressed: bool) -> void:
 				mm.relative = Vector2(s["relative"]["x"], s["relative"]["y"])
 			_mods(mm, mods)
 			Input.parse_input_event(mm)
+		"joypad_button":
+			var jb: InputEventJoypadButton = InputEventJoypadButton.new()
+			jb.device = int(s.get("device", 0))
+			jb.button_index = int(s["index"]) as JoyButton
+			jb.pressed = pressed
+			jb.pressure = 1.0 if pressed else 0.0
+			Input.parse_input_event(jb)
+		"joypad_motion":
+			var jm: InputEventJoypadMotion = InputEventJoypadMotion.new()
+			jm.device = int(s.get("device", 0))
+			jm.axis = int(s["index"]) as JoyAxis
+			jm.axis_value = float(s["value"]) if pressed else 0.0
+			Input.parse_input_event(jm)
 
 
 func _mods(e: InputEventWithModifiers, mods: Array) -> void:

@@ -37,7 +37,7 @@ var _probe: Node = null
 var _pt: RefCounted = null
 ## The running recording, {} when none: token, unit (physics|process), count, inputs
 ## (not sent yet), checks (evaluated, not sent yet), due (checkpoints not evaluated yet,
-## sorted by at), total, dropped, skipped, since_send.
+## sorted by at), total, dropped, skipped, since_send, sent_count.
 var _rec: Dictionary = {}
 
 
@@ -71,7 +71,7 @@ func start(params: Dictionary) -> Dictionary:
 		"token": int(params.get("token", 0)),
 		"unit": "process" if str(params.get("unit", "")) == "process_frames" else "physics",
 		"count": 0, "inputs": [], "checks": [], "due": due, "total": 0, "dropped": 0,
-		"skipped": 0, "since_send": 0,
+		"skipped": 0, "since_send": 0, "sent_count": 0,
 	}
 	_root().window_input.connect(_on_input)
 	var scene: Node = _probe.get_tree().current_scene
@@ -129,14 +129,14 @@ func _checkpoints_due() -> void:
 		(_rec["checks"] as Array).append(evaluate(due.pop_front()))
 
 
-## Last in the early hook of every physics tick: checkpoints, then the tick is counted
-## (a tick of a paused or frozen game is not: nothing of the game runs in it).
+## Last in the early hook of every physics tick the game runs (not while it is paused
+## or frozen): the checkpoints due, then the tick is counted. Those due when the game
+## stopped moving are evaluated by stop().
 func tick(paused: bool) -> void:
-	if _rec.is_empty() or _rec["unit"] != "physics":
+	if _rec.is_empty() or _rec["unit"] != "physics" or paused:
 		return
 	_checkpoints_due()
-	if not paused:
-		_rec["count"] = int(_rec["count"]) + 1
+	_rec["count"] = int(_rec["count"]) + 1
 
 
 ## Last in every process frame: counts a process-frame recording's frame and sends
@@ -144,12 +144,15 @@ func tick(paused: bool) -> void:
 func frame(paused: bool) -> void:
 	if _rec.is_empty():
 		return
-	if _rec["unit"] == "process":
-		if not paused:
-			_rec["count"] = int(_rec["count"]) + 1
+	if _rec["unit"] == "process" and not paused:
+		_rec["count"] = int(_rec["count"]) + 1
 		_checkpoints_due()
 	_rec["since_send"] = int(_rec["since_send"]) + 1
-	if not (_rec["inputs"] as Array).is_empty() or not (_rec["checks"] as Array).is_empty() or int(_rec["since_send"]) >= HEARTBEAT:
+	# What is new goes at once; a count that moved, when the game stopped moving (a step
+	# ended) or every 10 frames; nothing new, every HEARTBEAT frames.
+	var moved: bool = int(_rec["count"]) != int(_rec["sent_count"])
+	if not (_rec["inputs"] as Array).is_empty() or not (_rec["checks"] as Array).is_empty() \
+			or (moved and (paused or int(_rec["since_send"]) >= 10)) or int(_rec["since_send"]) >= HEARTBEAT:
 		_send("")
 
 
@@ -161,6 +164,7 @@ func _send(ended: String) -> void:
 	_rec["inputs"] = []
 	_rec["checks"] = []
 	_rec["since_send"] = 0
+	_rec["sent_count"] = _rec["count"]
 
 
 ## Ends the recording: the checkpoints due by now are evaluated, the rest is sent to

@@ -2,7 +2,8 @@
 // game at the agent's pace. eval runs code in the live game; step freezes it
 // and advances it by exact physics ticks or process frames (with an input
 // timeline, or until a predicate holds); wait_for blocks until a predicate
-// holds; watch samples values over frames. It drives the game through the
+// holds; watch samples values over frames; record writes the input the game
+// receives to a file that step replays. It drives the game through the
 // runtime toolset's probe and link, so it needs runtime enabled too; it is a
 // toolset of its own so that its descriptions are paid for only by an agent
 // that playtests (docs/playtest.md).
@@ -44,8 +45,8 @@ func Toolset() sdk.Toolset {
 	return sdk.Toolset{
 		Name:           "playtest",
 		Version:        "0.1.0",
-		Description:    "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames. Needs the runtime toolset enabled.",
-		Keywords:       []string{"eval", "freeze", "step frames", "physics ticks", "wait for", "watch values", "playtest"},
+		Description:    "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames, record input and replay it. Needs the runtime toolset enabled.",
+		Keywords:       []string{"eval", "freeze", "step frames", "physics ticks", "wait for", "watch values", "playtest", "record input", "replay"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),

@@ -34,7 +34,8 @@ const _BUTTON_NAMES := {
 }
 
 var _probe: Node = null
-var _pt: RefCounted = null
+## The probe's playtest half (a weak reference: it owns this recorder).
+var _pt_ref: WeakRef = null
 ## The running recording, {} when none: token, unit (physics|process), count, inputs
 ## (not sent yet), checks (evaluated, not sent yet), due (checkpoints not evaluated yet,
 ## sorted by at), total, dropped, skipped, since_send, sent_count.
@@ -43,7 +44,11 @@ var _rec: Dictionary = {}
 
 func _init(probe: Node, playtest: RefCounted) -> void:
 	_probe = probe
-	_pt = playtest
+	_pt_ref = weakref(playtest)
+
+
+func _pt() -> RefCounted:
+	return _pt_ref.get_ref() as RefCounted
 
 
 func active() -> bool:
@@ -57,7 +62,7 @@ func _root() -> Window:
 ## {token, unit: physics_ticks|process_frames, checkpoints?: [{at, expr, node?}]} -> reply
 func start(params: Dictionary) -> Dictionary:
 	if active():
-		return _pt.call("_fail", "PRECONDITION_FAILED", "A recording is already running in the game (token %d); stop it first." % int(_rec["token"]))
+		return _pt().call("_fail", "PRECONDITION_FAILED", "A recording is already running in the game (token %d); stop it first." % int(_rec["token"]))
 	var due: Array = []
 	var raw: Array = params.get("checkpoints", []) if typeof(params.get("checkpoints")) == TYPE_ARRAY else []
 	for i: int in range(raw.size()):
@@ -93,19 +98,19 @@ func compile_checkpoint(c: Dictionary, where: String) -> Dictionary:
 	if typeof(at) == TYPE_FLOAT and is_finite(at as float) and (at as float) == floorf(at as float):
 		at = int(at)
 	if typeof(at) != TYPE_INT or int(at) < 0:
-		return _pt.call("_fail", "VALIDATION_ERROR", "%s.at must be an integer >= 0 (the tick it is evaluated at)." % where)
+		return _pt().call("_fail", "VALIDATION_ERROR", "%s.at must be an integer >= 0 (the tick it is evaluated at)." % where)
 	if expr.strip_edges() == "":
-		return _pt.call("_fail", "VALIDATION_ERROR", "%s.expr is empty: give a GDScript expression (position, score)." % where)
+		return _pt().call("_fail", "VALIDATION_ERROR", "%s.expr is empty: give a GDScript expression (position, score)." % where)
 	var path: String = str(c.get("node", "")) if c.get("node") != null else ""
-	var node: Node = _pt.call("_binding_node", path)
+	var node: Node = _pt().call("_binding_node", path)
 	if node == null:
 		var nf: Dictionary = _probe.call("_not_found", path)
 		nf["hint"] = "%s.node: %s" % [where, nf["hint"]]
 		return nf
-	var b: Dictionary = _pt.call("_bindings", node)
-	var compiled: Dictionary = _pt.call("_compile", expr, b["names"])
+	var b: Dictionary = _pt().call("_bindings", node)
+	var compiled: Dictionary = _pt().call("_compile", expr, b["names"])
 	if compiled.has("error"):
-		return _pt.call("_fail", "VALIDATION_ERROR", "%s.expr '%s' does not parse: %s. It is a GDScript expression (no statements); node's members are visible by bare name." % [where, expr, compiled["error"]])
+		return _pt().call("_fail", "VALIDATION_ERROR", "%s.expr '%s' does not parse: %s. It is a GDScript expression (no statements); node's members are visible by bare name." % [where, expr, compiled["error"]])
 	return {"at": int(at), "expr": expr, "node": path, "e": compiled["expr"], "n": node, "b": b}
 
 
@@ -117,7 +122,7 @@ func evaluate(c: Dictionary) -> Dictionary:
 	if not is_instance_valid(c["n"]):
 		out["value"] = {"error": "the node was freed"}
 		return out
-	var r: Dictionary = _pt.call("_run", c["e"], c["b"], c["n"])
+	var r: Dictionary = _pt().call("_run", c["e"], c["b"], c["n"])
 	out["value"] = ValueCodec.encode(r["value"]) if r.has("value") else {"error": r["error"]}
 	return out
 
@@ -260,6 +265,6 @@ static func to_step(ev: InputEvent) -> Dictionary:
 		step = {"type": "joypad_motion", "index": int(jm.axis), "value": jm.axis_value}
 	else:
 		return {}
-	if ev.device > 0:
+	if (ev is InputEventJoypadButton or ev is InputEventJoypadMotion) and ev.device > 0:
 		step["device"] = ev.device
 	return step

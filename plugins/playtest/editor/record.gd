@@ -72,7 +72,7 @@ func record(params: Dictionary, link: RefCounted) -> Dictionary:
 
 func _start(params: Dictionary, link: RefCounted) -> Dictionary:
 	if not _rec.is_empty():
-		return _router.fail("PRECONDITION_FAILED", "Already recording to %s (since %d ticks/frames ago). Stop it first: godot_playtest_record {action: \"stop\"} saves it, \"discard\" drops it." % [_rec["path"], int(_rec["frames"])])
+		return _router.fail("PRECONDITION_FAILED", "Already recording to %s (%d ticks/frames so far). Stop it first: godot_playtest_record {action: \"stop\"} saves it, \"discard\" drops it." % [_rec["path"], int(_rec["frames"])])
 	var path: String = str(params.get("path", "")) if params.get("path") != null else ""
 	var why: String = _path_problem(path)
 	if why != "":
@@ -113,10 +113,7 @@ func _stop(discard: bool, link: RefCounted) -> Dictionary:
 	var action: String = "discard" if discard else "stop"
 	if _rec.is_empty():
 		if not _ended.is_empty():
-			var out: Dictionary = _ended
-			_ended = {}
-			out["action"] = action
-			return _router.ok(out)
+			return _answer_ended(action)
 		return _router.fail("PRECONDITION_FAILED", "Nothing is being recorded. Start a recording with godot_playtest_record {action: \"start\", path}.")
 	var rec: Dictionary = _rec
 	var reply: Dictionary = {}
@@ -124,10 +121,7 @@ func _stop(discard: bool, link: RefCounted) -> Dictionary:
 		reply = await link.call("ask", "record_stop", {"token": rec["token"]}, 10000)
 	if _rec.is_empty() or int(_rec["token"]) != int(rec["token"]):
 		# The game stopped meanwhile: saved then.
-		var out: Dictionary = _ended
-		_ended = {}
-		out["action"] = action
-		return _router.ok(out)
+		return _answer_ended(action)
 	var ended: String = "stop"
 	if bool(reply.get("ok", false)):
 		var res: Dictionary = reply["result"]
@@ -144,6 +138,16 @@ func _stop(discard: bool, link: RefCounted) -> Dictionary:
 	if out2.has("error_hint"):
 		return _router.fail("INTERNAL_ERROR", str(out2["error_hint"]))
 	return _router.ok(out2)
+
+
+## The answer of a stop after the recording ended without one (saved then), once.
+func _answer_ended(action: String) -> Dictionary:
+	var out: Dictionary = _ended
+	_ended = {}
+	out["action"] = action
+	if out.has("error_hint"):
+		return _router.fail("INTERNAL_ERROR", str(out["error_hint"]))
+	return _router.ok(out)
 
 
 ## Writes the recording in progress to its file and ends it: the answer of a stop.

@@ -138,7 +138,7 @@ func TestPlaytestRecordReplay(t *testing.T) {
 	}
 	got := map[string]bool{}
 	for _, in := range f.Inputs {
-		k := in["type"].(string) + "@" + strings.TrimSuffix(strings.TrimSuffix(jsonNum(in["at"]), ".0"), ".00")
+		k := in["type"].(string) + "@" + jsonNum(in["at"])
 		if st, ok := in["state"].(string); ok {
 			k += ":" + st
 		}

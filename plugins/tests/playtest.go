@@ -38,6 +38,7 @@ type WritePlaytestIn struct {
 	Unit       string                `json:"unit,omitempty" jsonschema:"enum=physics_ticks|process_frames,default=physics_ticks" description:"what at and count count"`
 	Count      int                   `json:"count,omitempty" jsonschema:"minimum=0,maximum=36000" description:"ticks/frames the test plays (default: the last at)"`
 	Inputs     []timeline.TimedInput `json:"inputs,omitempty" jsonschema:"maxItems=500" description:"input timeline as godot_playtest_step takes it (at from the scene's start)"`
+	Recording  string                `json:"recording,omitempty" description:"or a godot_playtest_record file (res://...json): its inputs, and its frames as count"`
 	Checks     []Check               `json:"checks" jsonschema:"minItems=1,maxItems=100" description:"what must hold, and when"`
 	Overwrite  bool                  `json:"overwrite,omitempty" description:"replace an existing script at path"`
 	Run        *bool                 `json:"run,omitempty" description:"run it headless at once and answer the result (default true)"`
@@ -82,6 +83,11 @@ func writePlaytest(ctx context.Context, call *sdk.Call, in WritePlaytestIn) (Wri
 	}
 	if !strings.HasSuffix(scene, ".tscn") && !strings.HasSuffix(scene, ".scn") {
 		return WritePlaytestOut{}, sdk.Validation(fmt.Sprintf("scene must be a .tscn or .scn scene, not %s", scene))
+	}
+	if in.Recording != "" {
+		if err := fromRecording(dir, &in); err != nil {
+			return WritePlaytestOut{}, err
+		}
 	}
 	unit := in.Unit
 	if unit == "" {
@@ -135,6 +141,71 @@ func writePlaytest(ctx context.Context, call *sdk.Call, in WritePlaytestIn) (Wri
 	}
 	out.Run = &res
 	return out, nil
+}
+
+// recordingDoc is the part of a godot_playtest_record file (docs/playtest.md,
+// version 1) a test is written from.
+type recordingDoc struct {
+	Format  string                `json:"format"`
+	Version int                   `json:"version"`
+	Unit    string                `json:"unit"`
+	Frames  int                   `json:"frames"`
+	Inputs  []timeline.TimedInput `json:"inputs"`
+}
+
+// fromRecording takes in's inputs, count and unit from its recording.
+func fromRecording(dir string, in *WritePlaytestIn) error {
+	if len(in.Inputs) > 0 {
+		return sdk.Validation("give recording or inputs, not both")
+	}
+	clean, err := respath.Clean(in.Recording)
+	if err != nil || !strings.HasSuffix(clean, ".json") {
+		return sdk.Validation("recording must be a res:// .json path, e.g. res://playtests/jump.json")
+	}
+	root, err := nolinks.Open(dir)
+	if err != nil {
+		return sdk.Internal(fmt.Sprintf("opening the project %s: %v", dir, err))
+	}
+	defer root.Close()
+	raw, err := root.ReadFile(strings.TrimPrefix(clean, "res://"))
+	if err != nil {
+		if nolinks.IsLink(err) {
+			return sdk.Validation(fmt.Sprintf("refused to read %s: %v", clean, err))
+		}
+		list := "none"
+		if have, _ := filepath.Glob(filepath.Join(dir, "playtests", "*.json")); len(have) > 0 {
+			for i, h := range have {
+				have[i] = "res://playtests/" + filepath.Base(h)
+			}
+			list = strings.Join(have, ", ")
+		}
+		return sdk.NotFound(fmt.Sprintf("no recording at %s; recordings in res://playtests: %s", clean, list))
+	}
+	var doc recordingDoc
+	bad := func(why string) error {
+		return sdk.Validation(fmt.Sprintf("%s is not a recording this godot-mcp reads: %s (docs/playtest.md)", clean, why))
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return bad(err.Error())
+	}
+	switch {
+	case doc.Format != "godot-mcp-recording":
+		return bad(`format must be "godot-mcp-recording"`)
+	case doc.Version < 1 || doc.Version > 1:
+		return bad(fmt.Sprintf("version is %d; this godot-mcp reads version 1", doc.Version))
+	case doc.Unit != "physics_ticks" && doc.Unit != "process_frames":
+		return bad("unit must be physics_ticks or process_frames")
+	case len(doc.Inputs) > 500:
+		return bad(fmt.Sprintf("it has %d inputs; a test takes at most 500", len(doc.Inputs)))
+	}
+	if in.Unit != "" && in.Unit != doc.Unit {
+		return sdk.Validation(fmt.Sprintf("unit is %s but %s counts %s: give unit %s", in.Unit, clean, doc.Unit, doc.Unit))
+	}
+	in.Unit, in.Inputs = doc.Unit, doc.Inputs
+	if in.Count == 0 {
+		in.Count = doc.Frames
+	}
+	return nil
 }
 
 func linkRefusal(target string, err error) error {

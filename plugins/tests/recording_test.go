@@ -68,3 +68,40 @@ func TestWritePlaytestTakesARecording(t *testing.T) {
 		t.Fatalf("joypad_motion without value: %+v", res.Err)
 	}
 }
+
+// recording names the file instead of inputs: its inputs and frames are used.
+func TestWritePlaytestFromARecordingFile(t *testing.T) {
+	future := strings.Replace(recording, `"version": 1`, `"version": 2`, 1)
+	project(t, map[string]string{"addons/gut/plugin.cfg": gutCfg, "walker.tscn": "[gd_scene format=3]\n\n[node name=\"W\" type=\"Node2D\"]\n",
+		"playtests/walk.json": recording, "playtests/future.json": future})
+	h := sdktest.Start(t, tests.Toolset())
+	args := map[string]any{"path": "res://test/test_walk.gd", "scene": "res://walker.tscn", "recording": "res://playtests/walk.json",
+		"checks": []any{map[string]any{"at": 40, "expr": "position.x == 96.5"}}, "run": false}
+	var dry struct{ Source string }
+	if err := call(t, h, "write_playtest", args, sdktest.DryRun()).Decode(&dry); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"const COUNT := 40", `{"at":10,"type":"joypad_motion","index":1,"value":-0.75,"device":1}`, `{"at":30,"type":"key","key":"Right","state":"release"}`} {
+		if !strings.Contains(dry.Source, want) {
+			t.Errorf("the script lacks %q:\n%s", want, dry.Source)
+		}
+	}
+	for rec, want := range map[string]struct {
+		code sdk.ErrorCode
+		hint string
+	}{
+		"res://playtests/wlk.json":    {sdk.CodeResourceNotFound, "res://playtests/walk.json"},
+		"res://playtests/future.json": {sdk.CodeValidationError, "version is 2"},
+		"res://playtests/walk.txt":    {sdk.CodeValidationError, ".json"},
+	} {
+		args["recording"] = rec
+		res := call(t, h, "write_playtest", args, sdktest.DryRun())
+		if res.Err == nil || res.Err.Code != want.code || !strings.Contains(res.Err.Hint, want.hint) {
+			t.Errorf("%s: want %s with %q, got %+v", rec, want.code, want.hint, res.Err)
+		}
+	}
+	args["recording"], args["inputs"] = "res://playtests/walk.json", []any{map[string]any{"at": 1, "type": "action", "action": "x"}}
+	if res := call(t, h, "write_playtest", args, sdktest.DryRun()); res.Err == nil || !strings.Contains(res.Err.Hint, "not both") {
+		t.Fatalf("recording and inputs: %+v", res.Err)
+	}
+}

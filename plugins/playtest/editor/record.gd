@@ -92,20 +92,25 @@ func _start(params: Dictionary, link: RefCounted) -> Dictionary:
 	var token: int = _next_token
 	_next_token += 1
 	var monitor: DebuggerPlugin = link.get("monitor")
-	var sid: int = monitor.active_session()
+	# Set before asking: the game's first batch may arrive with its answer.
+	_rec = {
+		"token": token, "path": path, "unit": unit, "session": monitor.active_session(), "inputs": [], "checkpoints": [],
+		"frames": 0, "dropped": 0, "skipped": 0, "scene": "", "started_frozen": false,
+		"physics_ticks_per_second": 60, "godot_version": "",
+	}
 	var r: Dictionary = await link.call("ask", "record_start", {"token": token, "unit": unit, "checkpoints": cps}, 10000)
 	if not bool(r.get("ok", false)):
+		if not _rec.is_empty() and int(_rec["token"]) == token:
+			_rec = {}
 		return r
+	if _rec.is_empty() or int(_rec["token"]) != token:
+		return _router.fail("PRECONDITION_FAILED", "The game stopped as the recording started; nothing was recorded. Play it again with godot_runtime_play.", "runtime_probe")
 	var st: Dictionary = r["result"]
 	_ended = {}
-	_rec = {
-		"token": token, "path": path, "unit": unit, "session": sid, "inputs": [], "checkpoints": [],
-		"frames": 0, "dropped": 0, "skipped": 0, "scene": str(st.get("scene", "")),
-		"started_frozen": bool(st.get("frozen", false)),
-		"physics_ticks_per_second": int(st.get("physics_ticks_per_second", 60)),
-		"godot_version": str(st.get("godot_version", "")),
-		"checkpoints_asked": (cps as Array).size(),
-	}
+	_rec["scene"] = str(st.get("scene", ""))
+	_rec["started_frozen"] = bool(st.get("frozen", false))
+	_rec["physics_ticks_per_second"] = int(st.get("physics_ticks_per_second", 60))
+	_rec["godot_version"] = str(st.get("godot_version", ""))
 	return _router.ok({"action": "start", "path": path, "recording": true, "unit": unit, "frames": 0, "inputs": 0, "checkpoints": [], "started_frozen": _rec["started_frozen"], "scene": _rec["scene"]})
 
 

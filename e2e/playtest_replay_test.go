@@ -74,6 +74,9 @@ func rpRead(t *testing.T, s *session, res string) rpFile {
 func rpStartFrozen(t *testing.T, s *session) {
 	t.Helper()
 	var st ptStarted
+	// Stopped first, not restarted by play: on a loaded machine a restart can
+	// outlast the editor's wait for the old game to end.
+	s.host.mustCall(t, "godot_runtime_stop", nil, nil)
 	s.host.mustCall(t, "godot_playtest_step", map[string]any{"play": "res://replay.tscn", "count": 0, "report": []string{"ticks"}}, &st)
 	if st.Started == nil || !st.Frozen || rtNum(t, st.Values["ticks"]) != 0 {
 		t.Fatalf("start frozen: %+v", st)
@@ -173,6 +176,7 @@ func TestPlaytestRecordReplay(t *testing.T) {
 	var ends []map[string]any
 	for i := 0; i < 2; i++ {
 		var r rpStep
+		s.host.mustCall(t, "godot_runtime_stop", nil, nil)
 		s.host.mustCall(t, "godot_playtest_step", map[string]any{"play": "res://replay.tscn", "replay": "walk", "report": report}, &r)
 		if r.Stepped != 60 || r.Replay != "res://playtests/walk.json" || r.Checked != 5 || len(r.Divergence) != 0 || !r.Frozen {
 			t.Fatalf("replay %d: %+v", i+1, r)
@@ -259,6 +263,25 @@ func TestPlaytestRecordReplay(t *testing.T) {
 	e = s.host.mustFail(t, "godot_playtest_record", map[string]any{"action": "stop"})
 	if e.Error != "PRECONDITION_FAILED" || !strings.Contains(e.Hint, "Nothing is being recorded") {
 		t.Fatalf("a second stop: %+v", e)
+	}
+
+	// Disabling the toolset saves the recording and ends it in the game too.
+	rpStartFrozen(t, s)
+	s.host.mustCall(t, "godot_playtest_record", map[string]any{"action": "start", "path": "off"}, &rec)
+	ptStepOf(t, s, map[string]any{"count": 7, "inputs": []any{map[string]any{"at": 2, "type": "joypad_button", "index": 1, "state": "tap"}}})
+	recording := "root.get_node(\"GodotMcpProbe\")._playtest.recording()"
+	if v := ptEvalOf(t, s, recording); v.Value != true {
+		t.Fatalf("the game is not recording: %+v", v)
+	}
+	time.Sleep(300 * time.Millisecond)
+	s.host.mustCall(t, "godot_disable_toolset", map[string]any{"name": "playtest"}, nil)
+	off := rpRead(t, s, "res://playtests/off.json")
+	if off.Ended != "toolset_disabled" || off.Frames != 7 || len(off.Inputs) != 2 {
+		t.Fatalf("the recording of a disabled toolset: %+v", off)
+	}
+	s.host.mustCall(t, "godot_enable_toolset", map[string]any{"name": "playtest"}, nil)
+	if v := ptEvalOf(t, s, recording); v.Value != false {
+		t.Fatalf("the game still records after the toolset was disabled: %+v", v)
 	}
 }
 

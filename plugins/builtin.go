@@ -20,6 +20,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/plugins/ui"
+	"github.com/godot-mcp/godot-mcp/plugins/world"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -38,6 +39,7 @@ func Builtins() []sdk.Toolset {
 		playtest.Toolset(),
 		export.Toolset(),
 		analysis.Toolset(),
+		world.Toolset(),
 	}
 }
 

@@ -60,6 +60,7 @@ var guides = []guide{
 	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, and what game code sees."},
 	{"export.md", "export", "Export toolset guide", "How the export tools behave: export_presets.cfg as the editor writes it, options by name, export templates and where Godot looks, headless export and where it may write, the smoke run."},
 	{"analysis.md", "analysis", "Analysis toolset guide", "How the analysis tools behave: what counts as used, cycles and their edges, signal connection statuses and what cannot be checked offline, scene integrity checks, paging."},
+	{"world.md", "world", "World toolset guide", "How the world tools behave: WorldEnvironment, sky and sun in one call, effects per renderer, lights, cameras and look_at, primitive meshes, CSG and its bake, GI nodes and what can be baked."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

@@ -25,10 +25,10 @@ type Change struct {
 
 // Place positions and turns a node.
 type Place struct {
-	Position        []float64 `json:"position,omitempty" jsonschema:"minItems=3,maxItems=3" description:"[x,y,z] in the parent's space"`
+	Position        []float64 `json:"position,omitempty" jsonschema:"minItems=3,maxItems=3" description:"[x,y,z]"`
 	RotationDegrees []float64 `json:"rotation_degrees,omitempty" jsonschema:"minItems=3,maxItems=3"`
-	LookAt          []float64 `json:"look_at,omitempty" jsonschema:"minItems=3,maxItems=3" description:"turn to face this point (scene space)"`
-	LookAtNode      string    `json:"look_at_node,omitempty" description:"turn to face this node"`
+	LookAt          []float64 `json:"look_at,omitempty" jsonschema:"minItems=3,maxItems=3" description:"face this point"`
+	LookAtNode      string    `json:"look_at_node,omitempty" description:"face this node"`
 }
 
 // Renderer is the project's rendering method and the running editor's.
@@ -43,16 +43,16 @@ type Renderer struct {
 // SkyIn is the sky of the environment.
 type SkyIn struct {
 	Type               string         `json:"type,omitempty" description:"procedural (default), physical or panorama"`
-	TopColor           string         `json:"top_color,omitempty" description:"procedural; colours are \"#rrggbb\""`
-	HorizonColor       string         `json:"horizon_color,omitempty" description:"procedural"`
-	GroundColor        string         `json:"ground_color,omitempty" description:"procedural, physical"`
-	GroundHorizonColor string         `json:"ground_horizon_color,omitempty" description:"procedural"`
-	RayleighColor      string         `json:"rayleigh_color,omitempty" description:"physical"`
-	MieColor           string         `json:"mie_color,omitempty" description:"physical"`
-	Turbidity          *float64       `json:"turbidity,omitempty" jsonschema:"minimum=0" description:"physical"`
-	Texture            string         `json:"texture,omitempty" description:"panorama: res:// equirectangular image"`
+	TopColor           string         `json:"top_color,omitempty"`
+	HorizonColor       string         `json:"horizon_color,omitempty"`
+	GroundColor        string         `json:"ground_color,omitempty"`
+	GroundHorizonColor string         `json:"ground_horizon_color,omitempty"`
+	RayleighColor      string         `json:"rayleigh_color,omitempty"`
+	MieColor           string         `json:"mie_color,omitempty"`
+	Turbidity          *float64       `json:"turbidity,omitempty" jsonschema:"minimum=0"`
+	Texture            string         `json:"texture,omitempty" description:"panorama: res:// image"`
 	Energy             *float64       `json:"energy,omitempty" jsonschema:"minimum=0"`
-	Properties         map[string]any `json:"properties,omitempty" description:"other sky material properties by name"`
+	Properties         map[string]any `json:"properties,omitempty"`
 }
 
 // SunIn is the sun: the scene's first DirectionalLight3D, or a new one.
@@ -60,13 +60,13 @@ type SunIn struct {
 	Color           string    `json:"color,omitempty"`
 	Energy          *float64  `json:"energy,omitempty" jsonschema:"minimum=0"`
 	Shadows         *bool     `json:"shadows,omitempty"`
-	RotationDegrees []float64 `json:"rotation_degrees,omitempty" jsonschema:"minItems=3,maxItems=3" description:"default [-50,-30,0]"`
+	RotationDegrees []float64 `json:"rotation_degrees,omitempty" jsonschema:"minItems=3,maxItems=3"`
 }
 
 // AmbientIn is the ambient light.
 type AmbientIn struct {
 	Source string   `json:"source,omitempty" jsonschema:"enum=background|disabled|color|sky"`
-	Color  string   `json:"color,omitempty" description:"sets source color unless source is given"`
+	Color  string   `json:"color,omitempty"`
 	Energy *float64 `json:"energy,omitempty" jsonschema:"minimum=0"`
 }
 
@@ -79,7 +79,7 @@ type TonemapIn struct {
 
 // FogIn is depth fog.
 type FogIn struct {
-	Enabled   *bool    `json:"enabled,omitempty" description:"default true"`
+	Enabled   *bool    `json:"enabled,omitempty"`
 	Color     string   `json:"color,omitempty"`
 	Density   *float64 `json:"density,omitempty" jsonschema:"minimum=0"`
 	SkyAffect *float64 `json:"sky_affect,omitempty" jsonschema:"minimum=0,maximum=1"`
@@ -87,7 +87,7 @@ type FogIn struct {
 
 // GlowIn is glow (bloom).
 type GlowIn struct {
-	Enabled   *bool    `json:"enabled,omitempty" description:"default true"`
+	Enabled   *bool    `json:"enabled,omitempty"`
 	Intensity *float64 `json:"intensity,omitempty" jsonschema:"minimum=0"`
 	Strength  *float64 `json:"strength,omitempty" jsonschema:"minimum=0"`
 	Bloom     *float64 `json:"bloom,omitempty" jsonschema:"minimum=0"`
@@ -104,19 +104,19 @@ type EffectsIn struct {
 
 // SetEnvironmentIn sets up the WorldEnvironment.
 type SetEnvironmentIn struct {
-	Node            string         `json:"node,omitempty" description:"a WorldEnvironment; default the scene's first, else a new one"`
-	Parent          string         `json:"parent,omitempty" description:"for a new WorldEnvironment; default the root"`
+	Node            string         `json:"node,omitempty" description:"default: the scene's first WorldEnvironment, else a new one"`
+	Parent          string         `json:"parent,omitempty"`
 	Name            string         `json:"name,omitempty"`
-	Background      string         `json:"background,omitempty" description:"sky (default with sky), color, clear_color, canvas, keep"`
+	Background      string         `json:"background,omitempty" description:"sky, color, clear_color, canvas, keep"`
 	BackgroundColor string         `json:"background_color,omitempty"`
 	Sky             *SkyIn         `json:"sky,omitempty"`
-	Sun             *SunIn         `json:"sun,omitempty" description:"add (or edit the scene's) DirectionalLight3D; {} for defaults"`
+	Sun             *SunIn         `json:"sun,omitempty" description:"the scene's DirectionalLight3D, else a new one; {} = defaults"`
 	Ambient         *AmbientIn     `json:"ambient,omitempty"`
 	Tonemap         *TonemapIn     `json:"tonemap,omitempty"`
 	Fog             *FogIn         `json:"fog,omitempty"`
 	Glow            *GlowIn        `json:"glow,omitempty"`
-	Effects         *EffectsIn     `json:"effects,omitempty" description:"Forward+ only: refused under Mobile/Compatibility"`
-	Properties      map[string]any `json:"properties,omitempty" description:"other Environment properties by name"`
+	Effects         *EffectsIn     `json:"effects,omitempty" description:"Forward+ only"`
+	Properties      map[string]any `json:"properties,omitempty" description:"more Environment properties by name"`
 }
 
 // SetEnvironmentOut is the result.
@@ -142,7 +142,7 @@ type SetLightIn struct {
 	Range   *float64 `json:"range,omitempty" description:"omni, spot: metres"`
 	Angle   *float64 `json:"angle,omitempty" description:"spot: cone half angle, degrees"`
 	Place
-	Properties map[string]any `json:"properties,omitempty" description:"other light properties by name"`
+	Properties map[string]any `json:"properties,omitempty"`
 }
 
 // SetLightOut is the result.
@@ -162,10 +162,10 @@ type SetCameraIn struct {
 	Node       string   `json:"node,omitempty" description:"a Camera3D to edit; omit to add one"`
 	Parent     string   `json:"parent,omitempty"`
 	Name       string   `json:"name,omitempty"`
-	Current    *bool    `json:"current,omitempty" description:"true also clears current on the scene's other cameras"`
+	Current    *bool    `json:"current,omitempty"`
 	Fov        *float64 `json:"fov,omitempty" jsonschema:"minimum=1,maximum=179"`
 	Projection string   `json:"projection,omitempty" jsonschema:"enum=perspective|orthogonal"`
-	Size       *float64 `json:"size,omitempty" description:"orthogonal view height, metres"`
+	Size       *float64 `json:"size,omitempty" description:"orthogonal height"`
 	Near       *float64 `json:"near,omitempty"`
 	Far        *float64 `json:"far,omitempty"`
 	Place
@@ -197,20 +197,20 @@ type AddMeshIn struct {
 	Parent string `json:"parent,omitempty"`
 	Name   string `json:"name,omitempty"`
 	Sizes
-	Color string `json:"color,omitempty" description:"albedo of a new StandardMaterial3D"`
+	Color string `json:"color,omitempty" description:"albedo"`
 	Place
-	Properties map[string]any `json:"properties,omitempty" description:"other mesh properties by name"`
+	Properties map[string]any `json:"properties,omitempty" description:"more mesh properties"`
 }
 
 // AddCSGIn adds a CSG shape.
 type AddCSGIn struct {
 	Shape     string `json:"shape" description:"box, sphere, cylinder, torus, polygon, combiner"`
-	Operation string `json:"operation,omitempty" description:"union (default), intersection, subtraction: how it combines with earlier siblings under a CSG parent"`
-	Parent    string `json:"parent,omitempty" description:"a CSG shape to combine with, or any Node3D for a new CSG root"`
+	Operation string `json:"operation,omitempty" description:"union, intersection, subtraction"`
+	Parent    string `json:"parent,omitempty" description:"a CSG shape to combine with, or a Node3D"`
 	Name      string `json:"name,omitempty"`
 	Sizes
-	Polygon      [][]float64 `json:"polygon,omitempty" description:"polygon: [[x,y],...] outline"`
-	Depth        *float64    `json:"depth,omitempty" description:"polygon: extrusion"`
+	Polygon      [][]float64 `json:"polygon,omitempty" description:"[[x,y],...]"`
+	Depth        *float64    `json:"depth,omitempty"`
 	Color        string      `json:"color,omitempty"`
 	UseCollision *bool       `json:"use_collision,omitempty" description:"CSG root only"`
 	Place
@@ -234,9 +234,9 @@ type AddGIIn struct {
 	Type       string         `json:"type" description:"reflection_probe, voxel_gi, lightmap_gi"`
 	Parent     string         `json:"parent,omitempty"`
 	Name       string         `json:"name,omitempty"`
-	Size       []float64      `json:"size,omitempty" jsonschema:"minItems=3,maxItems=3" description:"probe or VoxelGI extents [x,y,z]"`
-	UpdateMode string         `json:"update_mode,omitempty" jsonschema:"enum=once|always" description:"reflection_probe"`
-	Interior   *bool          `json:"interior,omitempty" description:"reflection_probe"`
+	Size       []float64      `json:"size,omitempty" jsonschema:"minItems=3,maxItems=3"`
+	UpdateMode string         `json:"update_mode,omitempty" jsonschema:"enum=once|always"`
+	Interior   *bool          `json:"interior,omitempty"`
 	Place
 	Properties map[string]any `json:"properties,omitempty"`
 }
@@ -254,7 +254,7 @@ type AddGIOut struct {
 type BakeIn struct {
 	Node    string `json:"node" jsonschema:"minLength=1" description:"a CSG root shape, a VoxelGI or a LightmapGI"`
 	Replace bool   `json:"replace,omitempty" description:"CSG: remove the CSG tree, leaving the mesh in its place"`
-	Name    string `json:"name,omitempty" description:"CSG: the MeshInstance3D's name (default <csg>Mesh)"`
+	Name    string `json:"name,omitempty" description:"CSG: the mesh node's name"`
 }
 
 // BakeOut is the result.

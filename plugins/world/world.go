@@ -56,9 +56,8 @@ func Toolset() sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("set_environment", sdk.ToolOptions{
 				Title: "Set the world environment",
-				Description: "Sets up the scene's WorldEnvironment in ONE undo action, making it (and its Environment) if missing: background, sky (procedural/physical/panorama " +
-					"with colours or a texture), a sun (DirectionalLight3D), ambient light, tonemap, fog, glow, and Forward+-only effects (SSAO, SSR, SDFGI, SSIL, " +
-					"volumetric fog: refused with the reason under Mobile/Compatibility). Colours are \"#rrggbb\".",
+				Description: "Sets up the scene's WorldEnvironment (made if missing) in ONE undo action: background, sky (procedural, physical, panorama), a sun, ambient, " +
+					"tonemap, fog, glow; SSAO/SSR/SDFGI/SSIL/volumetric fog only under Forward+ (else refused with the reason). Colours are \"#rrggbb\".",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, setEnvironment),

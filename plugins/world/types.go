@@ -42,17 +42,14 @@ type Renderer struct {
 
 // SkyIn is the sky of the environment.
 type SkyIn struct {
-	Type               string         `json:"type,omitempty" description:"procedural (default), physical or panorama"`
-	TopColor           string         `json:"top_color,omitempty"`
-	HorizonColor       string         `json:"horizon_color,omitempty"`
-	GroundColor        string         `json:"ground_color,omitempty"`
-	GroundHorizonColor string         `json:"ground_horizon_color,omitempty"`
-	RayleighColor      string         `json:"rayleigh_color,omitempty"`
-	MieColor           string         `json:"mie_color,omitempty"`
-	Turbidity          *float64       `json:"turbidity,omitempty" jsonschema:"minimum=0"`
-	Texture            string         `json:"texture,omitempty" description:"panorama: res:// image"`
-	Energy             *float64       `json:"energy,omitempty" jsonschema:"minimum=0"`
-	Properties         map[string]any `json:"properties,omitempty"`
+	Type         string         `json:"type,omitempty" description:"procedural (default), physical or panorama"`
+	TopColor     string         `json:"top_color,omitempty"`
+	HorizonColor string         `json:"horizon_color,omitempty"`
+	GroundColor  string         `json:"ground_color,omitempty"`
+	Turbidity    *float64       `json:"turbidity,omitempty" jsonschema:"minimum=0"`
+	Texture      string         `json:"texture,omitempty" description:"panorama: res:// image"`
+	Energy       *float64       `json:"energy,omitempty" jsonschema:"minimum=0"`
+	Properties   map[string]any `json:"properties,omitempty"`
 }
 
 // SunIn is the sun: the scene's first DirectionalLight3D, or a new one.
@@ -79,10 +76,9 @@ type TonemapIn struct {
 
 // FogIn is depth fog.
 type FogIn struct {
-	Enabled   *bool    `json:"enabled,omitempty"`
-	Color     string   `json:"color,omitempty"`
-	Density   *float64 `json:"density,omitempty" jsonschema:"minimum=0"`
-	SkyAffect *float64 `json:"sky_affect,omitempty" jsonschema:"minimum=0,maximum=1"`
+	Enabled *bool    `json:"enabled,omitempty"`
+	Color   string   `json:"color,omitempty"`
+	Density *float64 `json:"density,omitempty" jsonschema:"minimum=0"`
 }
 
 // GlowIn is glow (bloom).
@@ -109,7 +105,7 @@ type SetEnvironmentIn struct {
 	Name            string         `json:"name,omitempty"`
 	Background      string         `json:"background,omitempty" description:"sky, color, clear_color, canvas, keep"`
 	BackgroundColor string         `json:"background_color,omitempty"`
-	Sky             *SkyIn         `json:"sky,omitempty"`
+	Sky             *SkyIn         `json:"sky,omitempty" description:"procedural: top/horizon/ground colours; physical: ground_color, turbidity; panorama: texture"`
 	Sun             *SunIn         `json:"sun,omitempty" description:"the scene's DirectionalLight3D, else a new one; {} = defaults"`
 	Ambient         *AmbientIn     `json:"ambient,omitempty"`
 	Tonemap         *TonemapIn     `json:"tonemap,omitempty"`
@@ -187,8 +183,8 @@ type Sizes struct {
 	Size        []float64 `json:"size,omitempty" description:"box, prism [x,y,z]; plane [w,d]"`
 	Radius      *float64  `json:"radius,omitempty"`
 	Height      *float64  `json:"height,omitempty"`
-	InnerRadius *float64  `json:"inner_radius,omitempty" description:"torus"`
-	OuterRadius *float64  `json:"outer_radius,omitempty" description:"torus"`
+	InnerRadius *float64  `json:"inner_radius,omitempty"`
+	OuterRadius *float64  `json:"outer_radius,omitempty"`
 }
 
 // AddMeshIn adds a MeshInstance3D with a primitive mesh.
@@ -231,12 +227,12 @@ type AddShapeOut struct {
 
 // AddGIIn adds a ReflectionProbe, VoxelGI or LightmapGI.
 type AddGIIn struct {
-	Type       string         `json:"type" description:"reflection_probe, voxel_gi, lightmap_gi"`
-	Parent     string         `json:"parent,omitempty"`
-	Name       string         `json:"name,omitempty"`
-	Size       []float64      `json:"size,omitempty" jsonschema:"minItems=3,maxItems=3"`
-	UpdateMode string         `json:"update_mode,omitempty" jsonschema:"enum=once|always"`
-	Interior   *bool          `json:"interior,omitempty"`
+	Type       string    `json:"type" description:"reflection_probe, voxel_gi, lightmap_gi"`
+	Parent     string    `json:"parent,omitempty"`
+	Name       string    `json:"name,omitempty"`
+	Size       []float64 `json:"size,omitempty" jsonschema:"minItems=3,maxItems=3"`
+	UpdateMode string    `json:"update_mode,omitempty" jsonschema:"enum=once|always"`
+	Interior   *bool     `json:"interior,omitempty"`
 	Place
 	Properties map[string]any `json:"properties,omitempty"`
 }

@@ -64,27 +64,26 @@ func Toolset() sdk.Toolset {
 			sdk.NewTool("set_light", sdk.ToolOptions{
 				Title: "Add or edit a light",
 				Description: "Adds a DirectionalLight3D, OmniLight3D or SpotLight3D (type), or edits one (node): colour, energy, shadows, range, spot angle, " +
-					"position/rotation or look_at a point or node. ONE undo action.",
+					"placement or look_at. ONE undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, setLight),
 			sdk.NewTool("set_camera", sdk.ToolOptions{
-				Title: "Add or edit a camera",
-				Description: "Adds a Camera3D, or edits one (node): current (the others stop being current), fov, projection perspective/orthogonal with size, " +
-					"near/far, position/rotation or look_at a point or node. ONE undo action.",
+				Title:         "Add or edit a camera",
+				Description:   "Adds a Camera3D, or edits one (node): current (others stop being current), fov, projection with size, near/far, placement or look_at. ONE undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, setCamera),
 			sdk.NewTool("add_mesh", sdk.ToolOptions{
 				Title:         "Add a primitive mesh",
-				Description:   "Adds a MeshInstance3D with a primitive mesh (box, sphere, capsule, cylinder, plane, prism, torus) with sizes and an optional albedo colour, placed like a light. ONE undo action.",
+				Description:   "Adds a MeshInstance3D with a primitive mesh (box, sphere, capsule, cylinder, plane, prism, torus), sizes and an albedo colour. ONE undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, addMesh),
 			sdk.NewTool("add_csg", sdk.ToolOptions{
 				Title: "Add a CSG shape",
-				Description: "Adds a CSG shape (box, sphere, cylinder, torus, polygon, combiner) with sizes, colour and operation (union, intersection, subtraction) " +
-					"against its earlier siblings under a CSG parent. Bake the tree to a mesh with godot_world_bake. ONE undo action.",
+				Description: "Adds a CSG shape (box, sphere, cylinder, torus, polygon, combiner) with sizes, colour and operation on its earlier siblings under a CSG parent. " +
+					"godot_world_bake turns the tree into a mesh. ONE undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, addCSG),
@@ -104,7 +103,7 @@ func Toolset() sdk.Toolset {
 			}, bake),
 			sdk.NewTool("describe", sdk.ToolOptions{
 				Title:         "Describe the 3D world",
-				Description:   "The edited scene's 3D world in domain terms: renderer, environment (background, sky, ambient, tonemap, fog, glow, effects), lights, cameras, meshes, CSG shapes, GI nodes.",
+				Description:   "The edited scene's 3D world: renderer, environment (background, sky, ambient, tonemap, fog, glow, effects), lights, cameras, meshes, CSG, GI nodes.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: sceneNeeded,
 			}, describe),

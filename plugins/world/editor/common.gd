@@ -8,7 +8,7 @@ extends RefCounted
 const Names := preload("res://addons/godot_mcp/lib/names.gd")
 const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
 const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
-const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
+const Plan := preload("plan.gd")
 const Files := preload("res://addons/godot_mcp/lib/files.gd")
 
 ## Environment effects only the Forward+ renderer draws: effect -> Environment property.
@@ -129,7 +129,7 @@ static func forward_only_refusal(feature: String) -> String:
 
 
 ## Sets the properties of [param props] ({name: JSON value}) on [param obj] through the
-## value codec, into [param plan]: "" or the failure hint (unknown name with did-you-mean).
+## value codec, into [param plan]: {} or the failure (unknown name with did-you-mean).
 func set_props(plan: Plan, obj: Object, label: String, props: Variant, root: Node) -> Dictionary:
 	if props == null:
 		return {}
@@ -144,7 +144,7 @@ func set_props(plan: Plan, obj: Object, label: String, props: Variant, root: Nod
 		if not have.has(key):
 			return invalid("%s has no property '%s'.%s Its properties include: %s." % [label, key, Names.did_you_mean(key, have), Nodes.short_list(have, 25)])
 		for eff: String in FORWARD_ONLY:
-			if key == FORWARD_ONLY[eff] and props[k] == true:
+			if key == FORWARD_ONLY[eff] and typeof(props[k]) == TYPE_BOOL and props[k]:
 				var why: String = forward_only_refusal(eff.to_upper())
 				if why != "":
 					return fail("PRECONDITION_FAILED", why, "renderer")
@@ -224,63 +224,3 @@ func load_res(where: String, path: String, cls: String) -> Dictionary:
 ## Whether [param n]'s edits are saved with the scene.
 static func persisted(root: Node, n: Node) -> Dictionary:
 	return Nodes.persist_info(root, n)
-
-
-## The edits of one command: new nodes and property sets, applied as one undo action
-## by [method apply], or dropped by [method discard] (dry run, or a refusal).
-class Plan:
-	var adds: Array = [] # [parent, node]
-	var sets: Array = [] # [obj, property, value, label]
-	var fresh: Array = [] # objects this command made: set at once, not recorded
-	var warnings: PackedStringArray = []
-
-	func add_node(parent: Node, n: Node) -> void:
-		adds.append([parent, n])
-		fresh.append(n)
-
-	func made(o: Object) -> Object:
-		fresh.append(o)
-		return o
-
-	## Sets obj.property: at once on an object this command made, else at apply.
-	func put(obj: Object, property: String, value: Variant, label: String) -> void:
-		if fresh.has(obj):
-			obj.set(property, value)
-			return
-		for s: Array in sets:
-			if s[0] == obj and s[1] == property:
-				s[2] = value
-				return
-		sets.append([obj, property, value, label])
-
-	## The property edits on existing objects: [{target, property, old, new}].
-	func changes() -> Array:
-		var out: Array = []
-		for s: Array in sets:
-			out.append({"target": s[3], "property": s[1], "old": (s[0] as Object).get(s[1]), "new": s[2]})
-		return out
-
-	func discard() -> void:
-		for a: Array in adds:
-			if is_instance_valid(a[1]) and (a[1] as Node).get_parent() == null:
-				(a[1] as Node).free()
-		adds.clear()
-		sets.clear()
-
-	func apply(action: String, root: Node) -> void:
-		var rec: Recorder = Recorder.new()
-		rec.begin()
-		for a: Array in adds:
-			var parent: Node = a[0]
-			var n: Node = a[1]
-			rec.created.append(n)
-			rec.do_refs.append(n)
-			rec.do_call(parent, "add_child", [n, true])
-			rec.do_call(n, "set_owner", [root])
-			rec.undo_call(parent, "remove_child", [n])
-		for s: Array in sets:
-			var obj: Object = s[0]
-			var old: Variant = obj.get(s[1])
-			rec.do_set(obj, s[1], s[2])
-			rec.undo_set(obj, s[1], old)
-		rec.commit(action, root)

@@ -6,7 +6,7 @@ extends RefCounted
 ## Mobile and Compatibility renderers), in ONE undo action.
 
 const Common := preload("common.gd")
-const Plan := Common.Plan
+const Plan := preload("plan.gd")
 
 const SKIES: PackedStringArray = ["procedural", "physical", "panorama"]
 const SKY_CLASS := {"procedural": "ProceduralSkyMaterial", "physical": "PhysicalSkyMaterial", "panorama": "PanoramaSkyMaterial"}
@@ -84,7 +84,8 @@ func _build(p: Dictionary, root: Node, plan: Plan) -> Dictionary:
 		created.append({"path": _path(root, pf["node"], we), "class": "WorldEnvironment"})
 	var env: Environment = we.environment
 	if env == null:
-		env = plan.made(Environment.new())
+		env = Environment.new()
+		plan.made(env)
 		plan.put(we, "environment", env, "WorldEnvironment")
 	elif env.resource_path != "" and not env.resource_path.contains("::"):
 		plan.warnings.append("The Environment is the file %s: these edits change it for every scene that uses it, and are saved when the scene is saved." % env.resource_path)
@@ -162,8 +163,10 @@ func _sky(sp: Variant, env: Environment, plan: Plan, label: String, root: Node) 
 	if env.sky != null and env.sky.sky_material != null and env.sky.sky_material.get_class() == SKY_CLASS[type]:
 		mat = env.sky.sky_material
 	else:
-		var sky: Sky = plan.made(Sky.new())
-		mat = plan.made(ClassDB.instantiate(SKY_CLASS[type]))
+		var sky: Sky = Sky.new()
+		plan.made(sky)
+		mat = ClassDB.instantiate(SKY_CLASS[type])
+		plan.made(mat)
 		sky.sky_material = mat
 		plan.put(env, "sky", sky, label)
 	var ml: String = label + ":sky:sky_material"
@@ -197,9 +200,13 @@ func _sky(sp: Variant, env: Environment, plan: Plan, label: String, root: Node) 
 		else:
 			var have: PackedStringArray = ["type", "energy", "properties"]
 			have.append_array(_keys(colors))
-			have.append({"physical": "turbidity", "panorama": "texture"}.get(type, ""))
+			if type != "procedural":
+				have.append("turbidity" if type == "physical" else "texture")
 			return _err(c.invalid("sky.%s does not apply to a %s sky; it takes: %s.%s" % [k, type, ", ".join(have), Common.Names.did_you_mean(k, have)]))
-	if type == "panorama" and mat.get("panorama") == null and not plan.sets.any(func(s: Array) -> bool: return s[0] == mat and s[1] == "panorama"):
+	var has_texture: bool = mat.get("panorama") != null
+	for st: Array in plan.sets:
+		has_texture = has_texture or (st[0] == mat and st[1] == "panorama")
+	if type == "panorama" and not has_texture:
 		return _err(c.invalid("A panorama sky needs sky.texture: a res:// equirectangular image (2:1), e.g. \"res://sky.hdr\"."))
 	var pe: Dictionary = c.set_props(plan, mat, SKY_CLASS[type], (sp as Dictionary).get("properties"), root)
 	if not pe.is_empty():

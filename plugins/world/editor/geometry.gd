@@ -4,7 +4,7 @@ extends RefCounted
 ## its operation, both with sizes and an optional albedo colour; ONE undo action.
 
 const Common := preload("common.gd")
-const Plan := Common.Plan
+const Plan := preload("plan.gd")
 
 const MESHES := {"box": "BoxMesh", "sphere": "SphereMesh", "capsule": "CapsuleMesh", "cylinder": "CylinderMesh", "plane": "PlaneMesh", "prism": "PrismMesh", "torus": "TorusMesh"}
 const CSGS := {"box": "CSGBox3D", "sphere": "CSGSphere3D", "cylinder": "CSGCylinder3D", "torus": "CSGTorus3D", "polygon": "CSGPolygon3D", "combiner": "CSGCombiner3D"}
@@ -55,10 +55,12 @@ func _add(p: Dictionary, csg: bool) -> Dictionary:
 		var mi: MeshInstance3D = MeshInstance3D.new()
 		mi.mesh = ClassDB.instantiate(MESHES[shape])
 		plan.made(mi.mesh)
+		plan.made(mi)
 		n = mi
 		target = mi.mesh
 	var nm: String = str(p.get("name", "")).strip_edges()
-	n.name = Common.free_name(parent, nm if nm != "" else (CSGS[shape] as String).trim_suffix("3D").trim_prefix("CSG") if csg else (MESHES[shape] as String).trim_suffix("Mesh"))
+	var base: String = str(CSGS[shape]).trim_suffix("3D").trim_prefix("CSG") if csg else str(MESHES[shape]).trim_suffix("Mesh")
+	n.name = Common.free_name(parent, nm if nm != "" else base)
 	plan.add_node(parent, n)
 	var pp: String = Common.rel(root, parent)
 	var path: String = str(n.name) if pp == "." else pp.path_join(str(n.name))
@@ -125,7 +127,10 @@ func _dims(p: Dictionary, shape: String, t: Object, plan: Plan, label: String) -
 		for x: Variant in s:
 			if (typeof(x) != TYPE_FLOAT and typeof(x) != TYPE_INT) or float(x) <= 0:
 				return {"error": c.invalid("size %s: every side must be a number > 0." % JSON.stringify(s))}
-		plan.put(t, "size", Vector2(s[0], s[1]) if want == 2 else Vector3(s[0], s[1], s[2]), label)
+		if want == 2:
+			plan.put(t, "size", Vector2(float(s[0]), float(s[1])), label)
+		else:
+			plan.put(t, "size", Vector3(float(s[0]), float(s[1]), float(s[2])), label)
 	var r: Variant = _num(p, "radius")
 	var h: Variant = _num(p, "height")
 	match shape:

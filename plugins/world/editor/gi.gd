@@ -6,7 +6,8 @@ extends RefCounted
 ## lightmapper, VoxelGI outside Forward+). ONE undo action each.
 
 const Common := preload("common.gd")
-const Plan := Common.Plan
+const Plan := preload("plan.gd")
+const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
 
 const GI := {"reflection_probe": "ReflectionProbe", "voxel_gi": "VoxelGI", "lightmap_gi": "LightmapGI"}
 const UPDATE := {"once": ReflectionProbe.UPDATE_ONCE, "always": ReflectionProbe.UPDATE_ALWAYS}
@@ -128,7 +129,7 @@ func bake(p: Dictionary) -> Dictionary:
 		var vg: VoxelGI = n
 		var old: Variant = vg.data
 		vg.bake()
-		var rec: Common.Recorder = Common.Recorder.new()
+		var rec: Recorder = Recorder.new()
 		rec.begin()
 		rec.do_set(vg, "data", vg.data)
 		rec.undo_set(vg, "data", old)
@@ -186,7 +187,7 @@ func _bake_csg(root: Node, csg: CSGShape3D, p: Dictionary, dry: bool, replace: b
 		mi.free()
 		out["reason"] = "a dry run"
 		return c.ok(out)
-	var rec: Common.Recorder = Common.Recorder.new()
+	var rec: Recorder = Recorder.new()
 	rec.begin()
 	var idx: int = csg.get_index()
 	if replace:
@@ -213,7 +214,7 @@ func _bake_csg(root: Node, csg: CSGShape3D, p: Dictionary, dry: bool, replace: b
 
 ## Undo of a removal re-adds the subtree; its nodes keep their owner, but set it again
 ## for safety (a node re-added to the tree keeps owner only while the owner is alive).
-static func _reown_undo(rec: Common.Recorder, n: Node, root: Node) -> void:
+static func _reown_undo(rec: Recorder, n: Node, root: Node) -> void:
 	for ch: Node in n.get_children():
 		if ch.owner == root:
 			rec.undo_call(ch, "set_owner", [root])

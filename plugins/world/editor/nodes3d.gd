@@ -6,7 +6,7 @@ extends RefCounted
 ## action per call.
 
 const Common := preload("common.gd")
-const Plan := Common.Plan
+const Plan := preload("plan.gd")
 
 const LIGHTS := {"directional": "DirectionalLight3D", "omni": "OmniLight3D", "spot": "SpotLight3D"}
 const LIGHT_KEYS: PackedStringArray = ["node", "type", "parent", "name", "color", "energy", "shadows", "range", "angle", "position", "rotation_degrees", "look_at", "look_at_node", "properties", "dry_run"]
@@ -186,7 +186,7 @@ func set_camera(p: Dictionary) -> Dictionary:
 
 func _camera_props(p: Dictionary, root: Node, cam: Camera3D, plan: Plan, label: String) -> Dictionary:
 	if p.get("projection") != null:
-		var ch: Dictionary = c.choice("projection", str(p["projection"]), ["perspective", "orthogonal"])
+		var ch: Dictionary = c.choice("projection", str(p["projection"]), PackedStringArray(["perspective", "orthogonal"]))
 		if ch.has("error"):
 			return ch
 		plan.put(cam, "projection", Camera3D.PROJECTION_PERSPECTIVE if ch["value"] == "perspective" else Camera3D.PROJECTION_ORTHOGONAL, label)

@@ -99,8 +99,6 @@ func set_light(p: Dictionary) -> Dictionary:
 		return c.invalid("node '%s' is a %s light, not %s; changing the kind of a light is not done here (add a new one)." % [p["node"], have, type])
 	type = have
 	var created: Array = [t["created"]] if t.has("created") else []
-	if t.has("created") and type != "directional":
-		plan.put(light, "shadow_enabled", false, "")
 	var label: String = created[0]["path"] if not created.is_empty() else Common.rel(root, light)
 	var r: Dictionary = _light_props(p, light, type, plan, label)
 	if r.is_empty():

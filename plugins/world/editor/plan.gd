@@ -39,8 +39,14 @@ func put(obj: Object, property: String, value: Variant, label: String) -> void:
 func changes() -> Array:
 	var out: Array = []
 	for s: Array in sets:
-		out.append({"target": s[3], "property": s[1], "old": (s[0] as Object).get(s[1]), "new": s[2]})
+		var old: Variant = (s[0] as Object).get(s[1])
+		if not _same(old, s[2]):
+			out.append({"target": s[3], "property": s[1], "old": old, "new": s[2]})
 	return out
+
+
+static func _same(a: Variant, b: Variant) -> bool:
+	return typeof(a) == typeof(b) and a == b
 
 
 ## Drops the plan: frees the nodes it made; nothing was applied.
@@ -67,6 +73,8 @@ func apply(action: String, root: Node) -> void:
 	for s: Array in sets:
 		var obj: Object = s[0]
 		var old: Variant = obj.get(s[1])
+		if _same(old, s[2]):
+			continue
 		rec.do_set(obj, s[1], s[2])
 		rec.undo_set(obj, s[1], old)
 	rec.commit(action, root)

@@ -135,10 +135,16 @@ func set_props(plan: Plan, obj: Object, label: String, props: Variant, root: Nod
 		return {}
 	if not (props is Dictionary):
 		return invalid("%s properties must be an object {property: value}." % label)
+	# Stored or shown properties: Environment hides fog_density and the like from the
+	# inspector while their feature is off, but they are still set and saved.
 	var have: PackedStringArray = []
 	for pi: Dictionary in obj.get_property_list():
-		if int(pi["usage"]) & PROPERTY_USAGE_EDITOR:
-			have.append(str(pi["name"]))
+		var usage: int = int(pi["usage"])
+		var nm: String = str(pi["name"])
+		if usage & (PROPERTY_USAGE_GROUP | PROPERTY_USAGE_SUBGROUP | PROPERTY_USAGE_CATEGORY | PROPERTY_USAGE_INTERNAL):
+			continue
+		if usage & (PROPERTY_USAGE_EDITOR | PROPERTY_USAGE_STORAGE) and nm != "script" and not nm.begins_with("resource_"):
+			have.append(nm)
 	for k: Variant in props:
 		var key: String = str(k)
 		if not have.has(key):

@@ -191,12 +191,16 @@ func _bake_csg(root: Node, csg: CSGShape3D, p: Dictionary, dry: bool, replace: b
 	rec.begin()
 	var idx: int = csg.get_index()
 	if replace:
+		# Removing a subtree clears its nodes' owner: undo re-adds it and sets the
+		# owner of every node that had the scene root as owner (read before removal).
+		var owned: Array[Node] = []
+		_owned(csg, root, owned)
 		rec.undo_refs.append(csg)
 		rec.do_call(parent, "remove_child", [csg])
 		rec.undo_call(parent, "add_child", [csg, true])
 		rec.undo_call(parent, "move_child", [csg, idx])
-		rec.undo_call(csg, "set_owner", [root])
-		_reown_undo(rec, csg, root)
+		for o: Node in owned:
+			rec.undo_call(o, "set_owner", [root])
 	rec.created.append(mi)
 	rec.do_refs.append(mi)
 	rec.do_call(parent, "add_child", [mi, true])
@@ -212,10 +216,9 @@ func _bake_csg(root: Node, csg: CSGShape3D, p: Dictionary, dry: bool, replace: b
 	return c.ok(out)
 
 
-## Undo of a removal re-adds the subtree; its nodes keep their owner, but set it again
-## for safety (a node re-added to the tree keeps owner only while the owner is alive).
-static func _reown_undo(rec: Recorder, n: Node, root: Node) -> void:
+## [param n] and its descendants whose owner is [param root], parents first.
+static func _owned(n: Node, root: Node, out: Array[Node]) -> void:
+	if n.owner == root:
+		out.append(n)
 	for ch: Node in n.get_children():
-		if ch.owner == root:
-			rec.undo_call(ch, "set_owner", [root])
-		_reown_undo(rec, ch, root)
+		_owned(ch, root, out)

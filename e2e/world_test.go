@@ -422,6 +422,9 @@ func TestWorldPixelsUnderXvfb(t *testing.T) {
 	lit := worldShot(t, s, "res://lit.tscn")
 	dr, dg, db := centre(dark)
 	lr, lg, lb := centre(lit)
+	sr, sg, sb := centre(before)
+	ar, ag, ab := centre(after)
+	t.Logf("centre pixels: sky before (%.0f,%.0f,%.0f) after (%.0f,%.0f,%.0f); box unlit (%.0f,%.0f,%.0f) lit (%.0f,%.0f,%.0f)", sr, sg, sb, ar, ag, ab, dr, dg, db, lr, lg, lb)
 	if (lr+lg+lb)/3 < (dr+dg+db)/3+60 || lr < 120 {
 		t.Fatalf("the box is (%.0f,%.0f,%.0f) without the light and (%.0f,%.0f,%.0f) with it; want clearly brighter (saved as %s and %s)",
 			dr, dg, db, lr, lg, lb, rtSavePNG(t, dark, "unlit"), rtSavePNG(t, lit, "lit"))

@@ -22,6 +22,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/plugins/ui"
+	"github.com/godot-mcp/godot-mcp/plugins/world"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -42,6 +43,7 @@ func Builtins() []sdk.Toolset {
 		analysis.Toolset(),
 		particles.Toolset(),
 		assets.Toolset(),
+		world.Toolset(),
 	}
 }
 

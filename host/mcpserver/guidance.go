@@ -62,6 +62,7 @@ var guides = []guide{
 	{"particles.md", "particles", "Particles toolset guide", "How the particles tools behave: the presets and their parameters, the parameter names and value forms, CPU/GPU conversion and what it drops, restart in the editor."},
 	{"assets.md", "assets", "Assets toolset guide", "How the assets tools behave: import roots and links, the import wait and rollback, import options by name with the importer's defaults and valid values, _subresources, reimport and undo."},
 	{"analysis.md", "analysis", "Analysis toolset guide", "How the analysis tools behave: what counts as used, cycles and their edges, signal connection statuses and what cannot be checked offline, scene integrity checks, paging."},
+	{"world.md", "world", "World toolset guide", "How the world tools behave: WorldEnvironment, sky and sun in one call, effects per renderer, lights, cameras and look_at, primitive meshes, CSG and its bake, GI nodes and what can be baked."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

@@ -59,6 +59,7 @@ var guides = []guide{
 	{"ui.md", "ui", "UI toolset guide", "How the ui tools behave: Control rects as laid out in the editor and their problems, presets, anchors and size flags, Theme resources and theme overrides."},
 	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, and what game code sees."},
 	{"export.md", "export", "Export toolset guide", "How the export tools behave: export_presets.cfg as the editor writes it, options by name, export templates and where Godot looks, headless export and where it may write, the smoke run."},
+	{"navigation.md", "navigation", "Navigation toolset guide", "How the navigation tools behave: regions and their baking settings, baking in the editor and why a bake is empty, navigation layers by name, agents and links, path queries in the editor and the running game, debug drawing."},
 	{"analysis.md", "analysis", "Analysis toolset guide", "How the analysis tools behave: what counts as used, cycles and their edges, signal connection statuses and what cannot be checked offline, scene integrity checks, paging."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }

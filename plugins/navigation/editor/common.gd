@@ -87,7 +87,7 @@ static func paths_of(root: Node, k: String) -> PackedStringArray:
 ## A refusal for [param n], which is not a [param k] node: the kinds it could be and the scene's nodes of that kind.
 func wrong_kind(root: Node, n: Node, k: String) -> Dictionary:
 	var have: PackedStringArray = paths_of(root, k)
-	var hint: String = "'%s' is a %s, not a %s (%s)." % [rel(root, n), n.get_class(), k, " or ".join(CLASSES[k])]
+	var hint: String = "'%s' is a %s, not a navigation %s (%s)." % [rel(root, n), n.get_class(), k, " or ".join(CLASSES[k])]
 	hint += (" %s nodes in the scene: %s." % [k.capitalize(), Nodes.short_list(have)]) if not have.is_empty() else " The scene has no %s node: create one by giving parent instead of node." % k
 	return invalid(hint)
 

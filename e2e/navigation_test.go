@@ -336,3 +336,51 @@ func TestNavigationBakePathLayers(t *testing.T) {
 		t.Fatalf("saved link: %v", nc.Link)
 	}
 }
+
+// The running game's own navigation map: the baked scene played from the
+// editor (with the navigation debug drawing switched on) answers a path
+// around the wall through the runtime toolset's probe, and the game reports
+// that it draws navigation. Without a game the tool says how to start one.
+func TestNavigationGamePath(t *testing.T) {
+	s := rtSession(t, false)
+	h := s.host
+	for _, ts := range []string{"scene", "navigation", "runtime"} {
+		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	rtWaitStatus(t, s, "the probe autoload to be registered", func(st rtStatus) bool { return st.ProbeRegistered })
+	navBuildScene(t, s)
+	h.mustCall(t, "godot_navigation_bake", map[string]any{"region": "Nav"}, nil)
+	h.mustCall(t, "godot_navigation_debug", map[string]any{"enabled": true}, nil)
+	h.mustCall(t, "godot_scene_save", nil, nil)
+	from, to := []float64{-5, 0, 0}, []float64{5, 0, 0}
+	navFail(t, s, "game_path", map[string]any{"from": from, "to": to}, "PRECONDITION_FAILED", "godot_runtime_play")
+
+	var run rtPlay
+	h.mustCall(t, "godot_runtime_play", map[string]any{"scene": "res://nav.tscn"}, &run)
+	if !run.Playing || !run.ProbeConnected {
+		t.Fatalf("play: %+v", run)
+	}
+	defer h.mustCall(t, "godot_runtime_stop", nil, nil)
+	var p navPath
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r, err := h.call(context.Background(), "godot_navigation_game_path", map[string]any{"from": from, "to": to})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.IsError {
+			if err := r.decode(&p); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("game_path: %s", r.Raw)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if !p.Reached || len(p.Points) < 3 || p.Straight != 10 || p.Length < p.Straight+2 || !p.DebugNavigation {
+		t.Fatalf("game path around the wall: %+v", p)
+	}
+	navFail(t, s, "game_path", map[string]any{"from": from, "to": to, "layers": []any{"nolayer"}}, "VALIDATION_ERROR", "no 3D navigation layer is named 'nolayer'")
+}

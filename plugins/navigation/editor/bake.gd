@@ -36,18 +36,18 @@ func bake(params: Dictionary) -> Dictionary:
 	var work: Resource = res.duplicate()
 	var source: Dictionary = {}
 	if d == "3d":
-		var nm: NavigationMesh = work
+		var nm: NavigationMesh = work as NavigationMesh
 		nm.clear()
 		var src: NavigationMeshSourceGeometryData3D = NavigationMeshSourceGeometryData3D.new()
 		NavigationServer3D.parse_source_geometry_data(nm, src, region)
-		var tris: int = src.get_indices().size() / 3
+		var tris: int = int(src.get_indices().size() / 3.0)
 		source = {"triangles": tris, "has_data": src.has_data()}
 		if src.has_data():
 			NavigationServer3D.bake_from_source_geometry_data(nm, src)
 		if nm.get_polygon_count() == 0:
 			return _empty(root, region, nm, _why_3d(root, region, nm, src))
 	else:
-		var np: NavigationPolygon = work
+		var np: NavigationPolygon = work as NavigationPolygon
 		np.clear_polygons()
 		np.set_vertices(PackedVector2Array())
 		var src2: NavigationMeshSourceGeometryData2D = NavigationMeshSourceGeometryData2D.new()
@@ -108,12 +108,14 @@ static func _in_group(root: Node, group: String) -> Array[Node]:
 
 
 ## How many nodes under (and including) [param from] could give geometry of each type.
-static func _candidates(from: Array[Node], three_d: bool) -> Dictionary:
+static func _candidates(from: Array[Node], three_d: bool, children: bool) -> Dictionary:
 	var meshes: int = 0
 	var bodies: int = 0
 	for top: Node in from:
-		var all: Array[Node] = []
-		Common.walk(top, all)
+		var all: Array[Node] = [top]
+		if children:
+			all = []
+			Common.walk(top, all)
 		for n: Node in all:
 			if three_d:
 				if n is MeshInstance3D or n is CSGShape3D or n is MultiMeshInstance3D or n is GridMap:
@@ -141,12 +143,8 @@ func _no_source(root: Node, region: Node, geometry: int, mode: int, group: Strin
 			return {"code": "no_source_geometry", "message": "no node of the scene is in the group '%s' (source_mode %s)" % [group, Common.SOURCE_MODES[mode]],
 				"fix": "add the floor and obstacles to the group '%s' (godot_scene_set_groups), or set source_group / source_mode root_node with godot_navigation_region" % group}
 		if mode == 2:
-			var only: Array[Node] = tops
-			tops = []
-			for n: Node in only:
-				tops.append(n)
 			where += " (group_explicit: the group's nodes only, not their children)"
-	var cand: Dictionary = _candidates(tops, three_d)
+	var cand: Dictionary = _candidates(tops, three_d, mode != 2)
 	var want: String = ["%s nodes" % ("MeshInstance3D/CSG/GridMap" if three_d else "MeshInstance2D/Polygon2D/TileMapLayer"),
 		"StaticBody%s collision shapes" % ("3D" if three_d else "2D"), "meshes or static bodies"][geometry]
 	var msg: String = "no source geometry %s: geometry %s parses %s, and there are %d mesh node(s) and %d static body(ies)" % [where, Common.GEOMETRY[geometry], want, cand["meshes"], cand["bodies"]]
@@ -172,7 +170,7 @@ func _why_3d(root: Node, region: Node, nm: NavigationMesh, src: NavigationMeshSo
 	var min_up: float = cos(deg_to_rad(nm.agent_max_slope))
 	var aabb: AABB = AABB()
 	var first: bool = true
-	for t: int in mini(idx.size() / 3, 200000):
+	for t: int in mini(int(idx.size() / 3.0), 200000):
 		var a: Vector3 = v[idx[t * 3]]
 		var b: Vector3 = v[idx[t * 3 + 1]]
 		var cc: Vector3 = v[idx[t * 3 + 2]]
@@ -188,7 +186,7 @@ func _why_3d(root: Node, region: Node, nm: NavigationMesh, src: NavigationMeshSo
 					first = false
 				else:
 					aabb = aabb.expand(p)
-	var tris: int = idx.size() / 3
+	var tris: int = int(idx.size() / 3.0)
 	if walkable == 0:
 		why.append({"code": "no_walkable_surface", "message": "none of the %d source triangles is flatter than agent_max_slope %s°" % [tris, nm.agent_max_slope],
 			"fix": "add a floor (a flat mesh or static body), or raise agent_max_slope"})

@@ -87,7 +87,7 @@ static func paths_of(root: Node, k: String) -> PackedStringArray:
 ## A refusal for [param n], which is not a [param k] node: the kinds it could be and the scene's nodes of that kind.
 func wrong_kind(root: Node, n: Node, k: String) -> Dictionary:
 	var have: PackedStringArray = paths_of(root, k)
-	var hint: String = "'%s' is a %s, not a navigation %s (%s)." % [rel(root, n), n.get_class(), k, " or ".join(CLASSES[k])]
+	var hint: String = "'%s' is a %s, not a navigation %s (%s)." % [rel(root, n), n.get_class(), k, " or ".join(PackedStringArray(CLASSES[k]))]
 	hint += (" %s nodes in the scene: %s." % [k.capitalize(), Nodes.short_list(have)]) if not have.is_empty() else " The scene has no %s node: create one by giving parent instead of node." % k
 	return invalid(hint)
 
@@ -178,7 +178,8 @@ static func nav_resource(region: Node) -> Resource:
 static func counts(res: Resource) -> Dictionary:
 	if res == null:
 		return {"polygons": 0, "vertices": 0}
-	return {"polygons": int(res.call("get_polygon_count")), "vertices": (res.call("get_vertices") as Variant).size()}
+	var verts: Variant = res.call("get_vertices")
+	return {"polygons": int(res.call("get_polygon_count")), "vertices": verts.size()}
 
 
 ## The baking settings of a region's resource, in this toolset's terms.
@@ -187,13 +188,13 @@ static func settings_of(res: Resource) -> Dictionary:
 		return {}
 	var out: Dictionary = {}
 	if res is NavigationMesh:
-		var nm: NavigationMesh = res
+		var nm: NavigationMesh = res as NavigationMesh
 		out = {"geometry": GEOMETRY[nm.geometry_parsed_geometry_type], "source_mode": SOURCE_MODES[nm.geometry_source_geometry_mode],
 			"source_group": str(nm.geometry_source_group_name), "collision_mask": nm.geometry_collision_mask,
 			"agent_radius": nm.agent_radius, "agent_height": nm.agent_height, "agent_max_climb": nm.agent_max_climb,
 			"agent_max_slope": nm.agent_max_slope, "cell_size": nm.cell_size, "cell_height": nm.cell_height, "border_size": nm.border_size}
 	elif res is NavigationPolygon:
-		var np: NavigationPolygon = res
+		var np: NavigationPolygon = res as NavigationPolygon
 		out = {"geometry": GEOMETRY[np.parsed_geometry_type], "source_mode": SOURCE_MODES[np.source_geometry_mode],
 			"source_group": str(np.source_geometry_group_name), "collision_mask": np.parsed_collision_mask,
 			"agent_radius": np.agent_radius, "cell_size": np.cell_size, "border_size": np.border_size, "outlines": np.get_outline_count()}

@@ -38,7 +38,7 @@ func _ends(params: Dictionary, d: String) -> Dictionary:
 static func _length(points: Variant) -> float:
 	var total: float = 0.0
 	for i: int in range(1, points.size()):
-		total += (points[i] as Variant).distance_to(points[i - 1])
+		total += points[i].distance_to(points[i - 1])
 	return total
 
 
@@ -86,7 +86,9 @@ func editor_path(params: Dictionary) -> Dictionary:
 		var hint: String = "The scene has no enabled %s navigation region with baked polygons." % d.to_upper()
 		hint += (" Regions: %s; bake one with godot_navigation_bake." % Common.Nodes.short_list(any)) if not any.is_empty() else " Create one with godot_navigation_region, then bake it with godot_navigation_bake."
 		return c.fail("PRECONDITION_FAILED", hint)
-	var server: Object = NavigationServer3D if d == "3d" else NavigationServer2D
+	var server: Object = NavigationServer2D
+	if d == "3d":
+		server = NavigationServer3D
 	var map: RID = server.call("map_create")
 	var first_res: Resource = Common.nav_resource(regions[0])
 	server.call("map_set_cell_size", map, float(first_res.get("cell_size")))
@@ -134,13 +136,13 @@ func editor_path(params: Dictionary) -> Dictionary:
 		var start: Variant = server.call("map_get_closest_point", map, e["from"])
 		var end: Variant = server.call("map_get_closest_point", map, e["to"])
 		var tol: float = 0.05 + float(first_res.get("cell_size")) * 2.0 + (float(first_res.get("cell_height")) * 2.0 if d == "3d" else 0.0)
-		var reached: bool = path.size() > 0 and (path[path.size() - 1] as Variant).distance_to(e["to"]) <= tol
+		var reached: bool = path.size() > 0 and path[path.size() - 1].distance_to(e["to"]) <= tol
 		var reg_paths: Array = []
 		for r2: Node in regions:
 			reg_paths.append(Common.rel(root, r2))
 		out = {"dimension": d, "points": _points(path), "length": snappedf(_length(path), 0.0001),
-			"straight": snappedf((e["from"] as Variant).distance_to(e["to"]), 0.0001), "reached": reached,
-			"end_gap": snappedf((path[path.size() - 1] as Variant).distance_to(e["to"]), 0.0001) if path.size() > 0 else -1.0,
+			"straight": snappedf(e["from"].distance_to(e["to"]), 0.0001), "reached": reached,
+			"end_gap": snappedf(path[path.size() - 1].distance_to(e["to"]), 0.0001) if path.size() > 0 else -1.0,
 			"from_on_mesh": Common.vec(start), "to_on_mesh": Common.vec(end), "regions": reg_paths, "links": link_rids.size(), "layers": e["bits"]}
 	for lid2: RID in link_rids:
 		server.call("free_rid", lid2)
@@ -176,9 +178,9 @@ func game_path(params: Dictionary) -> Dictionary:
 	for p: Variant in v["points"]:
 		pts.append(Common.to_vec(p, d))
 	var length: float = _length(pts)
-	var reached: bool = not pts.is_empty() and (pts[pts.size() - 1] as Variant).distance_to(e["to"]) <= 0.5
-	return c.ok({"dimension": d, "points": v["points"], "length": snappedf(length, 0.0001), "straight": snappedf((e["from"] as Variant).distance_to(e["to"]), 0.0001),
-		"reached": reached, "end_gap": snappedf((pts[pts.size() - 1] as Variant).distance_to(e["to"]), 0.0001) if not pts.is_empty() else -1.0,
+	var reached: bool = not pts.is_empty() and pts[pts.size() - 1].distance_to(e["to"]) <= 0.5
+	return c.ok({"dimension": d, "points": v["points"], "length": snappedf(length, 0.0001), "straight": snappedf(e["from"].distance_to(e["to"]), 0.0001),
+		"reached": reached, "end_gap": snappedf(pts[pts.size() - 1].distance_to(e["to"]), 0.0001) if not pts.is_empty() else -1.0,
 		"regions": int(v.get("regions", 0)), "debug_navigation": bool(v.get("debug_navigation", false)), "layers": e["bits"]})
 
 
@@ -214,7 +216,10 @@ func set_debug(params: Dictionary) -> Dictionary:
 		return c.ok(out)
 	var mgr: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
 	var root: Node = EditorInterface.get_edited_scene_root()
-	mgr.create_action("godot-mcp: navigation debug drawing %s" % ("on" if want else "off"), UndoRedo.MERGE_DISABLE, root if root != null else es)
+	var context: Object = es
+	if root != null:
+		context = root
+	mgr.create_action("godot-mcp: navigation debug drawing %s" % ("on" if want else "off"), UndoRedo.MERGE_DISABLE, context)
 	mgr.add_do_method(es, "set_project_metadata", "debug_options", "run_debug_navigation", want)
 	mgr.add_undo_method(es, "set_project_metadata", "debug_options", "run_debug_navigation", was)
 	mgr.commit_action(true)

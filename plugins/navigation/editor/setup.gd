@@ -89,7 +89,7 @@ func configure(params: Dictionary) -> Dictionary:
 	else:
 		var pp: String = str(params.get("parent", "")).strip_edges()
 		if pp == "":
-			return c.invalid("Give node (an existing %s to update) or parent (where to create a new one; \".\" is the scene root)." % " or ".join(Common.CLASSES[k]))
+			return c.invalid("Give node (an existing %s to update) or parent (where to create a new one; \".\" is the scene root)." % " or ".join(PackedStringArray(Common.CLASSES[k])))
 		var fp: Dictionary = c.find(root, pp)
 		if fp.has("error"):
 			return fp["error"]
@@ -164,11 +164,11 @@ func configure(params: Dictionary) -> Dictionary:
 		n = ClassDB.instantiate(cls)
 		n.name = want_name if want_name != "" else cls
 		if k == "region":
-			n.set("navigation_mesh" if d == "3d" else "navigation_polygon", NavigationMesh.new() if d == "3d" else NavigationPolygon.new())
+			n.set("navigation_mesh" if d == "3d" else "navigation_polygon", _new_resource(d))
 	var res: Resource = Common.nav_resource(n) if k == "region" else null
 	var new_res: bool = false
 	if k == "region" and res == null:
-		res = NavigationMesh.new() if d == "3d" else NavigationPolygon.new()
+		res = _new_resource(d)
 		new_res = true
 	if res != null and not res.resource_path.is_empty() and not res.resource_path.contains("::"):
 		warnings.append("the region's %s is the file %s: these settings change that file when the scene is saved, and every region using it" % [res.get_class(), res.resource_path])
@@ -196,7 +196,7 @@ func configure(params: Dictionary) -> Dictionary:
 			rec.do_set(res, s2[0], s2[1])
 			rec.undo_set(res, s2[0], old2)
 	if outline != null:
-		var np: NavigationPolygon = res
+		var np: NavigationPolygon = res as NavigationPolygon
 		var olds: Array = []
 		for i: int in np.get_outline_count():
 			olds.append(np.get_outline(i))
@@ -245,6 +245,12 @@ func configure(params: Dictionary) -> Dictionary:
 	out["persisted"] = pr["persisted"]
 	out["reason"] = pr["reason"]
 	return c.ok(out)
+
+
+static func _new_resource(d: String) -> Resource:
+	if d == "3d":
+		return NavigationMesh.new()
+	return NavigationPolygon.new()
 
 
 static func _show(v: Variant) -> Variant:

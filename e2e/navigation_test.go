@@ -323,6 +323,28 @@ func TestNavigationBakePathLayers(t *testing.T) {
 		t.Fatal("debug drawing not on")
 	}
 
+	// ---- 2D: the walkable outline, an obstacle cut into it, an empty 2D bake ----
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Node2D", "name": "Flat"}, nil)
+	navFail(t, s, "region", map[string]any{"parent": "Flat", "agent_height": 2}, "VALIDATION_ERROR", "3D setting")
+	h.mustCall(t, "godot_navigation_region", map[string]any{"parent": "Flat", "name": "Ground"}, &c)
+	navFail(t, s, "bake", map[string]any{"region": "Flat/Ground"}, "PRECONDITION_FAILED", "no_walkable_outline", "outline")
+	h.mustCall(t, "godot_navigation_region", map[string]any{"node": "Flat/Ground", "agent_radius": 5,
+		"outline": [][]float64{{0, 0}, {200, 0}, {200, 200}, {0, 200}}}, &c)
+	if c.Created || c.Node.Class != "NavigationRegion2D" || !c.Undoable {
+		t.Fatalf("2D region: %+v", c)
+	}
+	// A Polygon2D square in the middle, from (80,20) to (120,200): the way from left to right goes around it at the top.
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Polygon2D", "name": "Block", "parent": "Flat/Ground",
+		"properties": map[string]any{"polygon": []any{map[string]any{"x": 80, "y": 40}, map[string]any{"x": 120, "y": 40}, map[string]any{"x": 120, "y": 200}, map[string]any{"x": 80, "y": 200}}}}, nil)
+	h.mustCall(t, "godot_navigation_bake", map[string]any{"region": "Flat/Ground"}, &b)
+	if b.Polygons < 2 || !b.Undoable {
+		t.Fatalf("2D bake: %+v", b)
+	}
+	h.mustCall(t, "godot_navigation_path", map[string]any{"from": []float64{20, 150}, "to": []float64{180, 150}}, &p)
+	if !p.Reached || p.Straight != 160 || p.Length < p.Straight+50 {
+		t.Fatalf("2D path around the block: %+v", p)
+	}
+
 	// ---- saved, read back by a fresh Godot ----
 	h.mustCall(t, "godot_scene_save", nil, nil)
 	nc := loadNavHeadless(t, s.project, "res://nav.tscn")

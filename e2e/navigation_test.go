@@ -407,3 +407,50 @@ func TestNavigationGamePath(t *testing.T) {
 	}
 	navFail(t, s, "game_path", map[string]any{"from": from, "to": to, "layers": []any{"nolayer"}}, "VALIDATION_ERROR", "no 3D navigation layer is named 'nolayer'")
 }
+
+// The debug drawing in pixels: the baked scene, seen from above by a camera
+// over a red unshaded floor, is played under Xvfb with the drawing off and
+// then on; with it on, the navigation mesh's debug faces (cyan, translucent)
+// cover the floor beside the wall, so the same pixel turns from red to a
+// red-cyan blend.
+func TestNavigationDebugDrawingUnderXvfb(t *testing.T) {
+	if why := rtDisplayAvailable(); why != "" {
+		t.Skip("navigation debug drawing: skipped: " + why)
+	}
+	s := rtSession(t, true)
+	h := s.host
+	for _, ts := range []string{"scene", "navigation", "runtime"} {
+		h.mustCall(t, "godot_enable_toolset", map[string]any{"name": ts}, nil)
+	}
+	rtWaitStatus(t, s, "the probe autoload to be registered", func(st rtStatus) bool { return st.ProbeRegistered })
+	navBuildScene(t, s)
+	h.mustCall(t, "godot_scene_set_properties", map[string]any{"node": "Nav/Floor", "properties": map[string]any{
+		"material_override": map[string]any{"type": "StandardMaterial3D", "properties": map[string]any{"shading_mode": 0, "albedo_color": "#ff0000"}}}}, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Camera3D", "name": "Eye", "properties": map[string]any{
+		"position": map[string]any{"x": 0, "y": 12, "z": 0}, "rotation": map[string]any{"x": -1.5707963, "y": 0, "z": 0}, "current": true}}, nil)
+	h.mustCall(t, "godot_navigation_bake", map[string]any{"region": "Nav"}, nil)
+	h.mustCall(t, "godot_scene_save", nil, nil)
+
+	shot := func(debug bool) (r, g, b uint8, name string) {
+		t.Helper()
+		h.mustCall(t, "godot_navigation_debug", map[string]any{"enabled": debug}, nil)
+		var run rtPlay
+		h.mustCall(t, "godot_runtime_play", map[string]any{"scene": "res://nav.tscn", "timeout_ms": 60000}, &run)
+		defer h.mustCall(t, "godot_runtime_stop", nil, nil)
+		time.Sleep(time.Second) // a few frames drawn
+		img, _ := rtScreenshot(t, h, nil)
+		bd := img.Bounds()
+		// Left of the wall (x about -2.5 in the world), on the row through its middle.
+		c := img.At(bd.Min.X+bd.Dx()*4/10, bd.Min.Y+bd.Dy()/2)
+		cr, cg, cb, _ := c.RGBA()
+		return uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), rtSavePNG(t, img, "nav-debug")
+	}
+	r0, g0, b0, off := shot(false)
+	if r0 < 200 || g0 > 40 || b0 > 40 {
+		t.Fatalf("with the drawing off the floor pixel is (%d,%d,%d), want the red floor (saved as %s)", r0, g0, b0, off)
+	}
+	r1, g1, b1, on := shot(true)
+	if g1 < 60 || b1 < 60 || r1 < 100 {
+		t.Fatalf("with the drawing on the floor pixel is (%d,%d,%d), want red blended with the cyan debug faces (off: %s, on: %s)", r1, g1, b1, off, on)
+	}
+}

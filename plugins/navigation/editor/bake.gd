@@ -164,7 +164,10 @@ func _why_3d(root: Node, region: Node, nm: NavigationMesh, src: NavigationMeshSo
 	if not src.has_data():
 		return [_no_source(root, region, nm.geometry_parsed_geometry_type, nm.geometry_source_geometry_mode, str(nm.geometry_source_group_name), true)]
 	var why: Array = []
-	var v: PackedVector3Array = src.get_vertices()
+	var flat: PackedFloat32Array = src.get_vertices() # x, y, z per vertex
+	var v: PackedVector3Array = []
+	for i: int in int(flat.size() / 3.0):
+		v.append(Vector3(flat[i * 3], flat[i * 3 + 1], flat[i * 3 + 2]))
 	var idx: PackedInt32Array = src.get_indices()
 	var walkable: int = 0
 	var min_up: float = cos(deg_to_rad(nm.agent_max_slope))

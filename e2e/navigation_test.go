@@ -198,6 +198,7 @@ func TestNavigationBakePathLayers(t *testing.T) {
 		t.Fatalf("bake dry run: %+v", b)
 	}
 	var g navGet
+	g = navGet{}
 	h.mustCall(t, "godot_navigation_get", nil, &g)
 	if r := g.region("Nav"); r == nil || r.Polygons != 0 {
 		t.Fatalf("the dry run baked: %+v", g)
@@ -206,16 +207,19 @@ func TestNavigationBakePathLayers(t *testing.T) {
 	if b.Polygons < 2 || b.Vertices < 4 || b.Before.Polygons != 0 || !b.Undoable || !b.Persisted {
 		t.Fatalf("bake: %+v", b)
 	}
+	g = navGet{}
 	h.mustCall(t, "godot_navigation_get", nil, &g)
 	if r := g.region("Nav"); r == nil || r.Polygons != b.Polygons || r.Vertices != b.Vertices {
 		t.Fatalf("get after bake: %+v", g.Regions)
 	}
-	sceneUndo(t, s)
+	u := sceneUndo(t, s)
+	g = navGet{}
 	h.mustCall(t, "godot_navigation_get", nil, &g)
 	if r := g.region("Nav"); r == nil || r.Polygons != 0 {
-		t.Fatalf("undo left the bake: %+v", g.Regions)
+		t.Fatalf("undo (%v) left the bake: %+v", u.Actions, g.Regions)
 	}
 	sceneRedo(t, s)
+	g = navGet{}
 	h.mustCall(t, "godot_navigation_get", nil, &g)
 	if r := g.region("Nav"); r == nil || r.Polygons != b.Polygons {
 		t.Fatalf("redo: %+v", g.Regions)
@@ -235,6 +239,7 @@ func TestNavigationBakePathLayers(t *testing.T) {
 	// ---- path around the wall ----
 	var p navPath
 	from, to := []float64{-5, 0, 0}, []float64{5, 0, 0}
+	p = navPath{}
 	h.mustCall(t, "godot_navigation_path", map[string]any{"from": from, "to": to}, &p)
 	if !p.Reached || len(p.Points) < 3 || p.Straight != 10 || p.Length < p.Straight+2 {
 		t.Fatalf("path around the wall (straight %v): length %v, %d points %v, reached %v", p.Straight, p.Length, len(p.Points), p.Points, p.Reached)
@@ -246,6 +251,7 @@ func TestNavigationBakePathLayers(t *testing.T) {
 		}
 	}
 	// Along the open side (z=8) the path is straight.
+	p = navPath{}
 	h.mustCall(t, "godot_navigation_path", map[string]any{"from": []float64{-5, 0, 8}, "to": []float64{5, 0, 8}}, &p)
 	if !p.Reached || p.Length > p.Straight+0.5 {
 		t.Fatalf("open path: %+v", p)
@@ -265,6 +271,7 @@ func TestNavigationBakePathLayers(t *testing.T) {
 	navFail(t, s, "set_layers", map[string]any{"names": set["names"], "edits": []any{map[string]any{"nodes": []string{"Nav"}, "set": []any{"watr"}}}},
 		"VALIDATION_ERROR", "Did you mean 'water'", "ground, water")
 	navFail(t, s, "set_layers", map[string]any{"edits": []any{map[string]any{"nodes": []string{"Bot"}, "add": []any{1}}}}, "VALIDATION_ERROR", "no navigation layers", "Nav")
+	g = navGet{}
 	h.mustCall(t, "godot_navigation_get", nil, &g)
 	if len(g.Names3D) != 0 {
 		t.Fatalf("a refused call named layers: %+v", g.Names3D)
@@ -274,10 +281,12 @@ func TestNavigationBakePathLayers(t *testing.T) {
 		t.Fatalf("set_layers: %+v", sl)
 	}
 	// A path restricted to "ground" finds nothing now; "water" finds it.
+	p = navPath{}
 	h.mustCall(t, "godot_navigation_path", map[string]any{"from": from, "to": to, "layers": []any{"ground"}}, &p)
 	if p.Reached || len(p.Points) != 0 {
 		t.Fatalf("path on ground only: %+v", p)
 	}
+	p = navPath{}
 	h.mustCall(t, "godot_navigation_path", map[string]any{"from": from, "to": to, "layers": []any{"water"}}, &p)
 	if !p.Reached || p.Length < p.Straight+2 {
 		t.Fatalf("path on water: %+v", p)
@@ -291,6 +300,7 @@ func TestNavigationBakePathLayers(t *testing.T) {
 	if !c.DryRun || !c.Created || c.Undoable {
 		t.Fatalf("agent dry run: %+v", c)
 	}
+	g = navGet{}
 	h.mustCall(t, "godot_navigation_get", nil, &g)
 	if len(g.Agents) != 0 {
 		t.Fatalf("the dry run added an agent: %+v", g.Agents)
@@ -318,6 +328,7 @@ func TestNavigationBakePathLayers(t *testing.T) {
 	if !d.Enabled || !d.Changed || !d.Undoable {
 		t.Fatalf("debug: %+v", d)
 	}
+	g = navGet{}
 	h.mustCall(t, "godot_navigation_get", nil, &g)
 	if !g.DebugNavigation {
 		t.Fatal("debug drawing not on")
@@ -336,10 +347,12 @@ func TestNavigationBakePathLayers(t *testing.T) {
 	// A Polygon2D square in the middle, from (80,20) to (120,200): the way from left to right goes around it at the top.
 	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "Polygon2D", "name": "Block", "parent": "Flat/Ground",
 		"properties": map[string]any{"polygon": []any{map[string]any{"x": 80, "y": 40}, map[string]any{"x": 120, "y": 40}, map[string]any{"x": 120, "y": 200}, map[string]any{"x": 80, "y": 200}}}}, nil)
-	h.mustCall(t, "godot_navigation_bake", map[string]any{"region": "Flat/Ground"}, &b)
-	if b.Polygons < 2 || !b.Undoable {
-		t.Fatalf("2D bake: %+v", b)
+	var b2 navBake
+	h.mustCall(t, "godot_navigation_bake", map[string]any{"region": "Flat/Ground"}, &b2)
+	if b2.Polygons < 2 || !b2.Undoable {
+		t.Fatalf("2D bake: %+v", b2)
 	}
+	p = navPath{}
 	h.mustCall(t, "godot_navigation_path", map[string]any{"from": []float64{20, 150}, "to": []float64{180, 150}}, &p)
 	if !p.Reached || p.Straight != 160 || p.Length < p.Straight+50 {
 		t.Fatalf("2D path around the block: %+v", p)

@@ -35,8 +35,8 @@ type NavNode struct {
 	Enabled      *bool           `json:"enabled,omitempty" description:"regions"`
 	Resource     string          `json:"resource,omitempty" description:"regions: NavigationMesh or NavigationPolygon; empty when none"`
 	ResourcePath string          `json:"resource_path,omitempty" description:"regions: the resource's file when it is not embedded"`
-	Polygons     int             `json:"polygons,omitempty" description:"regions: baked polygons"`
-	Vertices     int             `json:"vertices,omitempty" description:"regions: baked vertices"`
+	Polygons     int             `json:"polygons" description:"regions: baked polygons (0 when unbaked; 0 for agents and links)"`
+	Vertices     int             `json:"vertices" description:"regions: baked vertices"`
 	Settings     json.RawMessage `json:"settings,omitempty" description:"regions: baking settings; agents: radius, height, distances, max_speed, avoidance_enabled; links: start, end, bidirectional, costs"`
 }
 

@@ -67,16 +67,24 @@ func bake(params: Dictionary) -> Dictionary:
 		return c.ok(out)
 	var rec: Recorder = Recorder.new()
 	rec.begin()
-	for prop: String in ["vertices", "polygons"]:
-		rec.undo_set(res, prop, res.get(prop))
-		rec.do_set(res, prop, work.get(prop))
-	rec.do_call(res, "emit_changed")
-	rec.undo_call(res, "emit_changed")
+	var prop_name: String = "navigation_mesh" if d == "3d" else "navigation_polygon"
 	if external:
+		# A shared .tres: the baked data goes into that resource (and its file).
+		for prop: String in ["vertices", "polygons"]:
+			rec.undo_set(res, prop, res.get(prop))
+			rec.do_set(res, prop, work.get(prop))
+		rec.do_call(res, "emit_changed")
+		rec.undo_call(res, "emit_changed")
 		rec.do_call(ResourceSaver, "save", [res, res.resource_path])
 		rec.undo_call(ResourceSaver, "save", [res, res.resource_path])
+	else:
+		# An embedded resource: the region takes the baked copy; undo gives the old one back.
+		rec.do_set(region, prop_name, work)
+		rec.undo_set(region, prop_name, res)
+		rec.undo_refs.append(res)
+		rec.do_refs.append(work)
 	rec.commit("godot-mcp: bake navigation '%s'" % Common.rel(root, region), root)
-	var now: Dictionary = Common.counts(res)
+	var now: Dictionary = Common.counts(Common.nav_resource(region))
 	if now["polygons"] != after["polygons"]:
 		return c.fail("INTERNAL_ERROR", "The bake produced %d polygons but the region's resource holds %d after writing them." % [after["polygons"], now["polygons"]])
 	var pr: Dictionary = Common.persisted(root, region)

@@ -48,7 +48,16 @@ func find(root: Node, path: String) -> Dictionary:
 	var n: Node = Nodes.resolve(root, path)
 	if n == null:
 		var nf: Dictionary = Nodes.not_found(root, path)
-		return {"error": fail(str(nf["error"]), str(nf["hint"]))}
+		var hint: String = str(nf["hint"])
+		if not hint.contains("Did you mean"):
+			var all: Array[Node] = []
+			walk(root, all)
+			var have: PackedStringArray = []
+			for n2: Node in all:
+				if n2 != root:
+					have.append(rel(root, n2))
+			hint += Names.did_you_mean(path, have)
+		return {"error": fail(str(nf["error"]), hint)}
 	return {"node": n}
 
 

@@ -444,7 +444,7 @@ func TestNavigationDebugDrawingUnderXvfb(t *testing.T) {
 	h.mustCall(t, "godot_navigation_bake", map[string]any{"region": "Nav"}, nil)
 	h.mustCall(t, "godot_scene_save", nil, nil)
 
-	shot := func(debug bool) (r, g, b uint8, name string) {
+	shot := func(debug bool) (r, g, b uint8, edges int, name string) {
 		t.Helper()
 		h.mustCall(t, "godot_navigation_debug", map[string]any{"enabled": debug}, nil)
 		var run rtPlay
@@ -454,16 +454,25 @@ func TestNavigationDebugDrawingUnderXvfb(t *testing.T) {
 		img, _ := rtScreenshot(t, h, nil)
 		bd := img.Bounds()
 		// Left of the wall (x about -2.5 in the world), on the row through its middle.
-		c := img.At(bd.Min.X+bd.Dx()*4/10, bd.Min.Y+bd.Dy()/2)
-		cr, cg, cb, _ := c.RGBA()
-		return uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), rtSavePNG(t, img, "nav-debug")
+		cr, cg, cb, _ := img.At(bd.Min.X+bd.Dx()*4/10, bd.Min.Y+bd.Dy()/2).RGBA()
+		// The debug drawing outlines the navmesh polygons (light lines: green and blue well above the tinted floor).
+		for y := bd.Min.Y; y < bd.Max.Y; y++ {
+			for x := bd.Min.X; x < bd.Max.X; x++ {
+				_, pg, pb, _ := img.At(x, y).RGBA()
+				if pg>>8 > 100 && pb>>8 > 100 {
+					edges++
+				}
+			}
+		}
+		return uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), edges, rtSavePNG(t, img, "nav-debug")
 	}
-	r0, g0, b0, off := shot(false)
-	if r0 < 200 || g0 > 40 || b0 > 40 {
-		t.Fatalf("with the drawing off the floor pixel is (%d,%d,%d), want the red floor (saved as %s)", r0, g0, b0, off)
+	r0, g0, b0, e0, off := shot(false)
+	if r0 < 200 || g0 > 40 || b0 > 40 || e0 > 0 {
+		t.Fatalf("with the drawing off the floor pixel is (%d,%d,%d) and %d light pixels, want the plain red floor (saved as %s)", r0, g0, b0, e0, off)
 	}
-	r1, g1, b1, on := shot(true)
-	if g1 < 60 || b1 < 60 || r1 < 100 {
-		t.Fatalf("with the drawing on the floor pixel is (%d,%d,%d), want red blended with the cyan debug faces (off: %s, on: %s)", r1, g1, b1, off, on)
+	r1, g1, b1, e1, on := shot(true)
+	if int(g1) < int(g0)+20 || int(b1) < int(b0)+20 || r1 >= r0 || e1 < 50 {
+		t.Fatalf("with the drawing on the floor pixel is (%d,%d,%d) (off: (%d,%d,%d)) with %d light line pixels; want the floor tinted by the debug faces and the polygons outlined (off: %s, on: %s)",
+			r1, g1, b1, r0, g0, b0, e1, off, on)
 	}
 }

@@ -90,7 +90,7 @@ func TestSetLayers(t *testing.T) {
 		}
 		json.Unmarshal(p, &in)
 		return map[string]any{"names_3d": []any{map[string]any{"n": 2, "name": "water"}}, "renamed": 1, "changed": 1,
-			"nodes": []any{map[string]any{"path": "Nav", "class": "NavigationRegion3D", "kind": "region", "dimension": "3d", "layer_bits": 2}},
+			"nodes":     []any{map[string]any{"path": "Nav", "class": "NavigationRegion3D", "kind": "region", "dimension": "3d", "layer_bits": 2}},
 			"persisted": !in.DryRun, "undoable": !in.DryRun, "dry_run": in.DryRun}, nil
 	})
 	args := map[string]any{

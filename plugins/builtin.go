@@ -11,6 +11,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/export"
 	"github.com/godot-mcp/godot-mcp/plugins/particles"
+	"github.com/godot-mcp/godot-mcp/plugins/navigation"
 	"github.com/godot-mcp/godot-mcp/plugins/physics"
 	"github.com/godot-mcp/godot-mcp/plugins/playtest"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
@@ -44,6 +45,7 @@ func Builtins() []sdk.Toolset {
 		particles.Toolset(),
 		assets.Toolset(),
 		world.Toolset(),
+		navigation.Toolset(),
 	}
 }
 

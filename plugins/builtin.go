@@ -9,6 +9,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/export"
+	"github.com/godot-mcp/godot-mcp/plugins/material"
 	"github.com/godot-mcp/godot-mcp/plugins/physics"
 	"github.com/godot-mcp/godot-mcp/plugins/playtest"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
@@ -38,6 +39,7 @@ func Builtins() []sdk.Toolset {
 		playtest.Toolset(),
 		export.Toolset(),
 		analysis.Toolset(),
+		material.Toolset(),
 	}
 }
 

@@ -55,6 +55,7 @@ var guides = []guide{
 	{"debugger.md", "debugger", "Debugger toolset guide", "How the debugger tools behave: breakpoints (code lines only, kept across plays), why and where the game stopped, stack, variables and their paging, evaluate, step into/over/out and continue."},
 	{"shader.md", "shader", "Shader toolset guide", "How the shader tools behave: compile errors and lines from a separate headless Godot, uniforms, writing shader files, ShaderMaterial parameters and their undo."},
 	{"audio.md", "audio", "Audio toolset guide", "How the audio tools behave: the bus layout and its file, bus and effect operations, sends, audio import options and reimport."},
+	{"material.md", "material", "Material toolset guide", "How the material tools behave: PBR texture sets found by name (the naming conventions), import settings per map, parameters by name, material slots, effective materials read back."},
 	{"physics.md", "physics", "Physics toolset guide", "How the physics tools behave: named collision layers, layer and mask edits by name or number, collision shapes (primitives, fitted to meshes and sprites), the scene check."},
 	{"ui.md", "ui", "UI toolset guide", "How the ui tools behave: Control rects as laid out in the editor and their problems, presets, anchors and size flags, Theme resources and theme overrides."},
 	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, and what game code sees."},

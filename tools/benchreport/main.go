@@ -74,6 +74,7 @@ var Targets = []Target{
 	{Bench: "ToolsList/playtest", Metric: "own-KB", Max: 16, What: "what the playtest toolset adds to tools/list"},
 	{Bench: "ToolsList/audio", Metric: "own-KB", Max: 16, What: "what the audio toolset adds to tools/list"},
 	{Bench: "ToolsList/analysis", Metric: "own-KB", Max: 16, What: "what the analysis toolset adds to tools/list"},
+	{Bench: "ToolsList/material", Metric: "own-KB", Max: 16, What: "what the material toolset adds to tools/list"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 	{Bench: "EnableAll", Base: "EnableOne", Max: 2, What: "godot_enable_toolset {\"name\":\"all\"} vs enabling one toolset, fake editor connected (issue 25: processes follow use; editor code is installed, no plugin starts)"},

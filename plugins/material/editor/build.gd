@@ -88,7 +88,7 @@ func find_maps(params: Dictionary) -> Dictionary:
 				hint += " Images there: %s; none ends in a map name (_albedo, _basecolor, _diffuse, _col, _normal, _n, _nrm, _rough, _roughness, _metal, _metallic, _ao, _occlusion, _emission, _emissive, _height, _disp, _orm; see docs/material.md), or give maps: {albedo: \"res://...\"}." % ", ".join(all_images)
 			return {"error": c.fail("RESOURCE_NOT_FOUND", hint)}
 		if want == "" and by_set.size() > 1:
-			return {"error": c.invalid("%s holds %d texture sets: %s. Pick one with set." % [folder, sets.size(), ", ".join(sets.map(func(s: String) -> String: return "'%s'" % s))])}
+			return {"error": c.invalid("%s holds %d texture sets: %s. Pick one with set." % [folder, sets.size(), ", ".join(sets)])}
 		if want != "" and not by_set.has(want):
 			return {"error": c.fail("RESOURCE_NOT_FOUND", "No texture set '%s' in %s.%s Sets: %s." % [want, folder, Common.did_you_mean(want, sets), ", ".join(sets)])}
 		maps = (by_set[want if want != "" else by_set.keys()[0]] as Dictionary).duplicate()
@@ -112,7 +112,7 @@ func find_maps(params: Dictionary) -> Dictionary:
 
 
 ## The import options each map needs (ResourceImporterTexture's names).
-static func import_options(role: String, maps: Dictionary, p: Dictionary, orm_material: bool) -> Dictionary:
+static func import_options(role: String, maps: Dictionary, p: Dictionary) -> Dictionary:
 	var vram: bool = str(p.get("compress", "vram")) == "vram"
 	var o: Dictionary = {"compress/mode": 2 if vram else 0, "mipmaps/generate": true, "detect_3d/compress_to": 0}
 	# Colour maps stay sRGB-friendly; data maps (linear) may use the RG formats.
@@ -133,7 +133,7 @@ static func import_options(role: String, maps: Dictionary, p: Dictionary, orm_ma
 
 ## {path: {changes: {option: [old, new]}, before: bytes, after: bytes}} for maps whose
 ## .import needs changing.
-static func import_plan(maps: Dictionary, p: Dictionary, orm_material: bool) -> Dictionary:
+static func import_plan(maps: Dictionary, p: Dictionary) -> Dictionary:
 	var plan: Dictionary = {}
 	for role: String in maps.keys():
 		var path: String = maps[role]
@@ -146,7 +146,7 @@ static func import_plan(maps: Dictionary, p: Dictionary, orm_material: bool) -> 
 			continue
 		cfg.set_value("remap", "importer", "texture")
 		var changes: Dictionary = {}
-		var want: Dictionary = import_options(role, maps, p, orm_material)
+		var want: Dictionary = import_options(role, maps, p)
 		for k: String in want.keys():
 			var old: Variant = cfg.get_value("params", k, null)
 			if old == null or str(old) != str(want[k]):
@@ -244,7 +244,7 @@ func create(params: Dictionary) -> Dictionary:
 		maps = fm["maps"]
 		unmatched = fm["unmatched"]
 	if kind == "orm" and not maps.is_empty() and not maps.has("orm"):
-		var loose: Array = ["roughness", "metallic", "ao"].filter(func(r: String) -> bool: return maps.has(r))
+		var loose: PackedStringArray = PackedStringArray(["roughness", "metallic", "ao"].filter(func(r: String) -> bool: return maps.has(r)))
 		return c.invalid("An ORMMaterial3D reads one packed texture (AO in red, roughness in green, metallic in blue: a _orm or _arm map); this set has %s. Use type standard (it takes separate maps), or give maps.orm." % (", ".join(loose) if not loose.is_empty() else "no ORM map"))
 	if save_path != "":
 		var bad: Dictionary = Files.check_path(save_path, "save_path")
@@ -269,7 +269,7 @@ func create(params: Dictionary) -> Dictionary:
 	var values: Dictionary = d["values"]
 	for prop: String in values.keys():
 		mat.set(prop, values[prop])
-	var plan: Dictionary = import_plan(maps, params, kind == "orm")
+	var plan: Dictionary = import_plan(maps, params)
 	var textures: Array = []
 	for role: String in ROLES:
 		if maps.has(role):

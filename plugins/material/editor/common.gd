@@ -68,12 +68,12 @@ func find_node(params: Dictionary, key: String = "node") -> Dictionary:
 ## The slots [param n] has, in order of preference.
 static func slots_of(n: Node) -> PackedStringArray:
 	if n is MeshInstance3D:
-		return ["surface", "override", "overlay", "mesh"]
+		return PackedStringArray(["surface", "override", "overlay", "mesh"])
 	if n is GeometryInstance3D:
-		return ["override", "overlay"]
+		return PackedStringArray(["override", "overlay"])
 	if n is CanvasItem:
-		return ["canvas"]
-	return []
+		return PackedStringArray(["canvas"])
+	return PackedStringArray()
 
 
 ## The material slot a call means: {node, root, slot, surface, label} or {error}.
@@ -102,7 +102,7 @@ func find_slot(params: Dictionary, mat: Material) -> Dictionary:
 			return {"error": fail("PRECONDITION_FAILED", "'%s' has no mesh, so it has no surfaces; give it a mesh first (or use slot override)." % rel, "mesh")}
 		var count: int = mesh.get_surface_count()
 		if surface < 0 or surface >= count:
-			return {"error": invalid("surface %d does not exist: the mesh of '%s' has %d surface(s): %s." % [surface, rel, count, ", ".join(range(count).map(func(i: int) -> String: return str(i)))])}
+			return {"error": invalid("surface %d does not exist: the mesh of '%s' has %d surface(s): %s." % [surface, rel, count, ", ".join(PackedStringArray(range(count).map(func(i: int) -> String: return str(i))))])}
 		if slot == "mesh" and is_file(mesh):
 			return {"error": invalid("The mesh of '%s' is the file %s, shared by whatever uses it; set its material there, or use slot surface (this node only)." % [rel, mesh.resource_path])}
 	if mat != null:

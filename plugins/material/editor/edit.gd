@@ -185,7 +185,7 @@ func get_materials(params: Dictionary) -> Dictionary:
 		var ci: CanvasItem = n
 		var eff2: CanvasItem = ci
 		while eff2 != null and eff2.use_parent_material and eff2.get_parent() is CanvasItem:
-			eff2 = eff2.get_parent()
+			eff2 = eff2.get_parent() as CanvasItem
 		out["canvas"] = Common.describe(ci.material)
 		out["use_parent_material"] = ci.use_parent_material
 		out["surfaces"] = [{"surface": 0, "source": "canvas" if eff2 == ci else "parent:" + Nodes.rel(root, eff2), "material": Common.describe(eff2.material),

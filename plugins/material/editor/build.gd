@@ -139,8 +139,9 @@ static func import_plan(maps: Dictionary, p: Dictionary) -> Dictionary:
 		var path: String = maps[role]
 		var cfg: ConfigFile = ConfigFile.new()
 		var file: String = path + ".import"
-		var before: Variant = FileAccess.get_file_as_bytes(file) if FileAccess.file_exists(file) else null
-		if before != null:
+		var before: Variant = null
+		if FileAccess.file_exists(file):
+			before = FileAccess.get_file_as_bytes(file)
 			cfg.load(file)
 		if str(cfg.get_value("remap", "importer", "texture")) != "texture":
 			continue
@@ -179,7 +180,11 @@ func apply_imports(files: Dictionary) -> void:
 static func build(kind: String, maps: Dictionary) -> Material:
 	if kind == "canvas_item":
 		return CanvasItemMaterial.new()
-	var m: BaseMaterial3D = ORMMaterial3D.new() if kind == "orm" else StandardMaterial3D.new()
+	var m: BaseMaterial3D = null
+	if kind == "orm":
+		m = ORMMaterial3D.new()
+	else:
+		m = StandardMaterial3D.new()
 	var tex: Dictionary = {}
 	for role: String in maps.keys():
 		tex[role] = load(maps[role])

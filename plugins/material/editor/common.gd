@@ -284,6 +284,12 @@ class Action:
 		do_ops.append(op)
 		undo_ops.push_front(undo)
 
+	## Records [param op] (already done) to run last on both sides: after the other
+	## do operations, and after the other undo operations (a save of what they set).
+	func last(op: Array, undo: Array) -> void:
+		do_ops.append(op)
+		undo_ops.append(undo)
+
 	func rollback() -> void:
 		for op: Array in undo_ops:
 			run(op)
@@ -320,7 +326,9 @@ class Action:
 ## The file operations applier (lib/file_ops.gd) and a write/delete pair for saving
 ## [param mat] at [param path]: saves now, {ok, do, undo} or {ok: false, error}.
 func save_material(mat: Material, path: String) -> Dictionary:
-	var old: Variant = FileAccess.get_file_as_bytes(path) if FileAccess.file_exists(path) else null
+	var old: Variant = null
+	if FileAccess.file_exists(path):
+		old = FileAccess.get_file_as_bytes(path)
 	mat.take_over_path(path)
 	var err: Error = ResourceSaver.save(mat, path)
 	if err != OK:

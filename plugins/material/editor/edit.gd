@@ -87,7 +87,7 @@ func set_params(params: Dictionary) -> Dictionary:
 		if err != OK:
 			act.rollback()
 			return c.fail("INTERNAL_ERROR", "Saving '%s' failed (%s); nothing was changed." % [file, error_string(err)])
-		act.record([self, "_save", [mat, file], false], [self, "_save", [mat, file], false])
+		act.last([self, "_save", [mat, file], false], [self, "_save", [mat, file], false])
 		act.commit("godot-mcp: set material params of %s" % label, self)
 		out["persisted"] = true
 	else:

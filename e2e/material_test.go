@@ -284,6 +284,16 @@ func TestMaterialFromTextures(t *testing.T) {
 	if tres := matFile(t, s.project, "mats/crate.tres"); !strings.Contains(tres, "albedo_color = Color(0.5") || !strings.Contains(tres, "metallic = 0.25") {
 		t.Fatalf("crate.tres after set_params:\n%s", tres)
 	}
+	// A material file's edit is in the global history: undo saves the old values.
+	var u undoAnswer
+	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &u)
+	if tres := matFile(t, s.project, "mats/crate.tres"); u.Performed != 1 || strings.Contains(tres, "albedo_color") || strings.Contains(tres, "metallic = 0.25") {
+		t.Fatalf("crate.tres after undo (%+v):\n%s", u, tres)
+	}
+	h.mustCall(t, "godot_redo", map[string]any{"history": "global"}, &u)
+	if tres := matFile(t, s.project, "mats/crate.tres"); u.Performed != 1 || !strings.Contains(tres, "metallic = 0.25") {
+		t.Fatalf("crate.tres after redo (%+v):\n%s", u, tres)
+	}
 
 	// ---- a CanvasItemMaterial on the sprite (embedded), an override on the box ----
 	matFail(t, s, "create", map[string]any{"type": "canvas_item", "node": "Box"}, "VALIDATION_ERROR", "CanvasItemMaterial")

@@ -96,6 +96,8 @@ func find_slot(params: Dictionary, mat: Material) -> Dictionary:
 	if not have.has(slot):
 		return {"error": invalid("'%s' is a %s: its material slots are %s, not %s." % [rel, n.get_class(), ", ".join(have), slot])}
 	var surface: int = int(params.get("surface", 0)) if params.get("surface") != null else 0
+	if surface != 0 and slot != "surface" and slot != "mesh":
+		return {"error": invalid("surface is for slot surface or mesh; slot %s covers the whole node." % slot)}
 	if slot == "surface" or slot == "mesh":
 		var mesh: Mesh = (n as MeshInstance3D).mesh
 		if mesh == null:

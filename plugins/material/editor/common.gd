@@ -331,12 +331,24 @@ func save_material(mat: Material, path: String) -> Dictionary:
 	var old: Variant = null
 	if FileAccess.file_exists(path):
 		old = FileAccess.get_file_as_bytes(path)
+	# The highest folder this save creates: undo removes it again (when empty).
+	var top: String = ""
+	var dir: String = path.get_base_dir()
+	while dir != "res://" and dir != "" and not DirAccess.dir_exists_absolute(ProjectSettings.globalize_path(dir)):
+		top = dir
+		dir = dir.get_base_dir()
+	if top != "":
+		DirAccess.make_dir_recursive_absolute(ProjectSettings.globalize_path(path.get_base_dir()))
 	mat.take_over_path(path)
 	var err: Error = ResourceSaver.save(mat, path)
 	if err != OK:
+		if top != "":
+			Files.applier().call("apply", [{"op": "rmdir", "path": top}])
 		return {"ok": false, "error": fail("INTERNAL_ERROR", "Saving '%s' failed (%s); nothing was changed." % [path, error_string(err)])}
 	var data: PackedByteArray = FileAccess.get_file_as_bytes(path)
 	var do_ops: Array = [{"op": "write", "path": path, "data": data}]
 	var undo_ops: Array = [{"op": "delete", "path": path}] if old == null else [{"op": "write", "path": path, "data": old}]
+	if top != "":
+		undo_ops.append({"op": "rmdir", "path": top})
 	Files.notify_changed(PackedStringArray([path]), PackedStringArray())
 	return {"ok": true, "do": [Files.applier(), "apply", [do_ops], false], "undo": [Files.applier(), "apply", [undo_ops], false]}

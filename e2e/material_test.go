@@ -184,6 +184,7 @@ func TestMaterialFromTextures(t *testing.T) {
 		{"type": "MeshInstance3D", "name": "Box", "properties": map[string]any{"mesh": map[string]any{"type": "BoxMesh"}}},
 		{"type": "Node3D", "name": "Empty"},
 		{"type": "Sprite2D", "name": "Sprite"},
+		{"type": "MeshInstance3D", "name": "Ball", "properties": map[string]any{"mesh": map[string]any{"type": "SphereMesh"}}},
 	} {
 		h.mustCall(t, "godot_scene_create_node", n, nil)
 	}
@@ -325,6 +326,36 @@ func TestMaterialFromTextures(t *testing.T) {
 		t.Fatalf("get sprite: %+v", g)
 	}
 	matFail(t, s, "get", map[string]any{"node": "Empty"}, "VALIDATION_ERROR", "holds no material")
+
+	// ---- the mesh's own surface material (an embedded PrimitiveMesh) ----
+	h.mustCall(t, "godot_material_assign", map[string]any{"node": "Ball", "slot": "mesh", "material": "res://mats/crate.tres"}, &ao)
+	get("Ball")
+	if !ao.Undoable || len(g.Surfaces) != 1 || g.Surfaces[0].Source != "mesh" || g.Surfaces[0].Material == nil || *g.Surfaces[0].Material.Path != "res://mats/crate.tres" {
+		t.Fatalf("mesh slot: %+v / %+v", ao, g)
+	}
+	matFail(t, s, "assign", map[string]any{"node": "Ball", "slot": "override", "surface": 1, "material": ""}, "VALIDATION_ERROR", "surface is for slot surface or mesh")
+	sceneUndo(t, s)
+	get("Ball")
+	if g.Surfaces[0].Source != "none" {
+		t.Fatalf("mesh slot after undo: %+v", g)
+	}
+
+	// ---- ShaderMaterial uniforms by name (with did-you-mean and hint_range) ----
+	shader := "shader_type spatial;\nuniform vec4 tint : source_color = vec4(1.0);\nuniform float strength : hint_range(0.0, 1.0) = 0.5;\nvoid fragment() { ALBEDO = tint.rgb * strength; }\n"
+	if err := os.WriteFile(filepath.Join(s.project, "tint.gdshader"), []byte(shader), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.mustCall(t, "godot_resources_rescan", nil, nil)
+	h.mustCall(t, "godot_scene_create_node", map[string]any{"type": "MeshInstance3D", "name": "Shaded", "properties": map[string]any{"mesh": map[string]any{"type": "BoxMesh"},
+		"material_override": map[string]any{"type": "ShaderMaterial", "properties": map[string]any{"shader": "res://tint.gdshader"}}}}, nil)
+	sh := map[string]any{"node": "Shaded", "slot": "override"}
+	matFail(t, s, "set_params", withArgs(sh, "set", map[string]any{"stregth": 0.5}), "VALIDATION_ERROR", "Did you mean 'strength'")
+	matFail(t, s, "set_params", withArgs(sh, "set", map[string]any{"strength": 2}), "VALIDATION_ERROR", "strength = 2", "[0.0, 1.0]")
+	h.mustCall(t, "godot_material_set_params", withArgs(sh, "set", map[string]any{"tint": "#ff0000", "strength": 0.75}), &so)
+	get("Shaded")
+	if len(so.Changed) != 2 || g.Override == nil || g.Override.Class != "ShaderMaterial" || g.Override.Params["strength"] != 0.75 || g.Override.Params["shader"] != "res://tint.gdshader" {
+		t.Fatalf("shader params: %+v / %+v", so, g.Override)
+	}
 
 	// ---- saved, read back by a fresh Godot ----
 	h.mustCall(t, "godot_scene_save", nil, nil)

@@ -221,7 +221,9 @@ static func out_of_range(name: String, info: Dictionary, v: Variant) -> String:
 ## them) or {error}. ShaderMaterial uniforms are named with or without shader_parameter/.
 func decode_params(mat: Material, set_v: Dictionary, reset: Array) -> Dictionary:
 	var props: Dictionary = settable(mat)
-	var names: PackedStringArray = PackedStringArray(props.keys())
+	var names: PackedStringArray = []
+	for k0: String in props.keys():
+		names.append(k0.trim_prefix("shader_parameter/"))
 	var values: Dictionary = {}
 	var wanted: Array = set_v.keys()
 	wanted.append_array(reset)

@@ -220,6 +220,7 @@ func TestMaterialFromTextures(t *testing.T) {
 	}
 
 	// ---- create ----
+	cr = matCreate{}
 	h.mustCall(t, "godot_material_create", withArgs(base, "params", map[string]any{"uv1_scale": map[string]any{"x": 2, "y": 2, "z": 1}}), &cr)
 	alb, ach := cr.texture("albedo")
 	_, rch := cr.texture("roughness")
@@ -298,6 +299,7 @@ func TestMaterialFromTextures(t *testing.T) {
 
 	// ---- a CanvasItemMaterial on the sprite (embedded), an override on the box ----
 	matFail(t, s, "create", map[string]any{"type": "canvas_item", "node": "Box"}, "VALIDATION_ERROR", "CanvasItemMaterial")
+	cr = matCreate{}
 	h.mustCall(t, "godot_material_create", map[string]any{"type": "canvas_item", "node": "Sprite", "params": map[string]any{"blend_mode": "Add"}}, &cr)
 	if cr.Material == nil || cr.Material.Class != "CanvasItemMaterial" || cr.Material.Path != nil || cr.Material.Params["blend_mode"] != 1.0 || cr.Assigned.Slot != "canvas" {
 		t.Fatalf("canvas_item: %+v", cr)
@@ -355,6 +357,20 @@ func TestMaterialFromTextures(t *testing.T) {
 	get("Shaded")
 	if len(so.Changed) != 2 || g.Override == nil || g.Override.Class != "ShaderMaterial" || g.Override.Params["strength"] != 0.75 || g.Override.Params["shader"] != "res://tint.gdshader" {
 		t.Fatalf("shader params: %+v / %+v", so, g.Override)
+	}
+
+	// ---- a material file alone: the global history ----
+	cr = matCreate{}
+	h.mustCall(t, "godot_material_create", map[string]any{"type": "canvas_item", "save_path": "res://mats/glow.tres", "params": map[string]any{"light_mode": "Unshaded"}}, &cr)
+	g = matGet{}
+	h.mustCall(t, "godot_material_get", map[string]any{"path": "res://mats/glow.tres"}, &g)
+	if !cr.Undoable || cr.Assigned != nil || g.Material == nil || g.Material.Class != "CanvasItemMaterial" || g.Material.Params["light_mode"] != 1.0 ||
+		!strings.Contains(matFile(t, s.project, "mats/glow.tres"), "light_mode = 1") {
+		t.Fatalf("canvas_item file: %+v / %+v", cr, g)
+	}
+	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &u)
+	if u.Performed != 1 || matFile(t, s.project, "mats/glow.tres") != "" || matFile(t, s.project, "mats/crate.tres") == "" {
+		t.Fatalf("undo of the file-only create (%+v) left glow.tres or removed crate.tres", u)
 	}
 
 	// ---- saved, read back by a fresh Godot ----

@@ -106,8 +106,8 @@ func find_maps(params: Dictionary) -> Dictionary:
 				return {"error": Files.not_found(p, "%s texture" % role)}
 			maps[role] = p
 	for role2: String in maps.keys():
-		if not ResourceLoader.exists(maps[role2]):
-			return {"error": c.fail("PRECONDITION_FAILED", "%s is not imported yet: run godot_resources_rescan, then retry." % maps[role2], "imported")}
+		if EditorInterface.get_resource_filesystem().get_file_type(maps[role2]) == "" and not ResourceLoader.exists(maps[role2]):
+			return {"error": c.fail("PRECONDITION_FAILED", "The editor does not know %s yet: run godot_resources_rescan, then retry." % maps[role2], "imported")}
 	return {"maps": maps, "unmatched": unmatched, "sets": sets}
 
 
@@ -176,18 +176,24 @@ func apply_imports(files: Dictionary) -> void:
 		EditorInterface.get_resource_filesystem().reimport_files(paths)
 
 
-## Builds the material for [param maps].
-static func build(kind: String, maps: Dictionary) -> Material:
+## A new material of [param kind].
+static func build(kind: String) -> Material:
 	if kind == "canvas_item":
 		return CanvasItemMaterial.new()
-	var m: BaseMaterial3D = null
 	if kind == "orm":
-		m = ORMMaterial3D.new()
-	else:
-		m = StandardMaterial3D.new()
+		return ORMMaterial3D.new()
+	return StandardMaterial3D.new()
+
+
+## Puts the maps of [param maps] that are imported (all but those in [param skip]) on [param mat].
+static func attach(mat: Material, kind: String, maps: Dictionary, skip: Dictionary) -> void:
+	if not (mat is BaseMaterial3D):
+		return
+	var m: BaseMaterial3D = mat
 	var tex: Dictionary = {}
 	for role: String in maps.keys():
-		tex[role] = load(maps[role])
+		if not skip.has(role) and ResourceLoader.exists(maps[role]):
+			tex[role] = load(maps[role])
 	if tex.has("albedo"):
 		m.albedo_texture = tex["albedo"]
 	if tex.has("normal"):
@@ -223,7 +229,6 @@ static func build(kind: String, maps: Dictionary) -> Material:
 	if tex.has("height"):
 		m.heightmap_enabled = true
 		m.heightmap_texture = tex["height"]
-	return m
 
 
 ## {type, textures?, set?, maps?, normal_convention?, compress?, params?, save_path?,
@@ -259,7 +264,13 @@ func create(params: Dictionary) -> Dictionary:
 			return c.invalid("save_path must end in .tres (text) or .res (binary), got '%s'." % save_path)
 		if FileAccess.file_exists(save_path) and not bool(params.get("overwrite", false)):
 			return c.invalid("%s already exists. Pass overwrite: true (with confirm) to replace it, or pick another save_path." % save_path)
-	var mat: Material = build(kind, maps)
+	var mat: Material = build(kind)
+	# Maps not imported yet are attached once create has imported them.
+	var pending: Dictionary = {}
+	for role0: String in maps.keys():
+		if not ResourceLoader.exists(maps[role0]):
+			pending[role0] = true
+	attach(mat, kind, maps, pending)
 	var target: Dictionary = {}
 	if node_path != "":
 		target = c.find_slot(params, mat)
@@ -295,6 +306,8 @@ func create(params: Dictionary) -> Dictionary:
 		out["reason"] = "a dry run"
 		return c.ok(out)
 	# Apply: imports, then the file, then the slot; roll back on failure.
+	if not plan.is_empty() and EditorInterface.get_resource_filesystem().is_scanning():
+		return c.fail("PRECONDITION_FAILED", "The editor is scanning the project's files; retry in a moment (godot_resources_rescan waits for it).", "imported")
 	var act: Common.Action = Common.Action.new()
 	if not plan.is_empty():
 		var after: Dictionary = {}
@@ -313,6 +326,14 @@ func create(params: Dictionary) -> Dictionary:
 			if t == null:
 				act.rollback()
 				return c.fail("INTERNAL_ERROR", "Reimporting %s failed; the import settings were restored." % maps[role2])
+		if not pending.is_empty():
+			var now: Dictionary = {}
+			for role3: String in maps.keys():
+				if not pending.has(role3):
+					now[role3] = true
+			attach(mat, kind, maps, now)
+			for prop2: String in values.keys():
+				mat.set(prop2, values[prop2])
 	if save_path != "":
 		var s: Dictionary = c.save_material(mat, save_path)
 		if not s["ok"]:

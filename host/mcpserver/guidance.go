@@ -58,9 +58,12 @@ var guides = []guide{
 	{"material.md", "material", "Material toolset guide", "How the material tools behave: PBR texture sets found by name (the naming conventions), import settings per map, parameters by name, material slots, effective materials read back."},
 	{"physics.md", "physics", "Physics toolset guide", "How the physics tools behave: named collision layers, layer and mask edits by name or number, collision shapes (primitives, fitted to meshes and sprites), the scene check."},
 	{"ui.md", "ui", "UI toolset guide", "How the ui tools behave: Control rects as laid out in the editor and their problems, presets, anchors and size flags, Theme resources and theme overrides."},
-	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, and what game code sees."},
+	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, record and replay (the recording file format), and what game code sees."},
 	{"export.md", "export", "Export toolset guide", "How the export tools behave: export_presets.cfg as the editor writes it, options by name, export templates and where Godot looks, headless export and where it may write, the smoke run."},
+	{"particles.md", "particles", "Particles toolset guide", "How the particles tools behave: the presets and their parameters, the parameter names and value forms, CPU/GPU conversion and what it drops, restart in the editor."},
+	{"assets.md", "assets", "Assets toolset guide", "How the assets tools behave: import roots and links, the import wait and rollback, import options by name with the importer's defaults and valid values, _subresources, reimport and undo."},
 	{"analysis.md", "analysis", "Analysis toolset guide", "How the analysis tools behave: what counts as used, cycles and their edges, signal connection statuses and what cannot be checked offline, scene integrity checks, paging."},
+	{"world.md", "world", "World toolset guide", "How the world tools behave: WorldEnvironment, sky and sun in one call, effects per renderer, lights, cameras and look_at, primitive meshes, CSG and its bake, GI nodes and what can be baked."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

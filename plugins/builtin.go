@@ -20,6 +20,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/plugins/ui"
+	visualshader "github.com/godot-mcp/godot-mcp/plugins/visual_shader"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -38,6 +39,7 @@ func Builtins() []sdk.Toolset {
 		playtest.Toolset(),
 		export.Toolset(),
 		analysis.Toolset(),
+		visualshader.Toolset(),
 	}
 }
 

@@ -60,6 +60,7 @@ var guides = []guide{
 	{"playtest.md", "playtest", "Playtest toolset guide", "How the playtest tools behave: eval in the live game and its errors and time limit, freezing and exact steps with an input timeline, step until, wait_for, watch, and what game code sees."},
 	{"export.md", "export", "Export toolset guide", "How the export tools behave: export_presets.cfg as the editor writes it, options by name, export templates and where Godot looks, headless export and where it may write, the smoke run."},
 	{"analysis.md", "analysis", "Analysis toolset guide", "How the analysis tools behave: what counts as used, cycles and their edges, signal connection statuses and what cannot be checked offline, scene integrity checks, paging."},
+	{"visual_shader.md", "visual_shader", "Visual shader toolset guide", "How the visual_shader tools behave: the graph spec, node types and ports, edits and their undo, compile errors from a separate headless Godot, global shader uniforms."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

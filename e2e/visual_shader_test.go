@@ -54,8 +54,8 @@ var vsSpec = map[string]any{
 			},
 			"connections": []any{
 				map[string]any{"from": 4, "from_port": "op", "to": 0, "to_port": "albedo"},
-				map[string]any{"from": 5, "from_port": 0, "to": 0, "to_port": "roughness"},
 				map[string]any{"from": 3, "from_port": "uv", "to": 0, "to_port": "emission"},
+				map[string]any{"from": 5, "from_port": 0, "to": 0, "to_port": "roughness"},
 				map[string]any{"from": 2, "from_port": 0, "to": 4, "to_port": "a"},
 			},
 		},

@@ -45,7 +45,8 @@ var _probe_cache: Dictionary = {}
 
 func _init(r: RefCounted) -> void:
 	router = r
-	var path: String = (get_script() as Script).resource_path.get_base_dir().path_join("ports.json")
+	var dir: String = (get_script() as Script).resource_path.get_base_dir()
+	var path: String = (dir if dir != "" else "res://addons/godot_mcp_ext/visual_shader").path_join("ports.json")
 	var parsed: Variant = JSON.parse_string(FileAccess.get_file_as_string(path))
 	_ports = parsed if parsed is Dictionary else {}
 
@@ -140,7 +141,10 @@ static func norm(port_name: String) -> String:
 func ports_of(vs: VisualShader, t: int, id: int) -> Dictionary:
 	var node: VisualShaderNode = vs.get_node(t, id)
 	if id == 0:
-		return {"in": output_ports(MODES[vs.get_mode()], FUNCS[t]), "out": []}
+		var named: Array = output_ports(MODES[vs.get_mode()], FUNCS[t])
+		if not named.is_empty():
+			return {"in": named, "out": []}
+		# Particles' output node: ports by index (Godot's labels are not in ports.json).
 	var key: String = "%d/%d/%s/%s" % [vs.get_mode(), t, node.get_class(), _state_key(node)]
 	if _probe_cache.has(key):
 		return _probe_cache[key]

@@ -47,12 +47,21 @@ func read(vs: VisualShader) -> Dictionary:
 			var fp: Array = c.ports_of(vs, t, int(e["from_node"]))["out"]
 			var tp: Array = c.ports_of(vs, t, int(e["to_node"]))["in"]
 			conns.append({"from": int(e["from_node"]), "from_port": Common.port_ref(fp, int(e["from_port"])), "to": int(e["to_node"]), "to_port": Common.port_ref(tp, int(e["to_port"]))})
-		conns.sort_custom(func(a: Dictionary, b: Dictionary) -> bool: return [a["to"], str(a["to_port"]), a["from"]] < [b["to"], str(b["to_port"]), b["from"]])
+		conns.sort_custom(_conn_before)
 		if nodes.is_empty() and conns.is_empty():
 			continue
 		fns[fn] = {"nodes": nodes, "connections": conns}
 	out["functions"] = fns
 	return out
+
+
+## Connections in a stable order: by target node, target port, source node.
+static func _conn_before(a: Dictionary, b: Dictionary) -> bool:
+	if int(a["to"]) != int(b["to"]):
+		return int(a["to"]) < int(b["to"])
+	if str(a["to_port"]) != str(b["to_port"]):
+		return str(a["to_port"]) < str(b["to_port"])
+	return int(a["from"]) < int(b["from"])
 
 
 ## One node of the spec: {id, type, position, props?, defaults?}.

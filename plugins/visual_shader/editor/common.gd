@@ -144,7 +144,7 @@ func ports_of(vs: VisualShader, t: int, id: int) -> Dictionary:
 		var named: Array = output_ports(MODES[vs.get_mode()], FUNCS[t])
 		if not named.is_empty():
 			return {"in": named, "out": []}
-		# Particles' output node: ports by index (Godot's labels are not in ports.json).
+		# An output node ports.json does not name: its ports by index.
 	var key: String = "%d/%d/%s/%s" % [vs.get_mode(), t, node.get_class(), _state_key(node)]
 	if _probe_cache.has(key):
 		return _probe_cache[key]

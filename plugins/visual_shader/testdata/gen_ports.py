@@ -1,3 +1,9 @@
+# Generates plugins/visual_shader/editor/ports.json from a Godot 4.4 source tree:
+# the port names (and, where the code says so plainly, types) of every
+# VisualShaderNode class, the Output node's ports per mode and function, and the
+# Input node's inputs. Port counts and types are probed from the engine at run
+# time (editor/common.gd); names are what Godot does not expose to scripts.
+# Run from the root of the Godot source: python3 gen_ports.py OUT.json
 import re, json, sys, glob
 src = ""
 for f in ["scene/resources/visual_shader.cpp","scene/resources/visual_shader_nodes.cpp","scene/resources/visual_shader_particle_nodes.cpp","scene/resources/visual_shader_sdf_nodes.cpp"]:
@@ -41,7 +47,6 @@ for cls, d in data.items():
         e[side]=ports
         if ndep or tdep: e[side+"_varies"]=True
     out[cls[len("VisualShaderNode"):]] = e
-json.dump(out, open("/tmp/vsx/ports.json","w"), indent=0, sort_keys=True)
 bad = [k for k,v in out.items() if v.get("input") is None or v.get("output") is None or any(p[1]=="?" for p in (v.get("input") or [])+(v.get("output") or []))]
 print(len(out), "classes;", len(bad), "incomplete:", bad)
 MODES={"MODE_SPATIAL":"spatial","MODE_CANVAS_ITEM":"canvas_item","MODE_PARTICLES":"particles","MODE_SKY":"sky","MODE_FOG":"fog"}
@@ -66,5 +71,15 @@ for k, v in out.items():
     if v.get("output") is not None: e["o"] = v["output"]
     nodes[k] = e
 out = nodes
-json.dump({"nodes": out, "output": outp, "input": inp}, open("/tmp/vsx/ports.json","w"), sort_keys=True, separators=(",",":"))
+# The particles Output node (VisualShaderNodeParticleOutput) names its ports in code
+# that depends on the function; transcribed from visual_shader_particle_nodes.cpp.
+PARTICLES_OUT = {
+ "particles/start": [["active","bool"],["velocity","vec3"],["color","vec3"],["alpha","float"],["position","vec3"],["scale","float"],["rotation_axis","vec3"],["angle_in_radians","float"]],
+ "particles/process": [["active","bool"],["velocity","vec3"],["color","vec3"],["alpha","float"],["scale","float"],["rotation_axis","vec3"],["angle_in_radians","float"]],
+ "particles/collide": [["active","bool"],["velocity","vec3"],["color","vec3"],["alpha","float"],["transform","transform"]],
+ "particles/start_custom": [["custom","vec3"],["custom_alpha","float"],["velocity","vec3"],["color","vec3"],["alpha","float"],["transform","transform"]],
+ "particles/process_custom": [["custom","vec3"],["custom_alpha","float"],["velocity","vec3"],["color","vec3"],["alpha","float"],["transform","transform"]],
+}
+outp.update(PARTICLES_OUT)
+json.dump({"nodes": out, "output": outp, "input": inp}, open(sys.argv[1] if len(sys.argv) > 1 else "ports.json","w"), sort_keys=True, separators=(",",":"))
 print(list(outp.keys()), list(inp.keys()))

@@ -296,9 +296,12 @@ func TestVisualShaderRoundTripEditUndo(t *testing.T) {
 	sceneFail(t, s, "godot_visual_shader_edit", map[string]any{"path": "res://fx/orange.tres", "ops": []any{
 		map[string]any{"op": "set", "id": 4, "props": map[string]any{"operator": "Multiplyy"}},
 	}}, "VALIDATION_ERROR", "Multiply")
+	// A property change that takes away a fed port: refused, with the ops before it.
 	sceneFail(t, s, "godot_visual_shader_edit", map[string]any{"path": "res://fx/orange.tres", "ops": []any{
-		map[string]any{"op": "set", "id": 4, "props": map[string]any{"op_type": "Vector2D"}},
-	}}, "VALIDATION_ERROR", "no longer fit")
+		map[string]any{"op": "add_node", "id": 7, "type": "VectorCompose"},
+		map[string]any{"op": "connect", "from": 5, "from_port": 0, "to": 7, "to_port": "z"},
+		map[string]any{"op": "set", "id": 7, "props": map[string]any{"op_type": "Vector2"}},
+	}}, "VALIDATION_ERROR", "no longer fit", "no longer exists")
 	h.mustCall(t, "godot_visual_shader_edit", map[string]any{"path": "res://fx/orange.tres", "dry_run": true, "ops": []any{
 		map[string]any{"op": "remove_node", "id": 4},
 	}}, &e)

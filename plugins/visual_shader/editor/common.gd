@@ -343,14 +343,17 @@ func set_props(node: VisualShaderNode, props: Variant, where: String, rec: RefCo
 	for n: String in names:
 		if not (props as Dictionary).has(n):
 			continue
-		var d: Dictionary = Codec.decode_property(node, n, props[n], null)
+		var info: Dictionary = known[n]
+		var want: Variant = props[n]
+		if int(info["hint"]) == PROPERTY_HINT_ENUM and typeof(want) == TYPE_STRING:
+			var opts: PackedStringArray = []
+			for item: String in str(info["hint_string"]).split(","):
+				opts.append(item.get_slice(":", 0))
+			if not opts.has(str(want)):
+				return {"error": invalid("%s.%s: '%s' is not valid here.%s Valid: %s." % [where, n, str(want), Names.did_you_mean(str(want), opts), ", ".join(opts)])}
+		var d: Dictionary = Codec.decode_property(node, n, want, null)
 		if not d.get("ok", false):
 			return {"error": invalid("%s.%s: %s" % [where, n, str(d.get("hint", "bad value"))])}
-		var info: Dictionary = known[n]
-		if int(info["hint"]) == PROPERTY_HINT_ENUM and (int(info["type"]) == TYPE_STRING or int(info["type"]) == TYPE_STRING_NAME):
-			var opts: PackedStringArray = str(info["hint_string"]).split(",")
-			if not opts.has(str(d["value"])):
-				return {"error": invalid("%s.%s: '%s' is not valid here.%s Valid: %s." % [where, n, str(d["value"]), Names.did_you_mean(str(d["value"]), opts), ", ".join(opts)])}
 		var old: Variant = node.get(n)
 		if rec != null:
 			rec.call("do_set", node, n, d["value"])

@@ -349,6 +349,9 @@ func set_props(node: VisualShaderNode, props: Variant, where: String, rec: RefCo
 			var opts: PackedStringArray = []
 			for item: String in str(info["hint_string"]).split(","):
 				opts.append(item.get_slice(":", 0))
+			for o: String in opts:
+				if o.to_lower() == str(want).to_lower():
+					want = o
 			if not opts.has(str(want)):
 				return {"error": invalid("%s.%s: '%s' is not valid here.%s Valid: %s." % [where, n, str(want), Names.did_you_mean(str(want), opts), ", ".join(opts)])}
 		var d: Dictionary = Codec.decode_property(node, n, want, null)

@@ -303,10 +303,10 @@ func endpoints(vs: VisualShader, t: int, e: Variant, where: String) -> Dictionar
 			return {"error": c.invalid("%s: %s is required (a port name or index)." % [where, k])}
 	var out_ports: Array = c.ports_of(vs, t, ids["from"])["out"]
 	var in_ports: Array = c.ports_of(vs, t, ids["to"])["in"]
-	var rf: Dictionary = c.resolve_port(out_ports, e["from_port"], "output", "node %d (%s)" % [ids["from"], Common.short(vs.get_node(t, ids["from"]).get_class())])
+	var rf: Dictionary = c.resolve_port(out_ports, e["from_port"], "output", "%s: node %d (%s)" % [where, ids["from"], Common.short(vs.get_node(t, ids["from"]).get_class())])
 	if rf.has("error"):
 		return {"error": rf["error"]}
-	var rt: Dictionary = c.resolve_port(in_ports, e["to_port"], "input", "node %d (%s)" % [ids["to"], Common.short(vs.get_node(t, ids["to"]).get_class())])
+	var rt: Dictionary = c.resolve_port(in_ports, e["to_port"], "input", "%s: node %d (%s)" % [where, ids["to"], Common.short(vs.get_node(t, ids["to"]).get_class())])
 	if rt.has("error"):
 		return {"error": rt["error"]}
 	return {"from": ids["from"], "from_port": rf["port"], "to": ids["to"], "to_port": rt["port"], "out_ports": out_ports, "in_ports": in_ports}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -121,6 +123,33 @@ func vsLoadHeadless(t *testing.T, project, res string) vsCheck {
 	}
 	t.Fatalf("no VS_CHECK line:\n%s", out)
 	return vsCheck{}
+}
+
+// vsNoEngineErrors fails when the editor printed an error of Godot's
+// VisualShader code (a graph reloaded in place, a bad connection...).
+func vsNoEngineErrors(t *testing.T, s *session) {
+	t.Helper()
+	for _, l := range grepLines(s.editor.out.String(), "visual_shader.cpp") {
+		t.Errorf("the editor printed: %s", l)
+	}
+}
+
+var vsConnsRE = regexp.MustCompile(`(?m)^(nodes/\w+/connections = PackedInt32Array\()([^)]*)\)`)
+
+// vsNormalize is a VisualShader .tres with each function's connections in
+// a fixed order (undo may put a restored connection last; the graph is the
+// same).
+func vsNormalize(b []byte) string {
+	return vsConnsRE.ReplaceAllStringFunc(string(b), func(m string) string {
+		sub := vsConnsRE.FindStringSubmatch(m)
+		nums := strings.Split(sub[2], ", ")
+		var quads []string
+		for i := 0; i+3 < len(nums); i += 4 {
+			quads = append(quads, strings.Join(nums[i:i+4], ", "))
+		}
+		sort.Strings(quads)
+		return sub[1] + strings.Join(quads, ", ") + ")"
+	})
 }
 
 func vsSameJSON(t *testing.T, what string, got json.RawMessage, want any) {
@@ -284,7 +313,7 @@ func TestVisualShaderRoundTripEditUndo(t *testing.T) {
 	}
 	h.mustCall(t, "godot_visual_shader_get", map[string]any{"path": "res://fx/orange.tres"}, &g)
 	vsSameJSON(t, "get after undo", g.Spec, vsSpec)
-	if undone, _ := os.ReadFile(filepath.Join(s.project, "fx", "orange.tres")); string(undone) != string(before) {
+	if undone, _ := os.ReadFile(filepath.Join(s.project, "fx", "orange.tres")); vsNormalize(undone) != vsNormalize(before) {
 		t.Fatalf("undo left the file changed:\n%s", undone)
 	}
 
@@ -319,6 +348,21 @@ func TestVisualShaderRoundTripEditUndo(t *testing.T) {
 	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &u)
 	h.mustCall(t, "godot_visual_shader_get", map[string]any{"path": "res://fx/orange.tres"}, &g)
 	vsSameJSON(t, "get after undoing the removal", g.Spec, vsSpec)
+	// Redo, then undo again: the file follows the editor's copy both ways.
+	var r undoAnswer
+	h.mustCall(t, "godot_redo", map[string]any{"history": "global"}, &r)
+	h.mustCall(t, "godot_visual_shader_get", map[string]any{"path": "res://fx/orange.tres"}, &e)
+	if r.Performed != 1 || e.Nodes != 3 || e.Connections != 2 {
+		t.Fatalf("redo of the removal: %+v %+v", r, e)
+	}
+	if got := vsLoadHeadless(t, s.project, "res://fx/orange.tres"); got.Nodes != 4 || got.Connections != 2 {
+		t.Fatalf("the redone removal on disk: %+v", got)
+	}
+	h.mustCall(t, "godot_undo", map[string]any{"history": "global"}, &u)
+	if undone, _ := os.ReadFile(filepath.Join(s.project, "fx", "orange.tres")); vsNormalize(undone) != vsNormalize(before) {
+		t.Fatalf("undo left the file changed:\n%s", undone)
+	}
+	vsNoEngineErrors(t, s)
 }
 
 // Global shader uniforms: added, set and removed in project.godot with type
@@ -389,6 +433,7 @@ func TestVisualShaderGlobals(t *testing.T) {
 	if !v.Valid {
 		t.Fatalf("validate after undo: %+v", v)
 	}
+	vsNoEngineErrors(t, s)
 }
 
 // A material using a visual shader renders: the sample game's green Panel,

@@ -115,7 +115,7 @@ func validate(ctx context.Context, call *sdk.Call, in ValidateIn) (ValidateOut, 
 		}
 		return ValidateOut{}, sdk.Validation(fmt.Sprintf("%s is a %s, not a VisualShader", p, info.Class))
 	}
-	out := ValidateOut{Compile: verdict(jobs[0], info.Code), Path: p, Mode: info.Mode}
+	out := ValidateOut{Compile: verdict(jobs[0], info.Code, dir), Path: p, Mode: info.Mode}
 	if in.IncludeCode {
 		out.Code = info.Code
 	}
@@ -151,14 +151,16 @@ func compileCode(ctx context.Context, call *sdk.Call, code string) Compile {
 	if err != nil {
 		return Compile{Errors: []CompileError{}, Note: "not compiled: " + sdk.AsError(err).Hint}
 	}
-	return verdict(jobs[0], code)
+	return verdict(jobs[0], code, dir)
 }
 
-func verdict(j *shadercheck.Job, code string) Compile {
+// verdict is Godot's errors for the generated code, plus the global uniform
+// check Godot makes only in the editor.
+func verdict(j *shadercheck.Job, code, dir string) Compile {
 	lines := strings.Split(code, "\n")
 	c := Compile{Checked: true, Errors: []CompileError{}}
 	seen := map[shadercheck.Error]bool{}
-	for _, e := range j.Errors {
+	for _, e := range append(shadercheck.CheckGlobals(code, shadercheck.GlobalUniforms(dir)), j.Errors...) {
 		if seen[e] {
 			continue
 		}

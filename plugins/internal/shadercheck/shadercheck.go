@@ -210,3 +210,63 @@ func shaderGlobals(path string) string {
 	}
 	return "\n" + out.String()
 }
+
+var (
+	globalKeyRE  = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=\{`)
+	globalTypeRE = regexp.MustCompile(`"type":\s*"([A-Za-z0-9_]+)"`)
+	globalUseRE  = regexp.MustCompile(`^\s*global\s+uniform\s+(?:(?:lowp|mediump|highp)\s+)?([A-Za-z0-9_]+)\s+([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// GlobalUniforms are the project's global shader uniforms (name -> type as
+// project.godot names it), from the [shader_globals] section of dir's
+// project.godot.
+func GlobalUniforms(dir string) map[string]string {
+	out := map[string]string{}
+	name := ""
+	for _, line := range strings.Split(shaderGlobals(filepath.Join(dir, "project.godot")), "\n") {
+		if m := globalKeyRE.FindStringSubmatch(line); m != nil {
+			name = m[1]
+			out[name] = ""
+		}
+		if m := globalTypeRE.FindStringSubmatch(line); m != nil && name != "" && out[name] == "" {
+			out[name] = m[1]
+		}
+	}
+	return out
+}
+
+// shaderType is the shading-language type of a global uniform type.
+func shaderType(global string) string {
+	switch global {
+	case "color", "rect2":
+		return "vec4"
+	case "rect2i":
+		return "ivec4"
+	case "transform_2d":
+		return "mat3"
+	case "transform":
+		return "mat4"
+	}
+	return global
+}
+
+// CheckGlobals finds the global uniforms code uses that the project does
+// not define, or defines with another type. Godot checks this only in the
+// editor (not in a headless compile); the messages are Godot's.
+func CheckGlobals(code string, globals map[string]string) []Error {
+	var out []Error
+	for i, line := range strings.Split(code, "\n") {
+		m := globalUseRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		typ, ok := globals[m[2]]
+		switch {
+		case !ok:
+			out = append(out, Error{Line: i + 1, Message: fmt.Sprintf("Global uniform '%s' does not exist. Create it in Project Settings.", m[2])})
+		case typ != "" && shaderType(typ) != m[1]:
+			out = append(out, Error{Line: i + 1, Message: fmt.Sprintf("Global uniform '%s' must be of type '%s'.", m[2], shaderType(typ))})
+		}
+	}
+	return out
+}

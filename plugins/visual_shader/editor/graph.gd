@@ -102,7 +102,13 @@ func create(params: Dictionary) -> Dictionary:
 	var err: Error = ResourceSaver.save(vs, p)
 	if err != OK:
 		return c.fail("INTERNAL_ERROR", "Saving %s failed: %s." % [p, error_string(err)])
-	vs.take_over_path(p)
+	# A replaced graph's loaded copy stops standing for the file (Godot cannot reload a
+	# VisualShader in place: its reset_state keeps the old nodes), so the next load
+	# reads the new one.
+	if ResourceLoader.has_cached(p):
+		var old: Resource = ResourceLoader.get_cached_ref(p)
+		if old != null:
+			old.resource_path = ""
 	var after: PackedByteArray = FileAccess.get_file_as_bytes(p)
 	Files.notify_changed(PackedStringArray([p]), PackedStringArray())
 	var tree: SceneTree = EditorInterface.get_base_control().get_tree()
@@ -164,24 +170,24 @@ func edit(params: Dictionary) -> Dictionary:
 	if dry:
 		rec.rollback()
 		return c.ok(out)
-	var before: Variant = Files.file_bytes(p)
 	var err: Error = ResourceSaver.save(vs, p)
 	if err != OK:
 		rec.rollback()
 		return c.fail("INTERNAL_ERROR", "Saving %s failed: %s. Nothing was changed." % [p, error_string(err)])
-	var after: PackedByteArray = FileAccess.get_file_as_bytes(p)
-	Files.notify_changed(PackedStringArray([p]), PackedStringArray())
+	# Undo and redo change the loaded copy, then save it: the file follows. (A file
+	# write would make the editor reload the copy in place, which Godot cannot do for a
+	# VisualShader.)
+	var saver: Object = Engine.get_singleton("ResourceSaver")
 	var mgr: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
 	mgr.create_action("godot-mcp: edit visual shader %s" % p, UndoRedo.MERGE_DISABLE, null)
 	for s: Dictionary in rec.steps:
 		for op: Array in s["do"]:
 			_add(mgr, true, op)
-	mgr.add_do_method(Files.applier(), "apply", [{"op": "write", "path": p, "data": after}])
+	mgr.add_do_method(saver, "save", vs, p)
 	for i: int in range(rec.steps.size() - 1, -1, -1):
 		for op: Array in rec.steps[i]["undo"]:
 			_add(mgr, false, op)
-	if before != null:
-		mgr.add_undo_method(Files.applier(), "apply", [{"op": "write", "path": p, "data": before}])
+	mgr.add_undo_method(saver, "save", vs, p)
 	mgr.commit_action(false)
 	out["undoable"] = true
 	return c.ok(out)

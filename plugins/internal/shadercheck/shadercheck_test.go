@@ -71,3 +71,26 @@ func TestShadowProjectKeepsOnlyTheGlobals(t *testing.T) {
 		t.Fatal(".godot is shared")
 	}
 }
+
+// Godot checks global uniforms only in the editor; CheckGlobals does it for
+// a headless compile, with Godot's messages.
+func TestCheckGlobals(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "project.godot"), []byte("config_version=5\n\n[shader_globals]\n\ntint={\n\"type\": \"color\",\n\"value\": Color(1, 0, 1, 1)\n}\nwind={\n\"type\": \"float\",\n\"value\": 0.5\n}\n"), 0o644)
+	g := GlobalUniforms(dir)
+	if len(g) != 2 || g["tint"] != "color" || g["wind"] != "float" {
+		t.Fatalf("globals: %v", g)
+	}
+	code := "shader_type canvas_item;\nglobal uniform vec4 tint : source_color;\nglobal uniform vec2 wind;\nglobal uniform highp float gone;\nuniform float local;\n"
+	errs := CheckGlobals(code, g)
+	want := []Error{
+		{Line: 3, Message: "Global uniform 'wind' must be of type 'float'."},
+		{Line: 4, Message: "Global uniform 'gone' does not exist. Create it in Project Settings."},
+	}
+	if len(errs) != len(want) || errs[0] != want[0] || errs[1] != want[1] {
+		t.Fatalf("got %+v", errs)
+	}
+	if got := GlobalUniforms(t.TempDir()); len(got) != 0 {
+		t.Fatalf("no project.godot: %v", got)
+	}
+}

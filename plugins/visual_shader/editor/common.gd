@@ -237,6 +237,8 @@ func probe(mode: int, t: int, node: VisualShaderNode) -> Dictionary:
 				ty = str(names[p][1])
 			if node is VisualShaderNodeInput and side == "out" and p == 0:
 				nm = str((node as VisualShaderNodeInput).input_name)
+				if nm == "[None]":
+					nm = ""
 			if code_types.has("%s%d" % [side, p]):
 				ty = code_types["%s%d" % [side, p]]
 			elif kinds_side[p] != "scalar":

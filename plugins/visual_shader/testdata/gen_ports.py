@@ -37,10 +37,15 @@ for cls, d in data.items():
         cb = d.get(side+"_count")
         if cb is None: continue
         cm = re.fullmatch(r'\s*return (\d+);\s*', cb)
-        if not cm: e[side]=None; continue
-        n = int(cm.group(1)); ports=[]
         nm, nd, ndep = parse_map(d.get(side+"_name",""),"name")
         tp, td, tdep = parse_map(d.get(side+"_type",""),"type")
+        if cm:
+            n = int(cm.group(1))
+        elif nm:
+            n = max(nm) + 1  # the count varies: the ports the names cover
+        else:
+            e[side]=None; continue
+        ports=[]
         for i in range(n):
             name = nm.get(i, nd); t = tp.get(i, td)
             ports.append([name if name is not None else "", TYPES.get(t,"?") if t else "?"])
@@ -61,7 +66,9 @@ for mo, ty, pt, name, _ in table("const VisualShaderNodeOutput::Port VisualShade
 inp = {}
 for mo, ty, pt, name, _ in table("const VisualShaderNodeInput::Port VisualShaderNodeInput::ports[] = {"):
     inp.setdefault(MODES[mo]+"/"+FUNCS[ty], {})[name] = TYPES[pt]
-OV = {"VectorCompose": {"input": [["x","float"],["y","float"],["z","float"],["w","float"]], "output": [["vec","?"]]},
+OV = {"Texture2DArray": {"input": [["uv","vec2"],["lod","float"],["sampler2DArray","sampler"]], "output": [["color","vec4"]]},
+ "Texture3D": {"input": [["uvw","vec3"],["lod","float"],["sampler3D","sampler"]], "output": [["color","vec4"]]},
+"VectorCompose": {"input": [["x","float"],["y","float"],["z","float"],["w","float"]], "output": [["vec","?"]]},
  "VectorDecompose": {"input": [["vec","?"]], "output": [["x","float"],["y","float"],["z","float"],["w","float"]]}}
 out.update(OV)
 nodes = {}

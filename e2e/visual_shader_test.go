@@ -238,6 +238,14 @@ func TestVisualShaderRoundTripEditUndo(t *testing.T) {
 
 	// ---- create, read back equal, compiled ----
 	var c vsGraph
+	h.mustCall(t, "godot_visual_shader_create", map[string]any{"path": "res://fx/orange.tres", "spec": vsSpec, "dry_run": true}, &c)
+	if !c.DryRun || c.Undoable || !c.Compile.Valid {
+		t.Fatalf("create dry run: %+v", c)
+	}
+	vsSameJSON(t, "create dry run", c.Spec, vsSpec)
+	if _, err := os.Stat(filepath.Join(s.project, "fx", "orange.tres")); err == nil {
+		t.Fatal("a dry run wrote fx/orange.tres")
+	}
 	h.mustCall(t, "godot_visual_shader_create", map[string]any{"path": "res://fx/orange.tres", "spec": vsSpec}, &c)
 	if !c.Created || !c.Undoable || c.Nodes != 4 || c.Connections != 4 {
 		t.Fatalf("create: %+v", c)

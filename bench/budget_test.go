@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
@@ -15,6 +18,11 @@ func BenchmarkToolsList(b *testing.B) {
 	var coreBytes int
 	cases := append([]string{"core"}, hosttest.BuiltinToolsets...)
 	cases = append(cases, "firstwave", "all")
+	for _, p := range profile.Profiles {
+		if p.Toolsets != nil {
+			cases = append(cases, "profile-"+p.Name)
+		}
+	}
 	for _, name := range cases {
 		b.Run(name, func(b *testing.B) {
 			enable := name
@@ -24,6 +32,9 @@ func BenchmarkToolsList(b *testing.B) {
 			case "firstwave": // the five toolsets of issue 15's 90 KB budget
 				enable = "scene,scripts,resources,project,runtime"
 			}
+			if p, ok := profile.Lookup(strings.TrimPrefix(name, "profile-")); ok && p.Toolsets != nil {
+				enable = strings.Join(p.Toolsets, ",")
+			}
 			p, raw := hosttest.ToolsList(b, binPath, enable)
 			if name == "core" {
 				coreBytes = len(raw)
@@ -32,7 +43,7 @@ func BenchmarkToolsList(b *testing.B) {
 				p.Request("tools/list", map[string]any{})
 			}
 			b.ReportMetric(float64(len(raw))/1000, "list-KB")
-			if name != "core" && name != "all" && name != "firstwave" && coreBytes > 0 {
+			if slices.Contains(hosttest.BuiltinToolsets, name) && coreBytes > 0 {
 				b.ReportMetric(float64(len(raw)-coreBytes)/1000, "own-KB")
 			}
 		})

@@ -148,7 +148,7 @@ func TestRefSchemasPassTypeScriptSDKValidation(t *testing.T) {
 			"changed": true, "dry_run": false, "persisted": true, "undoable": true, "undo_action": "Set input action jump"})
 		a.HandleResult("cmd_get_editor_state", mcpserver.EditorState{ProjectDir: "/tmp/p", OpenScenes: []mcpserver.OpenScene{}, Selection: []string{}})
 	})
-	env := map[string]string{"GODOT_MCP_BRIDGE_URL": url, "GODOT_MCP_PLUGIN_DIR": t.TempDir(), "GODOT_MCP_DEFAULT_TOOLSETS": "project"}
+	env := map[string]string{"GODOT_MCP_BRIDGE_URL": url, "GODOT_MCP_PLUGIN_DIR": t.TempDir(), "GODOT_MCP_DEFAULT_TOOLSETS": "project", "GODOT_MCP_OUTPUT_SCHEMAS": "summary"}
 	got := sdkClientRaw(t, env,
 		map[string]any{"call": "godot_get_editor_state", "until_ok": true},
 		map[string]any{"call": "godot_project_set_action", "arguments": map[string]any{"name": "jump", "events": []any{map[string]any{"type": "key", "keycode": "Space"}}}},

@@ -29,6 +29,7 @@ func TestEveryToolSchemaCompilesInTypeScriptSDK(t *testing.T) {
 		"GODOT_MCP_BRIDGE_URL":       url,
 		"GODOT_MCP_PLUGIN_DIR":       t.TempDir(),
 		"GODOT_MCP_DEFAULT_TOOLSETS": "all",
+		"GODOT_MCP_OUTPUT_SCHEMAS":   "summary", // the opt-in list form, compiled by the SDK too
 	}
 	// A schema the SDK cannot compile (a Go-only regular expression) is
 	// compiled alongside, so the check is seen to catch one.

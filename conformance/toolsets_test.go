@@ -34,8 +34,8 @@ type newToolsetCase struct {
 // TestNewToolsetsThroughTypeScriptSDKClient: for each of the five newer
 // toolsets (animation, tilemap, debugger, tests, diagnostics), one read-only
 // tool called through the official TypeScript SDK v1 client against the fake
-// editor: the client accepts the result (it checks structuredContent against
-// the tools/list outputSchema and throws -32602 otherwise), the SDK's own
+// editor, with tools/list as served by default (no outputSchema): the client
+// accepts the result, the SDK's own
 // validator accepts it against the full contract (godot://tool/{name}) too,
 // and an editor's refusal arrives as isError with the {error, hint} text of
 // docs/envelope.md.
@@ -272,6 +272,8 @@ func TestNewToolsetsSparseEditorAnswersThroughTypeScriptSDKClient(t *testing.T) 
 		"GODOT_MCP_PLUGIN_DIR":       t.TempDir(),
 		"GODOT_MCP_DEFAULT_TOOLSETS": "animation,tilemap,debugger,diagnostics,shader,ui,audio,physics",
 		"GODOT_MCP_PROJECT_DIR":      "",
+		// The opt-in outputSchema summaries, which the client checks results against.
+		"GODOT_MCP_OUTPUT_SCHEMAS": "summary",
 	}
 	steps := []map[string]any{{"call": "godot_get_editor_state", "until_ok": true}}
 	for _, c := range calls {

@@ -81,7 +81,7 @@ func ptStepOf(t *testing.T, s *session, args map[string]any) ptStep {
 }
 
 // ptSession plays the playtest scene with the runtime toolset enabled.
-func ptSession(t *testing.T) (*session, rtPlay) {
+func ptSession(t testing.TB) (*session, rtPlay) {
 	t.Helper()
 	saved := rtErrorsAllowed
 	// The errors raised on purpose: a snippet that does not compile or fails, and

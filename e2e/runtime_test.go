@@ -34,8 +34,22 @@ var rtGameTemplate struct {
 }
 
 // rtNewGame copies the imported sample game into a fresh directory.
-func rtNewGame(t *testing.T) string {
+func rtNewGame(t testing.TB) string {
 	t.Helper()
+	template, err := rtGameTemplateDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "project")
+	if err := copyTree(template, dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// rtGameTemplateDir is testdata/game with the addon installed and imported,
+// made once per run.
+func rtGameTemplateDir() (string, error) {
 	rtGameTemplate.once.Do(func() {
 		dir := filepath.Join(suite.work, "game-template", "project")
 		if err := copyTree(filepath.Join(suite.root, "e2e", "testdata", "game"), dir); err != nil {
@@ -52,21 +66,14 @@ func rtNewGame(t *testing.T) string {
 		}
 		rtGameTemplate.dir = dir
 	})
-	if rtGameTemplate.err != nil {
-		t.Fatal(rtGameTemplate.err)
-	}
-	dir := filepath.Join(t.TempDir(), "project")
-	if err := copyTree(rtGameTemplate.dir, dir); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return rtGameTemplate.dir, rtGameTemplate.err
 }
 
 // rtStartEditor opens project in an editor (headless, or windowed under
 // Xvfb) whose addon dials url. The game's own stdout and stderr land in the
 // editor's output, so the end-of-test check allows the errors the sample
 // game raises on purpose and fails on any error from the addon's scripts.
-func rtStartEditor(t *testing.T, project, url string, xvfb bool) *editor {
+func rtStartEditor(t testing.TB, project, url string, xvfb bool) *editor {
 	t.Helper()
 	e := &editor{project: project, out: &syncBuffer{}, exited: make(chan struct{})}
 	if xvfb {
@@ -93,7 +100,7 @@ func rtStartEditor(t *testing.T, project, url string, xvfb bool) *editor {
 // (res://planted.gd: the parse errors TestErrorsReachTheAgent plants.)
 var rtErrorsAllowed = []string{"res://main.gd", "res://garbage.tscn", "res://tools/check.gd", "res://break_on_start.gd", "res://planted.gd"}
 
-func rtCheckEditorOutput(t *testing.T, out string) {
+func rtCheckEditorOutput(t testing.TB, out string) {
 	t.Helper()
 	lines := strings.Split(out, "\n")
 	var bad []string
@@ -128,7 +135,7 @@ func rtCheckEditorOutput(t *testing.T, out string) {
 
 // rtSession is a host with the runtime toolset enabled and an editor
 // on a fresh copy of the sample game.
-func rtSession(t *testing.T, xvfb bool) *session {
+func rtSession(t testing.TB, xvfb bool) *session {
 	t.Helper()
 	project := rtNewGame(t)
 	if xvfb {
@@ -154,7 +161,16 @@ func rtSession(t *testing.T, xvfb bool) *session {
 
 // rtKillGames kills the games an editor of project started (their command
 // line has --remote-debug and --path project).
-func rtKillGames(t *testing.T, project string) {
+func rtKillGames(t testing.TB, project string) {
+	for _, pid := range rtKillGamesOf(project) {
+		t.Logf("killed the game left running by the editor (pid %d)", pid)
+	}
+}
+
+// rtKillGamesOf kills the games an editor of project started and returns
+// their pids.
+func rtKillGamesOf(project string) []int {
+	var killed []int
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, p := range procs {
 		raw, err := os.ReadFile(p)
@@ -172,10 +188,11 @@ func rtKillGames(t *testing.T, project string) {
 		}
 		var pid int
 		if _, err := fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &pid); err == nil {
-			t.Logf("killing the game left running by the editor (pid %d)", pid)
 			syscall.Kill(pid, syscall.SIGKILL)
+			killed = append(killed, pid)
 		}
 	}
+	return killed
 }
 
 type rtStatus struct {
@@ -232,7 +249,7 @@ type rtLog struct {
 	Dropped    int       `json:"dropped"`
 }
 
-func rtStatusOf(t *testing.T, s *session) rtStatus {
+func rtStatusOf(t testing.TB, s *session) rtStatus {
 	t.Helper()
 	var st rtStatus
 	s.host.mustCall(t, "godot_runtime_get_status", nil, &st)
@@ -240,7 +257,7 @@ func rtStatusOf(t *testing.T, s *session) rtStatus {
 }
 
 // rtWaitStatus polls godot_runtime_get_status until ok accepts it.
-func rtWaitStatus(t *testing.T, s *session, what string, ok func(rtStatus) bool) rtStatus {
+func rtWaitStatus(t testing.TB, s *session, what string, ok func(rtStatus) bool) rtStatus {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -257,7 +274,7 @@ func rtWaitStatus(t *testing.T, s *session, what string, ok func(rtStatus) bool)
 
 // rtWaitLog reads tool ("godot_runtime_get_output"/"..._get_errors") from since
 // until an entry satisfies match; it returns every entry read and the cursor.
-func rtWaitLog(t *testing.T, s *session, tool string, since int, what string, match func(rtEntry) bool) ([]rtEntry, rtEntry, int) {
+func rtWaitLog(t testing.TB, s *session, tool string, since int, what string, match func(rtEntry) bool) ([]rtEntry, rtEntry, int) {
 	t.Helper()
 	var all []rtEntry
 	deadline := time.Now().Add(30 * time.Second)

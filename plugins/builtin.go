@@ -5,10 +5,13 @@ package plugins
 import (
 	"github.com/godot-mcp/godot-mcp/plugins/analysis"
 	"github.com/godot-mcp/godot-mcp/plugins/animation"
+	"github.com/godot-mcp/godot-mcp/plugins/assets"
 	"github.com/godot-mcp/godot-mcp/plugins/audio"
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/export"
+	"github.com/godot-mcp/godot-mcp/plugins/navigation"
+	"github.com/godot-mcp/godot-mcp/plugins/particles"
 	"github.com/godot-mcp/godot-mcp/plugins/physics"
 	"github.com/godot-mcp/godot-mcp/plugins/playtest"
 	"github.com/godot-mcp/godot-mcp/plugins/project"
@@ -21,6 +24,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/plugins/ui"
 	visualshader "github.com/godot-mcp/godot-mcp/plugins/visual_shader"
+	"github.com/godot-mcp/godot-mcp/plugins/world"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -39,6 +43,10 @@ func Builtins() []sdk.Toolset {
 		playtest.Toolset(),
 		export.Toolset(),
 		analysis.Toolset(),
+		particles.Toolset(),
+		assets.Toolset(),
+		world.Toolset(),
+		navigation.Toolset(),
 		visualshader.Toolset(),
 	}
 }

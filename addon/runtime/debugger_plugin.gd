@@ -33,6 +33,11 @@ static var _named_stops: Dictionary = {}
 ## The runtime toolset's link to the game (its editor code's link.gd) while that code
 ## is loaded, else null: the playtest toolset reaches the game through it.
 static var runtime_link: RefCounted = null
+## Who listens to the probe's "godot_mcp:event" messages (the playtest toolset's
+## recorder streams a recording so): Callables (kind: String, data: Variant,
+## session_id: int), also called with kind "session_stopped" when a game stops.
+## Static, like runtime_link: a toolset adds itself and removes itself on teardown.
+static var event_listeners: Array[Callable] = []
 
 var _out: Array = []
 var _out_head: int = 0 # index of the oldest entry once the ring is full
@@ -61,7 +66,16 @@ func _capture(message: String, data: Array, session_id: int) -> bool:
 				if _waiting.has(id):
 					_waiting.erase(id)
 					_replies[id] = data[1]
+		"godot_mcp:event":
+			if data.size() >= 2 and typeof(data[0]) == TYPE_STRING:
+				_notify(str(data[0]), data[1], session_id)
 	return true
+
+
+static func _notify(kind: String, data: Variant, session_id: int) -> void:
+	for cb: Callable in event_listeners.duplicate():
+		if cb.is_valid():
+			cb.call(kind, data, session_id)
 
 
 func _setup_session(session_id: int) -> void:
@@ -133,6 +147,7 @@ func _on_stopped(session_id: int) -> void:
 			_waiting.erase(id)
 	if was_active:
 		_push_output({"kind": "session", "text": "game stopped: %s" % s["scene"], "session": session_id})
+	_notify("session_stopped", null, session_id)
 
 
 func _on_continued(session_id: int) -> void:

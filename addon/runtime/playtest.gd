@@ -10,6 +10,7 @@ extends RefCounted
 const ValueCodec := preload("../value_codec.gd")
 const PlaytestUI := preload("playtest_ui.gd")
 const Snippet := preload("playtest_snippet.gd")
+const Recorder := preload("playtest_record.gd")
 
 ## The eval snippet's script path prefix: the editor recognises its frames in a stack.
 const EVAL_PATH := "res://godot_mcp_eval_%d.gd"
@@ -22,15 +23,35 @@ var _job: Dictionary = {}
 var _eval_seq: int = 0
 var _paused_before: bool = false
 var _ui: PlaytestUI = null
+var _recorder: Recorder = null
 
 
 func _init(probe: Node) -> void:
 	_probe = probe
 	_ui = PlaytestUI.new(probe)
+	_recorder = Recorder.new(probe, self)
 
 
 func busy() -> bool:
 	return not _job.is_empty()
+
+
+## A recording runs (the probe keeps its frame hooks on meanwhile).
+func recording() -> bool:
+	return _recorder.active()
+
+
+## {token, unit?, checkpoints?} -> starts recording the game's input.
+func record_start(id: int, params: Dictionary) -> void:
+	var r: Dictionary = _recorder.start(params)
+	_probe.call("_reply", id, r)
+	if bool(r.get("ok", false)):
+		_probe.call("_wanted")
+
+
+## Ends the recording; what it holds was sent to the editor before this answer.
+func record_stop(id: int, _params: Dictionary) -> void:
+	_probe.call("_reply", id, _ok(_recorder.stop("stop")))
 
 
 func _tree() -> SceneTree:
@@ -245,7 +266,8 @@ func release() -> Dictionary:
 		_probe.call("_reply", id, _fail("PRECONDITION_FAILED", "Cancelled: the runtime toolset was disabled while this ran (released: %s)." % (", ".join(released) if not released.is_empty() else "nothing")))
 	var was_frozen: bool = bool(_probe.get("frozen"))
 	resume()
-	return {"was_frozen": was_frozen, "cancelled": had_job}
+	var rec: Dictionary = _recorder.stop("released")
+	return {"was_frozen": was_frozen, "cancelled": had_job, "recording_stopped": bool(rec.get("running", false))}
 
 
 # --- predicates ---------------------------------------------------------------------------
@@ -414,7 +436,7 @@ func step(id: int, params: Dictionary) -> void:
 			_probe.call("_reply", id, _fail("VALIDATION_ERROR", "inputs[%d]: a timeline has no wait steps; give each input its frame with at." % i))
 			return
 		checked["label"] = str(checked.get("label", checked["kind"]))
-		if str(checked["kind"]) == "mouse_motion":
+		if str(checked["kind"]) in ["mouse_motion", "joypad_motion"]:
 			events.append({"at": at, "step": checked, "pressed": true, "order": i})
 		else:
 			match str(checked["state"]):
@@ -427,6 +449,19 @@ func step(id: int, params: Dictionary) -> void:
 					events.append({"at": at + int(checked["hold_frames"]), "step": checked, "pressed": false, "order": i})
 	events.sort_custom(func(a: Dictionary, c: Dictionary) -> bool: return int(a["at"]) < int(c["at"]) or (int(a["at"]) == int(c["at"]) and int(a["order"]) < int(c["order"])))
 	job["inputs"] = events
+	# A replay's checkpoints: evaluated at their tick as the recorder did (the editor compares).
+	var due: Array = []
+	var cps: Array = params.get("checkpoints", []) if typeof(params.get("checkpoints")) == TYPE_ARRAY else []
+	for i: int in range(cps.size()):
+		var c: Dictionary = _recorder.compile_checkpoint(cps[i] if typeof(cps[i]) == TYPE_DICTIONARY else {}, "checkpoints[%d]" % i)
+		if c.has("ok"):
+			_disconnect(job["until"])
+			_probe.call("_reply", id, c)
+			return
+		due.append(c)
+	due.sort_custom(func(a: Dictionary, c: Dictionary) -> bool: return int(a["at"]) < int(c["at"]))
+	job["checks_due"] = due
+	job["checks"] = []
 	freeze()
 	# Already true before a single tick: answer without stepping.
 	if not (job["until"] as Dictionary).is_empty():
@@ -445,6 +480,7 @@ func step(id: int, params: Dictionary) -> void:
 	_tree().paused = false
 	if job["unit"] == "process":
 		_emit_due(0)
+		_checkpoints_due(0)
 	_probe.call("_wanted")
 
 
@@ -458,13 +494,20 @@ func _emit_due(at: int) -> void:
 		_probe.call("_emit", e["step"], bool(e["pressed"]))
 		var key: String = _probe.call("_held_key", e["step"])
 		if key != "":
-			if bool(e["pressed"]):
+			if bool(e["pressed"]) and float((e["step"] as Dictionary).get("value", 1.0)) != 0.0:
 				held[key] = e["step"]
 			else:
 				held.erase(key)
 		any = true
 	if any:
 		Input.flush_buffered_events()
+
+
+## Evaluates the step's checkpoints due at or before window offset [param at].
+func _checkpoints_due(at: int) -> void:
+	var due: Array = _job.get("checks_due", [])
+	while not due.is_empty() and int(due[0]["at"]) <= at:
+		(_job["checks"] as Array).append(_recorder.evaluate(due.pop_front()))
 
 
 func _release_held() -> PackedStringArray:
@@ -483,6 +526,7 @@ func _release_held() -> PackedStringArray:
 
 
 func _finish_step(held: bool, expired: String = "") -> void:
+	_checkpoints_due(int(_job["done"]))
 	var job: Dictionary = _job
 	_tree().paused = true
 	_set_stepping(false)
@@ -511,6 +555,12 @@ func _finish_step(held: bool, expired: String = "") -> void:
 	if not (job["until"] as Dictionary).is_empty():
 		out["until"] = str(job["until"]["text"])
 		out["held"] = held
+	if job.has("checks_due") and not ((job["checks"] as Array).is_empty() and (job["checks_due"] as Array).is_empty()):
+		out["checkpoints"] = job["checks"]
+		var missed: Array = []
+		for c: Dictionary in job["checks_due"]:
+			missed.append({"at": c["at"], "expr": c["expr"], "node": c["node"]})
+		out["checkpoints_not_reached"] = missed
 	_probe.call("_reply", int(job["id"]), _ok(out))
 
 
@@ -649,13 +699,21 @@ func _finish_watch(expired: String) -> void:
 
 ## First thing in every physics tick (before the game's nodes): a physics-unit step
 ## counts the tick, ends the window or checks its predicate, and applies the inputs due.
+## A recording's hook runs last, after the step's inputs of this tick were applied.
 func start_of_tick(delta: float) -> void:
+	_step_tick(delta)
+	if _recorder.active():
+		_recorder.tick(_tree().paused)
+
+
+func _step_tick(delta: float) -> void:
 	if _job.is_empty() or _job["kind"] != "step" or _job["unit"] != "physics" or _tree().paused:
 		return
 	# The state here is the one after `done` ticks (bodies synced from the last step).
 	if _step_ended():
 		return
 	_emit_due(int(_job["done"]))
+	_checkpoints_due(int(_job["done"]))
 	_job["done"] = int(_job["done"]) + 1
 	_job["ticks"] = int(_job["ticks"]) + 1
 	_job["game_time"] = float(_job["game_time"]) + delta
@@ -681,6 +739,12 @@ func _step_ended() -> bool:
 
 ## Last thing in every process frame (after the game's nodes).
 func end_of_frame(delta: float) -> void:
+	_end_of_frame(delta)
+	if _recorder.active():
+		_recorder.frame(_tree().paused)
+
+
+func _end_of_frame(delta: float) -> void:
 	if _job.is_empty():
 		return
 	var kind: String = _job["kind"]
@@ -698,6 +762,7 @@ func end_of_frame(delta: float) -> void:
 		if _step_ended():
 			return
 		_emit_due(int(_job["done"]))
+		_checkpoints_due(int(_job["done"]))
 		return
 	# wait and watch: frames of a running game.
 	_job["done"] = int(_job["done"]) + 1

@@ -153,6 +153,10 @@ func _on_message(message: String, data: Array) -> bool:
 			_playtest.interact(id, params)
 		"digest":
 			_playtest.digest(id, params)
+		"record_start":
+			_playtest.record_start(id, params)
+		"record_stop":
+			_playtest.record_stop(id, params)
 		"release":
 			_reply(id, _ok(_playtest.release()))
 		_:
@@ -641,7 +645,27 @@ func _check_step(s: Dictionary, i: int) -> Dictionary:
 			if to == null and rel == null:
 				return {"error": "steps[%d]: mouse_motion needs position {x, y} and/or relative {x, y}." % i}
 			return {"kind": "mouse_motion", "position": to, "relative": rel, "mods": mods}
-	return {"error": "steps[%d].type must be action, key, mouse_button, mouse_motion or wait (got '%s')." % [i, type]}
+		"joypad_button", "joypad_motion":
+			var index: Variant = s.get("index")
+			var device: Variant = s.get("device", 0)
+			var most: int = 127 if type == "joypad_button" else 9
+			if not _whole(index) or int(index) < 0 or int(index) > most:
+				return {"error": "steps[%d].index must be an integer 0..%d: the %s (Godot's %s)." % [i, most, "button" if type == "joypad_button" else "axis", "JoyButton" if type == "joypad_button" else "JoyAxis"]}
+			if device == null:
+				device = 0
+			if not _whole(device) or int(device) < 0 or int(device) > 15:
+				return {"error": "steps[%d].device must be an integer 0..15 (default 0)." % i}
+			if type == "joypad_button":
+				return {"kind": "joypad_button", "index": int(index), "device": int(device), "state": state, "hold_frames": hold_frames, "hold_ms": hold_ms, "label": "joypad %d button %d" % [int(device), int(index)]}
+			var value: Variant = s.get("value")
+			if not (typeof(value) in [TYPE_INT, TYPE_FLOAT]) or absf(float(value)) > 1.0:
+				return {"error": "steps[%d].value must be a number from -1 to 1 (the axis position)." % i}
+			return {"kind": "joypad_motion", "index": int(index), "device": int(device), "value": float(value), "label": "joypad %d axis %d" % [int(device), int(index)]}
+	return {"error": "steps[%d].type must be action, key, mouse_button, mouse_motion, joypad_button, joypad_motion or wait (got '%s')." % [i, type]}
+
+
+static func _whole(v: Variant) -> bool:
+	return typeof(v) == TYPE_INT or (typeof(v) == TYPE_FLOAT and is_finite(v as float) and (v as float) == floorf(v as float))
 
 
 func _vec2(v: Variant) -> Variant:
@@ -662,7 +686,7 @@ func _wanted() -> void:
 
 
 func _process(delta: float) -> void:
-	if _playtest.busy():
+	if _playtest.busy() or _playtest.recording():
 		_playtest.end_of_frame(delta)
 	if not _step.is_empty():
 		_step["remaining"] = int(_step["remaining"]) - 1
@@ -674,7 +698,7 @@ func _process(delta: float) -> void:
 			_reply(id, _ok(_pause_state(frames)))
 	if not _seq.is_empty():
 		_run_sequence()
-	if _step.is_empty() and _seq.is_empty() and not _playtest.busy():
+	if _step.is_empty() and _seq.is_empty() and not _playtest.busy() and not _playtest.recording():
 		set_process(false)
 		_early.set_physics_process(false)
 
@@ -706,6 +730,12 @@ func _run_sequence() -> void:
 				_seq["wait"] = {"frame": Engine.get_process_frames() + int(step["frames"]), "ms": Time.get_ticks_msec() + int(step["ms"])}
 			"mouse_motion":
 				_emit(step, true)
+			"joypad_motion":
+				_emit(step, true)
+				if float(step["value"]) != 0.0:
+					(_seq["held"] as Dictionary)[_held_key(step)] = step
+				else:
+					(_seq["held"] as Dictionary).erase(_held_key(step))
 			_:
 				match str(step["state"]):
 					"press":
@@ -734,6 +764,10 @@ func _held_key(step: Dictionary) -> String:
 			return "key:%d" % int(step["keycode"])
 		"mouse_button":
 			return "mouse:%d" % int(step["button"])
+		"joypad_button":
+			return "joy:%d:%d" % [int(step["device"]), int(step["index"])]
+		"joypad_motion":
+			return "axis:%d:%d" % [int(step["device"]), int(step["index"])]
 	return ""
 
 
@@ -862,6 +896,19 @@ func _emit(step: Dictionary, pressed: bool) -> void:
 			mm.button_mask = Input.get_mouse_button_mask()
 			_apply_mods(mm, step["mods"])
 			Input.parse_input_event(mm)
+		"joypad_button":
+			var jb: InputEventJoypadButton = InputEventJoypadButton.new()
+			jb.device = int(step["device"])
+			jb.button_index = int(step["index"]) as JoyButton
+			jb.pressed = pressed
+			jb.pressure = 1.0 if pressed else 0.0
+			Input.parse_input_event(jb)
+		"joypad_motion":
+			var jm: InputEventJoypadMotion = InputEventJoypadMotion.new()
+			jm.device = int(step["device"])
+			jm.axis = int(step["index"]) as JoyAxis
+			jm.axis_value = float(step["value"]) if pressed else 0.0
+			Input.parse_input_event(jm)
 
 
 func _apply_mods(ev: InputEventWithModifiers, mods: Dictionary) -> void:

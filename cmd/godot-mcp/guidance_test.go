@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
@@ -175,6 +176,20 @@ func TestToolsListBudget(t *testing.T) {
 	}
 	_, all := hosttest.ToolsList(t, binPath, "all")
 	t.Logf("tools/list with every toolset: %d bytes", len(all))
+	// Issue 28.3's profile targets (2d ≤ 40 KB) are not met: these ceilings
+	// hold each profile at what it measured once output schemas left
+	// tools/list (docs/performance.md), so the list cannot grow back.
+	for name, ceiling := range map[string]int{"minimal": 34000, "2d": 90000, "3d": 86000, "playtest": 54000} {
+		p, ok := profile.Lookup(name)
+		if !ok {
+			t.Fatalf("no profile %s", name)
+		}
+		_, raw := hosttest.ToolsList(t, binPath, strings.Join(p.Toolsets, ","))
+		t.Logf("tools/list with profile %s: %d bytes", name, len(raw))
+		if len(raw) > ceiling {
+			t.Errorf("tools/list with profile %s is %d bytes, over its ceiling of %d", name, len(raw), ceiling)
+		}
+	}
 }
 
 // #24.13: a prompt argument that is not a string is refused with a
@@ -196,5 +211,48 @@ func TestBinaryPromptNumberArgument(t *testing.T) {
 	// The session goes on.
 	if _, rpcErr, _ := p.Try("prompts/get", map[string]any{"name": "godot_start_2d_scene", "arguments": map[string]any{"path": "res://main.tscn"}}); rpcErr != nil {
 		t.Fatalf("a valid prompts/get after: %s", rpcErr)
+	}
+}
+
+// #28.3: a tool with a look-alike says in its first sentence when to use
+// it rather than the other (play vs run_headless, the edited scene's tree
+// vs the running game's, pause vs a frame-exact step…), naming the other.
+func TestLookAlikeToolsNameEachOther(t *testing.T) {
+	_, raw := hosttest.ToolsList(t, binPath, "all")
+	var list struct {
+		Tools []struct {
+			Name, Description string
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatal(err)
+	}
+	desc := map[string]string{}
+	for _, tool := range list.Tools {
+		desc[tool.Name] = tool.Description
+	}
+	pairs := [][2]string{
+		{"godot_runtime_play", "godot_runtime_run_headless"},
+		{"godot_runtime_run_headless", "godot_runtime_play"},
+		{"godot_runtime_get_tree", "godot_scene_get_tree"},
+		{"godot_runtime_get_node", "godot_scene_get_node"},
+		{"godot_runtime_set_properties", "godot_scene_set_properties"},
+		{"godot_runtime_call_method", "godot_playtest_eval"},
+		{"godot_scene_call_method", "godot_runtime_call_method"},
+		{"godot_runtime_pause", "godot_playtest_step"},
+		{"godot_runtime_input", "godot_playtest_step"},
+	}
+	for _, p := range pairs {
+		d, ok := desc[p[0]]
+		if _, other := desc[p[1]]; !ok || !other {
+			t.Errorf("%s or %s is not served", p[0], p[1])
+			continue
+		}
+		first, _, _ := strings.Cut(d, ". ")
+		// A tool of the same toolset may be named bare (run_headless).
+		bare := p[1][strings.Index(p[1][len("godot_"):], "_")+len("godot_")+1:]
+		if !strings.Contains(first, p[1]) && !regexp.MustCompile(`\b`+bare+`\b`).MatchString(first) {
+			t.Errorf("%s's first sentence does not say when to use %s instead: %q", p[0], p[1], first)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 )
 
@@ -228,5 +230,65 @@ func TestBinarySwappedThirdPartyRefusedUntilTrusted(t *testing.T) {
 	}
 	if st := listToolsets(t, off)["probe"]; st.SHA256 != "" {
 		t.Fatalf("pinning off lists a pin: %+v", st)
+	}
+}
+
+// #25.6: enabling a toolset that is enabled already restarts it when its
+// executable changed since (answering what changed), once the new file is
+// trusted; an untrusted new file is refused and the running one stays.
+func TestBinaryReEnableRestartsAChangedToolset(t *testing.T) {
+	dir, cfg := t.TempDir(), t.TempDir()
+	if err := hosttest.BuildProbeToolset(dir, "probe"); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "probe")
+	env := []string{"GODOT_MCP_PLUGIN_DIR=" + dir, "XDG_CONFIG_HOME=" + cfg}
+	p := startBinary(t, env...)
+	p.Initialize()
+	enable := func() (hosttest.ToolResult, mcpserver.EnableResult) {
+		r := call(p, "godot_enable_toolset", map[string]any{"name": "probe"})
+		var res mcpserver.EnableResult
+		json.Unmarshal(r.StructuredContent, &res)
+		return r, res
+	}
+	if r, _ := enable(); r.IsError {
+		t.Fatalf("first enable: %s", r.StructuredContent)
+	}
+	if r := call(p, "godot_probe_env", nil); r.IsError {
+		t.Fatalf("godot_probe_env: %s", r.StructuredContent)
+	}
+	if r, res := enable(); r.IsError || !res.AlreadyEnabled || len(res.Restarted) != 0 {
+		t.Fatalf("enabling it again, unchanged: %s", r.StructuredContent)
+	}
+
+	swapExecutable(t, exe, "v2")
+	r, _ := enable()
+	if e := errorOf(r); !r.IsError || e.Required != envelope.RequirePluginTrusted {
+		t.Fatalf("re-enable with an untrusted new executable: %s", r.StructuredContent)
+	}
+	if !p.ToolNames()["godot_probe_env"] {
+		t.Fatal("the refused upgrade took the running toolset's tools away")
+	}
+	if _, errOut, code := runBinary(t, env, "toolset", "trust", "probe"); code != 0 {
+		t.Fatalf("toolset trust: %s", errOut)
+	}
+	r, res := enable()
+	if r.IsError || res.AlreadyEnabled || len(res.Restarted) != 1 || !strings.HasPrefix(res.Restarted[0], "probe: its executable "+exe+" changed") {
+		t.Fatalf("re-enable after the new executable was trusted: %s", r.StructuredContent)
+	}
+	if r := call(p, "godot_probe_env", nil); r.IsError {
+		t.Fatalf("godot_probe_env after the restart: %s", r.StructuredContent)
+	}
+	if st := listToolsets(t, p)["probe"]; !st.Enabled || st.SHA256 != sha256File(t, exe) {
+		t.Fatalf("after the restart probe is listed as %+v; the executable's sha256 is %s", st, sha256File(t, exe))
+	}
+	n := 0
+	for _, c := range pluginProcs(p.Cmd.Process.Pid) {
+		if strings.HasPrefix(c, exe) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d processes of %s run after the restart, want 1", n, exe)
 	}
 }

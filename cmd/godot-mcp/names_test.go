@@ -200,3 +200,31 @@ func TestBinaryRefusedSetInstallsNoEditorCode(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// #25.6: a third-party executable named like a built-in toolset is not
+// served (the built-in is), and godot_get_server_info's plugin_dir lists
+// it as skipped, saying why.
+func TestBinaryThirdPartyNamedLikeABuiltinIsListedAsSkipped(t *testing.T) {
+	dir := t.TempDir()
+	if err := hosttest.BuildProbeToolset(dir, "scene"); err != nil {
+		t.Fatal(err)
+	}
+	p := startBinary(t, "GODOT_MCP_PLUGIN_DIR="+dir)
+	p.Initialize()
+	var info struct {
+		PluginDir struct {
+			Skipped []struct{ File, Reason string } `json:"skipped"`
+		} `json:"plugin_dir"`
+	}
+	r := call(p, "godot_get_server_info", nil)
+	json.Unmarshal(r.StructuredContent, &info)
+	if len(info.PluginDir.Skipped) != 1 || info.PluginDir.Skipped[0].File != "scene" || !strings.Contains(info.PluginDir.Skipped[0].Reason, "built-in toolset scene") {
+		t.Fatalf("plugin_dir: %s", r.StructuredContent)
+	}
+	if r := call(p, "godot_enable_toolset", map[string]any{"name": "scene"}); r.IsError {
+		t.Fatalf("the built-in scene toolset: %s", r.StructuredContent)
+	}
+	if !p.ToolNames()["godot_scene_get_tree"] {
+		t.Fatal("the built-in scene toolset's tools are not served")
+	}
+}

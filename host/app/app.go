@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -131,7 +132,22 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 				skipped = append(skipped, mcpserver.SkippedPlugin{File: cfg.PluginDir, Reason: err.Error()})
 			}
 		}
-		specs = append(specs, found...)
+		// A third-party toolset named like a built-in would never be
+		// served (built-ins win): say so where the user looks.
+		taken := map[string]bool{}
+		for _, s := range specs {
+			taken[s.Name] = true
+		}
+		for _, f := range found {
+			if taken[f.Name] {
+				log.Warn("plugin-dir toolset named like a built-in; skipped", "name", f.Name, "path", f.Path)
+				skipped = append(skipped, mcpserver.SkippedPlugin{File: filepath.Base(f.Path),
+					Reason: fmt.Sprintf("the name %s is taken by the built-in toolset %s, which is served instead; rename the executable to give the toolset a name of its own", f.Name, f.Name)})
+				continue
+			}
+			taken[f.Name] = true
+			specs = append(specs, f)
+		}
 	}
 	svc := hostServices{app: a}
 	pluginLog := log.With("component", "plugin")

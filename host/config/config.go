@@ -51,9 +51,11 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_PLUGIN_PINNING", Flag: "", Default: "on", Usage: "on: the first enable of a third-party toolset records its executable's SHA-256 in <user config dir>/godot-mcp/trusted-plugins.json, and a changed executable is refused (required: plugin_trusted) until `godot-mcp toolset trust NAME`; off: no pinning (see docs/security.md)"},
 	{Env: "GODOT_MCP_CALL_TIMEOUT", Flag: "", Default: "2m", Usage: "longest a tool call may run inside a toolset plugin; a plugin that does not answer by then is considered hung and restarted"},
 	{Env: "GODOT_MCP_ERRORS_IN_RESULTS", Flag: "errors-in-results", Default: "true", Usage: "attach to every tool result the editor and game errors that appeared since the client's previous call (at most 5 listed, with the total; see docs/envelope.md); false turns it off"},
+	{Env: "GODOT_MCP_OUTPUT_SCHEMAS", Flag: "output-schemas", Default: "none", Usage: "what tools/list says of each tool's result: none (the default: the full result schema is the resource godot://tool/{name}, and tools/list stays small) or summary (also a top-level type summary as outputSchema, for a client that wants one)"},
 	{Env: "GODOT_BIN", Flag: "godot-bin", Default: "", Usage: "Godot 4 binary for headless runs (godot_runtime_run_headless, godot_tests_run, godot_diagnostics_check_project, godot_shader_validate) and the e2e suite (default: the connected editor's own executable if docs/security.md accepts it, else godot on PATH)"},
 	{Env: "GODOT_MCP_HEADLESS_DIRS", Flag: "", Default: "", Usage: "directories besides the project where headless runs (run_headless, tests_run, check_project) may run a Godot project, and the analysis tools may read one (separated by the OS path-list separator, : on Unix); by default only the project (GODOT_MCP_PROJECT_DIR or the connected editor's)"},
 	{Env: "GODOT_MCP_EXPORT_ROOTS", Flag: "", Default: "", Usage: "directories outside the project where godot_export_export may write exported games and godot_export_smoke_run may run packs from (separated by the OS path-list separator, : on Unix); by default export writes only inside the project, and never through a symbolic link"},
+	{Env: "GODOT_MCP_IMPORT_ROOTS", Flag: "", Default: "", Usage: "directories outside the project that godot_assets_import may copy files from (separated by the OS path-list separator, : on Unix); by default none: nothing outside the project is read, and never through a symbolic link"},
 	{Env: "GODOT_MCP_LOG_LEVEL", Flag: "log-level", Default: "info", Usage: "stderr log level: debug, info, warn, error"},
 	{Env: "GODOT_MCP_CONFORMANCE_FIXTURE", Flag: "", Default: "false", Usage: "test-only: true lets the toolset named 'conformance' (the MCP conformance suite's fixture) serve its tools and prompts under their bare names instead of godot_conformance_*; never set it in normal use"},
 }
@@ -89,8 +91,12 @@ type Config struct {
 	// ErrorsInResults: tool results carry the editor's and the game's new
 	// errors (GODOT_MCP_ERRORS_IN_RESULTS; mcpserver/errorfeed.go).
 	ErrorsInResults bool
-	LogLevel        string
-	GodotBin        string // GODOT_BIN; "" = godot on PATH
+	// OutputSchemaSummary: tools/list carries a type summary of each
+	// tool's result as outputSchema (GODOT_MCP_OUTPUT_SCHEMAS=summary);
+	// by default it carries none (mcpserver/budget.go).
+	OutputSchemaSummary bool
+	LogLevel            string
+	GodotBin            string // GODOT_BIN; "" = godot on PATH
 	// ConformanceFixture is test-only: the toolset named "conformance"
 	// serves unqualified names (GODOT_MCP_CONFORMANCE_FIXTURE).
 	ConformanceFixture bool
@@ -218,6 +224,11 @@ func fromValues(v map[string]string) (Config, error) {
 			errs = append(errs, fmt.Errorf("GODOT_MCP_EXPORT_ROOTS: %q is not an absolute path", d))
 		}
 	}
+	for _, d := range filepath.SplitList(v["GODOT_MCP_IMPORT_ROOTS"]) {
+		if d != "" && !filepath.IsAbs(d) {
+			errs = append(errs, fmt.Errorf("GODOT_MCP_IMPORT_ROOTS: %q is not an absolute path", d))
+		}
+	}
 	d, err := time.ParseDuration(v["GODOT_MCP_APPROVAL_TIMEOUT"])
 	if err != nil || d <= 0 {
 		errs = append(errs, fmt.Errorf("GODOT_MCP_APPROVAL_TIMEOUT=%q is not a positive duration like 30s", v["GODOT_MCP_APPROVAL_TIMEOUT"]))
@@ -263,6 +274,13 @@ func fromValues(v map[string]string) (Config, error) {
 	case "false", "0":
 	default:
 		errs = append(errs, fmt.Errorf("GODOT_MCP_ERRORS_IN_RESULTS=%q: want true or false", v["GODOT_MCP_ERRORS_IN_RESULTS"]))
+	}
+	switch strings.ToLower(strings.TrimSpace(v["GODOT_MCP_OUTPUT_SCHEMAS"])) {
+	case "", "none":
+	case "summary":
+		c.OutputSchemaSummary = true
+	default:
+		errs = append(errs, fmt.Errorf("GODOT_MCP_OUTPUT_SCHEMAS=%q: want none or summary", v["GODOT_MCP_OUTPUT_SCHEMAS"]))
 	}
 	switch strings.ToLower(v["GODOT_MCP_CONFORMANCE_FIXTURE"]) {
 	case "", "false", "0":

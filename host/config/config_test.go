@@ -60,7 +60,7 @@ func TestBadValuesRefused(t *testing.T) {
 	for k, v := range map[string]string{
 		"GODOT_MCP_TRANSPORT": "grpc", "GODOT_MCP_HTTP_PORT": "http", "GODOT_MCP_BRIDGE_URL": "http://x",
 		"GODOT_MCP_APPROVAL": "maybe", "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION": "sometimes", "GODOT_MCP_LOG_LEVEL": "loud",
-		"GODOT_MCP_CONFORMANCE_FIXTURE": "yes", "GODOT_MCP_PROFILE": "4d", "GODOT_MCP_EXPORT_ROOTS": "builds",
+		"GODOT_MCP_CONFORMANCE_FIXTURE": "yes", "GODOT_MCP_PROFILE": "4d", "GODOT_MCP_EXPORT_ROOTS": "builds", "GODOT_MCP_IMPORT_ROOTS": "art",
 	} {
 		if _, _, err := Load(env(map[string]string{k: v}), nil); err == nil || !strings.Contains(err.Error(), k) {
 			t.Errorf("%s=%s: want an error naming the variable, got %v", k, v, err)

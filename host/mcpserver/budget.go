@@ -8,16 +8,17 @@ import (
 // toolset enabled ≤ 90 KB, the core alone ≤ 8 KB; `make bench` reports it,
 // TestToolsListBudget holds it).
 //
-// A tool's outputSchema is served as a summary: the result's top-level
-// fields with their JSON types (an array's item type, a nullable field's
-// null, an enum's values). Nested objects are {"type":"object"}; which
-// fields are always present and what each means are left out. The full
-// schema (every nested field, required and described) is the tool's
-// contract, which the agent reads as the resource godot://tool/{name} and
-// docs/tool-contracts.md renders. Output schemas were half of tools/list,
-// yet an agent reads the result itself and most clients never show an
-// outputSchema to the model. A summary is weaker than the full schema, so a
-// result that matches the contract always matches what tools/list says.
+// tools/list carries no outputSchema by default (MCP makes it optional):
+// the full result schema (every nested field, required and described) is
+// the tool's contract, which the agent reads as the resource
+// godot://tool/{name} and docs/tool-contracts.md renders. Output schemas
+// were half of tools/list, then a quarter as summaries, yet an agent reads
+// the result itself and most clients never show an outputSchema to the
+// model. GODOT_MCP_OUTPUT_SCHEMAS=summary serves a summary for a client
+// that wants one: the result's top-level fields with their JSON types (an
+// array's item type, a nullable field's null, an enum's values), nested
+// objects as {"type":"object"}. A summary is weaker than the full schema,
+// so a result that matches the contract always matches it.
 
 // wireOutputSchema is the outputSchema as tools/list serves it. Invalid
 // JSON is returned unchanged.

@@ -97,6 +97,7 @@ type EnableResult struct {
 	Toolsets       []ToolsetStatus `json:"toolsets" description:"every toolset enabled by the call, in the order named"`
 	Tools          []string        `json:"tools" description:"tool names now available from them"`
 	AlreadyEnabled bool            `json:"already_enabled" description:"true when every one was enabled already (nothing changed)"`
+	Restarted      []string        `json:"restarted,omitempty" description:"toolsets that were enabled already but whose executable changed: stopped and started again from the new file, with what changed"`
 	ClientNote     string          `json:"client_note,omitempty" description:"set when your client is known not to show the new tools (it ignores tools/list_changed: how to call them by name) or to take fewer tools than are served now"`
 }
 
@@ -473,6 +474,9 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 		st, _ := s.findToolset(ctx, names[i])
 		res.Toolsets = append(res.Toolsets, st)
 		res.AlreadyEnabled = res.AlreadyEnabled && out.AlreadyEnabled
+		if out.Restarted != "" {
+			res.Restarted = append(res.Restarted, names[i]+": "+out.Restarted)
+		}
 	}
 	sort.Strings(res.Tools)
 	if len(names) == 1 && in.Profile == "" && in.Name != AllToolsets && (len(in.Names) == 0 || in.Names[0] != AllToolsets) {
@@ -532,6 +536,30 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 		unlock := s.lockToolset(name)
 		defer unlock()
 	}
+	// An enabled toolset whose executable changed is stopped here and
+	// enabled again below from the new file (an untrusted one is refused
+	// first, and nothing is stopped).
+	restarted := map[string]string{}
+	if ch, ok := s.toolsets.(toolsetChanges); ok {
+		for _, name := range names {
+			what, err := ch.Changed(name)
+			if err != nil {
+				return nil, err
+			}
+			if what != "" {
+				restarted[name] = what
+			}
+		}
+	}
+	for name := range restarted {
+		out, err := s.toolsets.Disable(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		s.RemoveTools(s.toolsOf(name, out.RemovedTools)...)
+		s.RemoveResources(s.resourcesOf(name, out.RemovedResources)...)
+		s.RemovePrompts(s.promptsOf(name, out.RemovedPrompts)...)
+	}
 	outs := make([]EnableOutcome, 0, len(names))
 	var started []string // enabled by this call, disabled again on failure
 	// A stager installs the toolsets' editor code only once the whole set
@@ -562,8 +590,17 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 				err = &envelope.Error{Code: err.Code, Required: err.Required,
 					Hint: fmt.Sprintf("Toolset %q cannot be enabled: %s Nothing was enabled; enable the others by name (%s).", name, strings.TrimSpace(err.Hint), strings.Join(without(names, name), ", "))}
 			}
+			if len(restarted) > 0 {
+				stopped := make([]string, 0, len(restarted))
+				for n := range restarted {
+					stopped = append(stopped, n)
+				}
+				sort.Strings(stopped)
+				err.Hint = strings.TrimSpace(err.Hint) + fmt.Sprintf(" %s had a new executable and was stopped to restart from it, so it is disabled now.", strings.Join(stopped, ", "))
+			}
 			return nil, err
 		}
+		out.Restarted = restarted[name]
 		outs = append(outs, out)
 		if !out.AlreadyEnabled {
 			started = append(started, name)

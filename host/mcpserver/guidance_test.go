@@ -171,8 +171,9 @@ func TestPromptsNameRealTools(t *testing.T) {
 	}
 }
 
-// tools/list serves a summary output schema; godot://tool/{name} has the
-// full contract with every result field described.
+// tools/list serves no output schema (a summary with
+// GODOT_MCP_OUTPUT_SCHEMAS=summary); godot://tool/{name} has the full
+// contract with every result field described.
 func TestToolContractResource(t *testing.T) {
 	c := newClient(t, New(Options{Config: testConfig(), Bridge: &stubBridge{}}))
 	text, mime, err := readResource(t, c, "godot://tool/godot_get_server_info")
@@ -192,6 +193,13 @@ func TestToolContractResource(t *testing.T) {
 	var wireTool struct {
 		OutputSchema json.RawMessage `json:"outputSchema"`
 	}
+	json.Unmarshal(listed, &wireTool)
+	if len(wireTool.OutputSchema) != 0 {
+		t.Errorf("tools/list serves an output schema by default: %s", wireTool.OutputSchema)
+	}
+	cfg := testConfig()
+	cfg.OutputSchemaSummary = true
+	listed, _ = json.Marshal(toolNames(t, newClient(t, New(Options{Config: cfg, Bridge: &stubBridge{}})))["godot_get_server_info"])
 	json.Unmarshal(listed, &wireTool)
 	wire := wireTool.OutputSchema
 	if strings.Contains(string(wire), "description") || strings.Contains(string(wire), "godot_version") || !strings.Contains(string(wire), `"bridge":{"type":"object"}`) {

@@ -15,14 +15,26 @@ import (
 // at start besides tool names (Claude Code defers tool schemas and reads
 // only these), so it maps the whole surface. Every toolset is listed from
 // its own declaration (description and keywords, sdk.Toolset), built-in
-// and third-party alike, never from a hand-kept list; how to enable
-// several at once, the profiles, and where the guides are follow. It stays
-// within InstructionsBudget whatever third-party toolsets are installed.
+// and third-party alike, never from a hand-kept list.
+//
+// Claude Code keeps only the first 2,048 characters of a server's
+// instructions (its MCP docs; "… [truncated]"), so the text has two parts.
+// The first, within InstructionsHeadBudget, is what every client reads:
+// what the server is, how to enable toolsets, and an index naming every
+// toolset with its first search words (as many as fit), third-party ones
+// too (by name when their words do not fit). The second, read by clients
+// that keep everything: profiles, conventions, guides, skills, and each
+// toolset's description with all its search words, within
+// InstructionsBudget whatever third-party toolsets are installed.
+
+// InstructionsHeadBudget is the most bytes of the first part, the index
+// of toolsets: what a client that cuts instructions short still reads.
+const InstructionsHeadBudget = 2048
 
 // InstructionsBudget is the most bytes the instructions take. Built-in
 // toolsets are always described in full; third-party ones are described
 // while the budget allows, then only named.
-const InstructionsBudget = 8 * 1024
+const InstructionsBudget = 12 * 1024
 
 // instructionsWait bounds how long the answer to initialize waits for the
 // descriptions of third-party toolsets still being read (their plugins are
@@ -134,12 +146,12 @@ func (s *Server) setDiscoverInstructions(ctx context.Context, _ any, _ *mcp.Disc
 	}
 }
 
-const instructionsHead = `godot-mcp drives a live Godot 4 editor: scenes, scripts, resources and project settings through the editor's own API and undo history, and the running game (play, observe, input, debug).
-
-Start with godot_get_server_info and godot_get_editor_state. Only the core tools (godot_get_server_info, godot_list_toolsets, godot_enable_toolset, godot_disable_toolset, godot_get_editor_state, godot_undo, godot_redo, godot_describe_class) are on at first; every toolset below adds its tools, named godot_<toolset>_<tool>, once enabled. Enable several at once: godot_enable_toolset {"names": ["scene", "scripts"]} (all or nothing, one tools/list_changed), or a profile's: {"profile": "2d"} (profiles below). Calling a tool of a toolset that is not enabled answers PRECONDITION_FAILED naming the toolset to enable.
-
-Toolsets (name: what it does. Search words):
+const instructionsHead = `godot-mcp drives a live Godot 4 editor (scenes, scripts, resources, settings, through its API and undo) and the game it runs. Core tools are on at start (godot_get_server_info, godot_get_editor_state, godot_list_toolsets, godot_enable_toolset, godot_undo…); each toolset adds tools named godot_<toolset>_<tool> once enabled: godot_enable_toolset {"names": ["scene", "scripts"]}, or a profile {"profile": "2d"}. A tool of a disabled toolset answers PRECONDITION_FAILED naming it.
+Toolsets (name: search words; more below):
 `
+
+// instructionsDetailHead opens the toolsets' descriptions in the second part.
+const instructionsDetailHead = "\nToolsets in detail (name: what it does. Search words):\n"
 
 // instructionsTail closes the instructions: the profiles, safety, guides,
 // prompts and the skills (read from host/profile and docs/skills).
@@ -187,11 +199,12 @@ func buildInstructions(toolsets []ToolsetSummary, client string) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(instructionsHead)
+	b.WriteString(indexPart(builtin, third, client))
+	b.WriteString(instructionsDetailHead)
 	for _, t := range builtin {
 		b.WriteString(toolsetLine(t, -1, -1))
 	}
-	tail := client + instructionsTail
+	tail := instructionsTail
 	if len(third) == 0 {
 		b.WriteString(tail)
 		return b.String()
@@ -211,6 +224,59 @@ func buildInstructions(toolsets []ToolsetSummary, client string) string {
 	}
 	b.WriteString(tail)
 	return b.String()
+}
+
+// indexPart is the first part of the instructions, within
+// InstructionsHeadBudget: the head, one line per built-in toolset with as
+// many of its search words as fit an equal share of what is left, the
+// third-party toolsets likewise while they fit (then by name, then
+// counted), and the client's paragraph.
+func indexPart(builtin, third []ToolsetSummary, client string) string {
+	var b strings.Builder
+	b.WriteString(instructionsHead)
+	left := InstructionsHeadBudget - b.Len() - len(client)
+	// Third-party toolsets get at least the room to be named (up to 300
+	// bytes); the built-ins share the rest.
+	reserve := min(len(restLine(third)), 300)
+	for i, t := range builtin {
+		line := indexLine(t, (left-reserve)/(len(builtin)-i))
+		b.WriteString(line)
+		left -= len(line)
+	}
+	for i, t := range third {
+		line := indexLine(t, left/(len(third)-i))
+		if len(line)+len(restLine(third[i+1:])) > left {
+			b.WriteString(fitRestLine(third[i:], left))
+			break
+		}
+		b.WriteString(line)
+		left -= len(line)
+	}
+	b.WriteString(client)
+	return b.String()
+}
+
+// indexLine is "- name: a, b, c" with as many search words as keep the
+// line within max bytes (the name alone when none fits).
+func indexLine(t ToolsetSummary, max int) string {
+	line := "- " + t.Name
+	n := 0
+	for _, k := range t.Keywords {
+		k = oneLine(k)
+		if k == "" {
+			continue
+		}
+		sep := ", "
+		if n == 0 {
+			sep = ": "
+		}
+		if len(line)+len(sep)+len(k)+1 > max {
+			break
+		}
+		line += sep + k
+		n++
+	}
+	return line + "\n"
 }
 
 // toolsetLine is "- name: description. Search words: a, b." with the

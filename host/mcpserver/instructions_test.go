@@ -27,10 +27,20 @@ func TestInstructionsBudgetHoldsWithManyThirdPartyToolsets(t *testing.T) {
 		if !utf8.ValidString(text) {
 			t.Errorf("%d third-party: not valid UTF-8", n)
 		}
+		head, detail, _ := strings.Cut(text, instructionsDetailHead)
+		if len(head) > InstructionsHeadBudget || !strings.Contains(head, "godot_enable_toolset") || !strings.Contains(head, "Your client (Cursor)") {
+			t.Errorf("%d third-party: the first part is %d bytes (at most %d), or lacks how to enable or the client's paragraph:\n%s", n, len(head), InstructionsHeadBudget, head)
+		}
 		for i := range 14 {
-			if !strings.Contains(text, fmt.Sprintf("- builtin%d: ", i)) {
-				t.Errorf("%d third-party: builtin%d missing", n, i)
+			if !strings.Contains(text, fmt.Sprintf("- builtin%d: Builtin words", i)) {
+				t.Errorf("%d third-party: builtin%d is not described", n, i)
 			}
+			if !strings.Contains(head, fmt.Sprintf("- builtin%d: Node2D", i)) {
+				t.Errorf("%d third-party: builtin%d is not in the first part with a search word:\n%s", n, i, head)
+			}
+		}
+		if n > 0 && !strings.Contains(head, "ext0") {
+			t.Errorf("%d third-party: the first part does not name ext0:\n%s", n, head)
 		}
 		if n > 0 && !strings.Contains(text, "- ext0: ") {
 			t.Errorf("%d third-party: the first is not described:\n%s", n, text)
@@ -38,7 +48,7 @@ func TestInstructionsBudgetHoldsWithManyThirdPartyToolsets(t *testing.T) {
 		if n == 60 && !strings.Contains(text, "ext59") {
 			t.Errorf("60 third-party: the last is not named:\n%s", text)
 		}
-		if n == 60 && strings.Contains(text, "ext12: ") {
+		if n == 60 && strings.Contains(detail, "- ext59: ") {
 			t.Errorf("60 third-party: more are described than the budget allows?")
 		}
 		if !strings.HasSuffix(text, instructionsTail) {

@@ -362,7 +362,7 @@ func (s *Server) AddTools(tools ...Tool) error {
 		}
 		reg := &registered{def: def, decl: decl, input: resolved, exec: t.Exec}
 		staged = append(staged, reg)
-		served = append(served, server.ServerTool{Tool: mcpTool(def), Handler: s.handler(reg)})
+		served = append(served, server.ServerTool{Tool: mcpTool(def, s.cfg.OutputSchemaSummary), Handler: s.handler(reg)})
 	}
 	s.addMu.Lock()
 	defer s.addMu.Unlock()
@@ -435,17 +435,16 @@ func (s *Server) Surface() []ToolDef {
 
 func boolPtr(b bool) *bool { return &b }
 
-func mcpTool(def ToolDef) mcp.Tool {
+func mcpTool(def ToolDef, outputSummary bool) mcp.Tool {
 	a := def.Class.Annotations()
 	if len(def.DestructiveWhen) > 0 {
 		a.Destructive = true // some calls destroy or overwrite
 	}
 	t := mcp.Tool{
-		Name:            def.Name,
-		Title:           def.Title,
-		Description:     def.Description,
-		RawInputSchema:  def.InputSchema,
-		RawOutputSchema: wireOutputSchema(def.OutputSchema),
+		Name:           def.Name,
+		Title:          def.Title,
+		Description:    def.Description,
+		RawInputSchema: def.InputSchema,
 		// The title is the tool's own (above): annotations.title would
 		// repeat it. readOnlyHint and openWorldHint are always explicit;
 		// destructiveHint and idempotentHint mean something only for a tool
@@ -457,6 +456,9 @@ func mcpTool(def ToolDef) mcp.Tool {
 			ReadOnlyHint:  boolPtr(a.ReadOnly),
 			OpenWorldHint: boolPtr(a.OpenWorld),
 		},
+	}
+	if outputSummary {
+		t.RawOutputSchema = wireOutputSchema(def.OutputSchema)
 	}
 	if !a.ReadOnly {
 		t.Annotations.DestructiveHint = boolPtr(a.Destructive)

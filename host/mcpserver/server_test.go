@@ -483,7 +483,8 @@ func TestAnnotationsFromClass(t *testing.T) {
 
 // TestGoldenToolsList pins the core tools/list answer (names, schemas, annotations).
 func TestGoldenToolsList(t *testing.T) {
-	c := newClient(t, New(Options{Config: testConfig(), Bridge: &stubBridge{}}))
+	srv := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
+	c := newClient(t, srv)
 	res, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -505,9 +506,16 @@ func TestGoldenToolsList(t *testing.T) {
 	if strings.TrimSpace(string(want)) != strings.TrimSpace(string(got)) {
 		t.Fatalf("tools/list drifted from %s; if intended, run `make docs` and review the diff (and contract_version)", golden)
 	}
+	// tools/list carries no outputSchema by default; every tool's contract
+	// (godot://tool/{name}) has one.
 	for _, tool := range res.Tools {
-		if len(tool.RawOutputSchema) == 0 && tool.OutputSchema.Type == "" {
-			t.Errorf("%s has no outputSchema", tool.Name)
+		if len(tool.RawOutputSchema) != 0 {
+			t.Errorf("%s lists an outputSchema by default", tool.Name)
+		}
+	}
+	for _, def := range srv.Surface() {
+		if len(def.OutputSchema) == 0 {
+			t.Errorf("%s has no output schema in its contract", def.Name)
 		}
 	}
 }

@@ -36,7 +36,7 @@ import (
 // bytes read here (mcp-go sees an empty object in their place), and a raw
 // structured result is spliced into the encoded answer.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
-	w := &lineWriter{w: out}
+	w := &lineWriter{w: out, subs: &stdioSubscriptions{}}
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(newStdLogger(errLog))
 	// mcp-go's own tool-call workers (5 by default) only see the odd
@@ -84,6 +84,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 				s.refuseLongLine(w, tooLong)
 				continue
 			}
+			w.subs.observe(line)
 			if answer := badPromptArguments(line); answer != nil {
 				_, _ = w.Write(answer)
 			} else if len(line) > 0 && !fast.serve(line) {
@@ -121,14 +122,26 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 // lineWriter serializes whole messages: mcp-go and the fast path each write
 // one message (with its newline) per Write call.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	subs *stdioSubscriptions // nil: lines go out as written
 }
 
+// Write writes one line (every writer here writes a whole line at a time),
+// tagged or held back by the client's subscriptions (stdio_subscriptions.go).
 func (l *lineWriter) Write(p []byte) (int, error) {
+	lines := [][]byte{p}
+	if l.subs != nil {
+		lines = l.subs.rewrite(p)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	for _, line := range lines {
+		if _, err := l.w.Write(line); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
 }
 
 // fastCalls serves tools/call requests without mcp-go's stdio layer.

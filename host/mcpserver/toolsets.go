@@ -39,6 +39,9 @@ type EnableOutcome struct {
 	Resources      []Resource
 	Prompts        []Prompt
 	AlreadyEnabled bool
+	// Restarted says what changed when an enabled toolset was restarted
+	// from a new executable (set by the server, see toolsetChanges).
+	Restarted string
 }
 
 // DisableOutcome is what a Toolsets implementation returns on disable.
@@ -62,6 +65,14 @@ type toolsetStatuser interface {
 // toolsetStager is a Toolsets that can enable a toolset without installing
 // its editor code, install it later, or take such a toolset back without
 // touching its editor code (host/toolsets.Manager).
+// toolsetChanges is implemented by a Toolsets that can tell an enabled
+// toolset's executable changed since it was enabled (what changed, or a
+// refusal such as an untrusted new file); godot_enable_toolset then
+// restarts it from the new file.
+type toolsetChanges interface {
+	Changed(name string) (string, *envelope.Error)
+}
+
 type toolsetStager interface {
 	EnableStaged(ctx context.Context, name, godotVersion string) (EnableOutcome, *envelope.Error)
 	InstallEditorCode(ctx context.Context, name string) *envelope.Error

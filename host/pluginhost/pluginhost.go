@@ -390,6 +390,13 @@ func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *envel
 	case ctx.Err() == context.Canceled || code == codes.Canceled:
 		return envelope.Errorf(envelope.InternalError,
 			"The call to '%s' was cancelled before toolset '%s' answered.", tool, name)
+	case code == codes.ResourceExhausted:
+		// The answer (or the request) was larger than the plugin protocol
+		// carries; gRPC refused it on one side and the plugin is fine.
+		p.logger.Warn("toolset message over the plugin protocol's limit", "tool", tool, "error", err)
+		return envelope.Errorf(envelope.InternalError,
+			"Toolset '%s' answered '%s' with more than the plugin protocol carries (%d MiB a message), so the result was dropped; the toolset keeps running. Ask for less in one call (a page, a limit, a smaller region or fewer items).",
+			name, tool, pluginproto.MaxMessageBytes>>20)
 	}
 	if p.client == nil { // in-process: nothing crashed, the toolset failed
 		p.logger.Error("in-process toolset failed during a call", "tool", tool, "error", err)

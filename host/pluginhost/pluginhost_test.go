@@ -631,3 +631,27 @@ func TestGateRefusesASendAfterTheCall(t *testing.T) {
 		t.Errorf("no log line for the late send:\n%s", logs.String())
 	}
 }
+
+// #25.6: a result over the plugin protocol's message limit is an
+// INTERNAL_ERROR that names the limit and the toolset, never "crashed", and
+// the plugin, which did nothing wrong but answer too much, keeps running.
+func TestOverLimitResultIsNotACrash(t *testing.T) {
+	p, _ := launch(t, &fakeServices{})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pid := p.Pid()
+	res := p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 70<<20))})
+	if res.Err == nil {
+		t.Fatalf("a 70 MiB result went through (%d bytes)", len(res.Structured))
+	}
+	msg := res.Err.Hint
+	if res.Err.Code != envelope.InternalError || strings.Contains(msg, "crash") || !strings.Contains(msg, "65 MiB") || !strings.Contains(msg, testSpec().Name) {
+		t.Fatalf("over-limit answer: %+v", res.Err)
+	}
+	if p.Exited() || p.Pid() != pid {
+		t.Fatalf("the plugin was dropped after an over-limit result (exited %v, pid %d -> %d)", p.Exited(), pid, p.Pid())
+	}
+	if res := p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(`{"bytes":10}`)}); res.Err != nil {
+		t.Fatalf("the next call: %v", res.Err)
+	}
+}

@@ -194,3 +194,31 @@ func pidOf(p Plugin) int {
 	}
 	return 0
 }
+
+// Changed says, for an enabled third-party toolset whose executable is not
+// the one its tools were read from, what changed ("" when nothing did, or
+// for a built-in, which is this binary). A changed executable that is not
+// trusted is refused here (required: plugin_trusted), before anything is
+// stopped. godot_enable_toolset then restarts the toolset from the new file.
+func (m *Manager) Changed(name string) (string, *envelope.Error) {
+	m.loadStatic()
+	e, ok := m.entries[name]
+	if !ok {
+		return "", nil
+	}
+	e.mu.Lock()
+	enabled, builtIn, was := e.enabled, e.spec.BuiltIn || e.static, e.infoStamp
+	e.mu.Unlock()
+	if !enabled || builtIn || was == (fileStamp{}) {
+		return "", nil
+	}
+	now := stampOf(e.spec.Path)
+	if now == (fileStamp{}) || now == was {
+		return "", nil
+	}
+	if err := m.checkTrust(e, false); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("its executable %s changed (%d bytes, modified %s; was %d bytes, modified %s)",
+		e.spec.Path, now.size, now.mtime.UTC().Format(time.RFC3339), was.size, was.mtime.UTC().Format(time.RFC3339)), nil
+}

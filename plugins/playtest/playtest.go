@@ -2,7 +2,8 @@
 // game at the agent's pace. eval runs code in the live game; step freezes it
 // and advances it by exact physics ticks or process frames (with an input
 // timeline, or until a predicate holds); wait_for blocks until a predicate
-// holds; watch samples values over frames. It drives the game through the
+// holds; watch samples values over frames; record writes the input the game
+// receives to a file that step replays. It drives the game through the
 // runtime toolset's probe and link, so it needs runtime enabled too; it is a
 // toolset of its own so that its descriptions are paid for only by an agent
 // that playtests (docs/playtest.md).
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"github.com/godot-mcp/godot-mcp/plugins/internal/timeline"
 	"io/fs"
+	"regexp"
 	"strings"
 	"time"
 
@@ -43,64 +45,68 @@ func Toolset() sdk.Toolset {
 	return sdk.Toolset{
 		Name:           "playtest",
 		Version:        "0.1.0",
-		Description:    "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames. Needs the runtime toolset enabled.",
-		Keywords:       []string{"eval", "freeze", "step frames", "physics ticks", "wait for", "watch values", "playtest"},
+		Description:    "Playtesting the running game at the agent's pace: eval code in the live game, freeze and step it exactly (input timeline, step until), wait for a condition, watch values over frames, record input and replay it. Needs the runtime toolset enabled.",
+		Keywords:       []string{"eval", "freeze", "step frames", "physics ticks", "wait for", "watch values", "playtest", "record input", "replay"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("eval", sdk.ToolOptions{
 				Title: "Evaluate in the live game",
-				Description: "Runs a GDScript expression or a few statements (await allowed; return gives the value) in the running game, also while it is paused or frozen, " +
-					"with node (default the current scene), tree, root, scene and the autoloads bound, and returns the value in the godot://docs/values shapes. " +
-					"Code that does not compile answers VALIDATION_ERROR with Godot's message and line; a script error answers VALIDATION_ERROR with the message, line and stack (the game goes on); a loop running past timeout_ms is cut (TIMEOUT).",
+				Description: "Runs a GDScript expression or statements (await allowed) in the running game, also paused or frozen; answers the value (godot://docs/values shapes). " +
+					"A compile or script error is VALIDATION_ERROR with Godot's message, line and stack; a loop past timeout_ms is cut (TIMEOUT).",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: bridgeOnly,
 			}, eval),
 			sdk.NewTool("step", sdk.ToolOptions{
 				Title: "Freeze and step game time",
-				Description: "Freezes the game (process and physics) and advances it exactly count physics ticks or process frames, or until a predicate holds, " +
-					"with an optional input timeline inside the window (at: the tick an input starts); inputs still held at the end are released. " +
-					"Leaves it frozen (then: resume resumes it; count 0 only freezes or resumes). Answers ticks and frames run, game time and wall time apart, and report values. " +
-					"play starts a scene frozen before its first frame first. Game code can read GodotMcpProbe.frozen and .stepping.",
+				Description: "Freezes the game and advances it exactly count physics ticks or process frames, or until a predicate holds, with an input timeline (or a recording's replay) inside; held inputs are released at the end. " +
+					"Leaves it frozen (then: resume; count 0 only freezes). Answers ticks, frames, game and wall time, report values. play first starts a scene frozen before its first frame. Game code sees GodotMcpProbe.frozen/.stepping.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: bridgeOnly,
 			}, step),
 			sdk.NewTool("wait_for", sdk.ToolOptions{
 				Title: "Wait for a condition",
-				Description: "Blocks until a predicate on the running game holds (an expression, a signal of node, a node appearing or leaving, a group's count), bounded by max_frames and timeout_ms. " +
-					"Answers held, the frame it held at, and the report values; when a bound expires first, held false, which bound, and the last values seen.",
+				Description: "Blocks until a predicate on the running game holds, bounded by max_frames and timeout_ms. " +
+					"Answers held, the frame, and the report values; when a bound expires first, held false, which bound, and the last values seen.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: bridgeOnly,
 			}, waitFor),
 			sdk.NewTool("watch", sdk.ToolOptions{
-				Title: "Watch values over frames",
-				Description: "Samples expressions every N process frames over a window of the running game and returns one timeline (frame, game time, values), " +
-					"bounded by max_samples and max_bytes (truncated says which cut it).",
+				Title:         "Watch values over frames",
+				Description:   "Samples expressions every N process frames of the running game: one timeline (frame, game time, values), bounded by max_samples and max_bytes.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true,
 				Preconditions: bridgeOnly,
 			}, watch),
 			sdk.NewTool("controls", sdk.ToolOptions{
 				Title:         "List live Controls",
-				Description:   "Lists the running game's Controls (path, class, text, rect in viewport and screen pixels, visible, disabled, focused; ItemList/Tree rows) with filters.",
+				Description:   "Lists the running game's Controls: path, class, text, rect (viewport and screen pixels), visible, disabled, focused, ItemList/Tree rows.",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, controls),
 			sdk.NewTool("interact", sdk.ToolOptions{
 				Title: "Click, hover, drag, scroll, type",
-				Description: "Points at a Control (node path, or its visible text; ItemList/Tree rows too) or a Node2D/Node3D (through its camera), resolved in the game now through stretch and camera, " +
-					"and clicks, double-clicks, hovers, drags, scrolls or types text into a LineEdit/TextEdit. A missing target is RESOURCE_NOT_FOUND; hidden, disabled, clipped or covered PRECONDITION_FAILED, with candidates; nothing is sent then. " +
-					"A frozen game runs just the gesture's frames.",
+				Description: "Clicks, double-clicks, hovers, drags, scrolls or types into a LineEdit/TextEdit at a Control (node path or visible text, ItemList/Tree rows too) or a Node2D/Node3D, resolved through stretch and camera. " +
+					"Missing: RESOURCE_NOT_FOUND; hidden, disabled, clipped or covered: PRECONDITION_FAILED with candidates, nothing sent. A frozen game runs just the gesture's frames.",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, interact),
+			sdk.NewTool("record", sdk.ToolOptions{
+				Title: "Record the game's input",
+				Description: "start records the input the running game receives (a person's or the agent's) at the tick it arrives, and checkpoint values; stop saves it as JSON, discard drops it; a stopped game saves it too. " +
+					"Replay: godot_playtest_step replay (with play, from a frozen start).",
+				Safety:          sdk.Runtime,
+				RunsCode:        true,
+				DestructiveWhen: []string{"overwrite"},
+				Preconditions:   bridgeOnly,
+			}, record),
 			sdk.NewTool("digest", sdk.ToolOptions{
 				Title:         "Scene at a glance",
-				Description:   "The live scene without a screenshot: nodes of interest (bodies, moving since the last digest, scripted, in groups) with position and velocity, and the visible UI texts.",
+				Description:   "The live scene without a screenshot: nodes of interest (bodies, moving, scripted, in groups) with position and velocity, and the visible UI texts.",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, digest),
@@ -141,10 +147,10 @@ const (
 
 // EvalIn is code to run in the live game.
 type EvalIn struct {
-	Code      string `json:"code" description:"a GDScript expression (node.position.y, scene.get_child_count()) or statements (a function body; return gives the value; await allowed). node, tree (SceneTree), root, scene and the autoloads are bound; an expression sees node's members by bare name"`
-	Node      string `json:"node,omitempty" description:"the node bound as node (and an expression's self): absolute (/root/Main/Player) or relative to the current scene; default the current scene"`
-	Mode      string `json:"mode,omitempty" jsonschema:"enum=auto|expression|snippet,default=auto" description:"auto runs code as an expression when it parses as one, else as statements"`
-	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=60000,default=5000" description:"time limit: a loop in the code that runs past it is cut (TIMEOUT)"`
+	Code      string `json:"code" description:"an expression (node.position.y) or statements (return gives the value). node, tree, root, scene and the autoloads are bound"`
+	Node      string `json:"node,omitempty" description:"bound as node (default the current scene)"`
+	Mode      string `json:"mode,omitempty" jsonschema:"enum=auto|expression|snippet,default=auto" description:"auto: an expression when it parses as one"`
+	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=60000,default=5000" description:"a loop past it is cut"`
 }
 
 // EvalOut is the value the code produced.
@@ -183,13 +189,13 @@ func eval(ctx context.Context, call *sdk.Call, in EvalIn) (EvalOut, error) {
 
 // Predicate is a condition on the live game; exactly one kind.
 type Predicate struct {
-	Expression   string `json:"expression,omitempty" description:"true when this expression is truthy: a GDScript expression (Godot's Expression: no statements); node's members by bare name; node, tree, root, scene and the autoloads are bound"`
-	Signal       string `json:"signal,omitempty" description:"true once node (the tool's node) emits this signal"`
-	NodeAppears  string `json:"node_appears,omitempty" description:"true once a node exists at this path"`
-	NodeLeaves   string `json:"node_leaves,omitempty" description:"true once no node exists at this path"`
-	Group        string `json:"group,omitempty" description:"true when the number of nodes in this group is within count_at_least/count_at_most"`
-	CountAtLeast *int   `json:"count_at_least,omitempty" jsonschema:"minimum=0" description:"group: at least this many"`
-	CountAtMost  *int   `json:"count_at_most,omitempty" jsonschema:"minimum=0" description:"group: at most this many"`
+	Expression   string `json:"expression,omitempty" description:"a GDScript Expression (no statements) that is truthy; node is its self; tree, root, scene and the autoloads are bound"`
+	Signal       string `json:"signal,omitempty" description:"node emitted it"`
+	NodeAppears  string `json:"node_appears,omitempty" description:"a node exists at this path"`
+	NodeLeaves   string `json:"node_leaves,omitempty" description:"no node exists at this path"`
+	Group        string `json:"group,omitempty" description:"its node count is within count_at_least/most"`
+	CountAtLeast *int   `json:"count_at_least,omitempty" jsonschema:"minimum=0"`
+	CountAtMost  *int   `json:"count_at_most,omitempty" jsonschema:"minimum=0"`
 }
 
 func (p *Predicate) check(where string) error {
@@ -239,15 +245,16 @@ type TimedInput = timeline.TimedInput
 
 // StepIn freezes the game and advances it by a counted window.
 type StepIn struct {
-	Unit      string       `json:"unit,omitempty" jsonschema:"enum=physics_ticks|process_frames,default=physics_ticks" description:"what count counts"`
-	Count     *int         `json:"count,omitempty" jsonschema:"minimum=0,maximum=36000" description:"ticks/frames to advance (0: only freeze); with until, the most to advance (default 600)"`
-	Until     *Predicate   `json:"until,omitempty" description:"stop as soon as this holds (checked before each tick, or after each frame)"`
-	Inputs    []TimedInput `json:"inputs,omitempty" jsonschema:"maxItems=500" description:"input timeline inside the window; whatever is still held when it ends is released"`
-	Report    []string     `json:"report,omitempty" jsonschema:"maxItems=16" description:"expressions whose values to answer when the window ends"`
-	Then      string       `json:"then,omitempty" jsonschema:"enum=freeze|resume,default=freeze" description:"leave the game frozen (default) or resume it afterwards"`
-	Node      string       `json:"node,omitempty" description:"the node bound as node (and the expressions' self) and whose signal until.signal names; default the current scene"`
+	Unit      string       `json:"unit,omitempty" jsonschema:"enum=physics_ticks|process_frames" description:"what count counts (default physics_ticks, or the replay's)"`
+	Count     *int         `json:"count,omitempty" jsonschema:"minimum=0,maximum=36000" description:"ticks/frames to advance; with until the most (default 600)"`
+	Until     *Predicate   `json:"until,omitempty" description:"stop once it holds"`
+	Inputs    []TimedInput `json:"inputs,omitempty" jsonschema:"maxItems=500" description:"input timeline inside the window"`
+	Report    []string     `json:"report,omitempty" jsonschema:"maxItems=16" description:"expressions to answer at the end"`
+	Then      string       `json:"then,omitempty" jsonschema:"enum=freeze|resume,default=freeze"`
+	Node      string       `json:"node,omitempty" description:"bound as node and emitter of until.signal (default the current scene)"`
 	TimeoutMs int          `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=600000" description:"wall-time bound (default 10 s + 100 ms per tick)"`
-	Play      string       `json:"play,omitempty" description:"first (re)start this scene (main, current or a res:// path) frozen before its first frame's _process; the window counts from there"`
+	Play      string       `json:"play,omitempty" description:"first (re)start this scene (main, current, res://...) frozen before its first frame"`
+	Replay    string       `json:"replay,omitempty" description:"a recording (godot_playtest_record) as inputs, count and unit; answers divergence of its checkpoints"`
 }
 
 // StepOut says what the window did.
@@ -268,6 +275,18 @@ type StepOut struct {
 	Frame            int64          `json:"frame" description:"the game's process frame counter now"`
 	PhysicsFrame     int64          `json:"physics_frame" description:"the game's physics frame counter now"`
 	Started          *Started       `json:"started,omitempty" description:"the game play started"`
+	Replay           string         `json:"replay,omitempty"`
+	Checked          *int           `json:"checkpoints_checked,omitempty" description:"replay: the recording's checkpoints evaluated"`
+	Divergence       *[]Divergence  `json:"divergence,omitempty" description:"replay: the checkpoints whose value differs from the recording ({error} replayed: not reached)"`
+}
+
+// Divergence is a checkpoint whose replayed value differs from the recorded one.
+type Divergence struct {
+	At       int    `json:"at"`
+	Expr     string `json:"expr"`
+	Node     string `json:"node,omitempty"`
+	Recorded any    `json:"recorded"`
+	Replayed any    `json:"replayed"`
 }
 
 // Started is the game a step with play started.
@@ -291,6 +310,16 @@ func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
 	}
 	if err := checkNodePath("node", in.Node, false); err != nil {
 		return StepOut{}, err
+	}
+	if in.Replay != "" {
+		p, err := recordingPath(in.Replay, "replay")
+		if err != nil {
+			return StepOut{}, err
+		}
+		in.Replay = p
+		if len(in.Inputs) > 0 {
+			return StepOut{}, sdk.Validation("give replay or inputs, not both: a replay takes its inputs from the recording")
+		}
 	}
 	count := 0
 	if in.Count != nil {
@@ -319,19 +348,31 @@ func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
 		}
 		in.Play = p
 	}
-	if in.Unit == "" {
+	if in.Unit == "" && in.Replay == "" {
 		in.Unit = "physics_ticks"
 	}
 	if in.Then == "" {
 		in.Then = "freeze"
 	}
-	if in.TimeoutMs == 0 {
-		in.TimeoutMs = 10000 + count*100
-		if in.TimeoutMs > 600000 {
+	timeoutGiven := in.TimeoutMs != 0
+	if !timeoutGiven {
+		in.TimeoutMs = min(10000+count*100, 600000)
+	}
+	params := map[string]any{"unit": in.Unit, "count": count, "then": in.Then, "timeout_ms": in.TimeoutMs}
+	if in.Replay != "" {
+		// The recording's own count, unit and time bound unless given.
+		params["replay"] = in.Replay
+		if in.Unit == "" {
+			delete(params, "unit")
+		}
+		if in.Count == nil {
+			delete(params, "count")
+		}
+		if !timeoutGiven && in.Count == nil {
+			delete(params, "timeout_ms")
 			in.TimeoutMs = 600000
 		}
 	}
-	params := map[string]any{"unit": in.Unit, "count": count, "then": in.Then, "timeout_ms": in.TimeoutMs}
 	if in.Until != nil {
 		params["until"] = in.Until
 	}
@@ -354,16 +395,19 @@ func step(ctx context.Context, call *sdk.Call, in StepIn) (StepOut, error) {
 		out.Values = map[string]any{}
 	}
 	out.ReleasedAtEnd = nonNil(out.ReleasedAtEnd)
+	if out.Replay != "" && out.Divergence == nil {
+		out.Divergence = &[]Divergence{}
+	}
 	return out, err
 }
 
 // WaitForIn blocks until a predicate holds.
 type WaitForIn struct {
-	Until     Predicate `json:"until" description:"what to wait for (exactly one kind)"`
-	Report    []string  `json:"report,omitempty" jsonschema:"maxItems=16" description:"expressions whose values to answer (when it held, or the last seen)"`
-	MaxFrames int       `json:"max_frames,omitempty" jsonschema:"minimum=1,maximum=36000,default=600" description:"give up after this many process frames"`
-	TimeoutMs int       `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=120000,default=10000" description:"give up after this much wall time"`
-	Node      string    `json:"node,omitempty" description:"the node bound as node (and the expressions' self) and whose signal until.signal names; default the current scene"`
+	Until     Predicate `json:"until"`
+	Report    []string  `json:"report,omitempty" jsonschema:"maxItems=16" description:"expressions to answer"`
+	MaxFrames int       `json:"max_frames,omitempty" jsonschema:"minimum=1,maximum=36000,default=600"`
+	TimeoutMs int       `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=120000,default=10000"`
+	Node      string    `json:"node,omitempty" description:"bound as node and emitter of until.signal (default the current scene)"`
 }
 
 // WaitForOut says what held and when, or what was last seen.
@@ -408,13 +452,13 @@ func waitFor(ctx context.Context, call *sdk.Call, in WaitForIn) (WaitForOut, err
 
 // WatchIn samples expressions over a window of frames.
 type WatchIn struct {
-	Expressions []string `json:"expressions" jsonschema:"minItems=1,maxItems=16" description:"what to sample: a GDScript expression (Godot's Expression: no statements); node's members by bare name; node, tree, root, scene and the autoloads are bound"`
-	Every       int      `json:"every,omitempty" jsonschema:"minimum=1,maximum=600,default=1" description:"sample every this many process frames"`
-	Frames      int      `json:"frames,omitempty" jsonschema:"minimum=1,maximum=36000,default=60" description:"the window: process frames to watch"`
-	MaxSamples  int      `json:"max_samples,omitempty" jsonschema:"minimum=1,maximum=5000,default=600" description:"stop (truncated) after this many samples"`
-	MaxBytes    int      `json:"max_bytes,omitempty" jsonschema:"minimum=1024,maximum=4194304,default=262144" description:"stop (truncated) before the timeline's JSON exceeds this"`
+	Expressions []string `json:"expressions" jsonschema:"minItems=1,maxItems=16" description:"GDScript Expressions; node is their self"`
+	Every       int      `json:"every,omitempty" jsonschema:"minimum=1,maximum=600,default=1"`
+	Frames      int      `json:"frames,omitempty" jsonschema:"minimum=1,maximum=36000,default=60" description:"process frames to watch"`
+	MaxSamples  int      `json:"max_samples,omitempty" jsonschema:"minimum=1,maximum=5000,default=600"`
+	MaxBytes    int      `json:"max_bytes,omitempty" jsonschema:"minimum=1024,maximum=4194304,default=262144" description:"of the timeline's JSON"`
 	TimeoutMs   int      `json:"timeout_ms,omitempty" jsonschema:"minimum=100,maximum=600000" description:"wall-time bound (default 10 s + 50 ms per frame)"`
-	Node        string   `json:"node,omitempty" description:"the node bound as node (and the expressions' self); default the current scene"`
+	Node        string   `json:"node,omitempty" description:"bound as node (default the current scene)"`
 }
 
 // Sample is one row of a timeline.
@@ -490,8 +534,8 @@ func scenePath(s string) (string, error) {
 
 // ControlsIn filters the live Controls.
 type ControlsIn struct {
-	Text  string `json:"text,omitempty" description:"only controls (or rows) whose text contains this, any case"`
-	Class string `json:"class,omitempty" description:"only this class and its subclasses (Button, BaseButton, LineEdit)"`
+	Text  string `json:"text,omitempty" description:"contained in the text, any case"`
+	Class string `json:"class,omitempty" description:"this class or a subclass"`
 	Under string `json:"under,omitempty" description:"only under this node path"`
 	All   bool   `json:"all,omitempty" description:"hidden controls too"`
 	Max   int    `json:"max,omitempty" jsonschema:"minimum=1,maximum=2000,default=200"`
@@ -564,7 +608,7 @@ type InteractIn struct {
 	By     *Vec2   `json:"by,omitempty" description:"drag: an offset in window pixels instead"`
 	Frames int     `json:"frames,omitempty" jsonschema:"minimum=1,maximum=600,default=8" description:"drag: frames the move takes"`
 	Amount int     `json:"amount,omitempty" jsonschema:"minimum=-100,maximum=100,default=3" description:"scroll: wheel steps, negative up"`
-	Value  string  `json:"value,omitempty" description:"type_text: the text (\\n presses Enter); with a target it is clicked first, else the focused LineEdit/TextEdit"`
+	Value  string  `json:"value,omitempty" description:"type_text: the text (\n is Enter); with a target it is clicked first"`
 }
 
 // Pointed is a resolved target.
@@ -670,5 +714,93 @@ func digest(ctx context.Context, call *sdk.Call, in DigestIn) (DigestOut, error)
 	out, err := sdk.Send[DigestOut](ctx, call.Host, "cmd_playtest_digest", in, 0)
 	out.Nodes = nonNil(out.Nodes)
 	out.Texts = nonNil(out.Texts)
+	return out, err
+}
+
+// recordingsDir is where a recording named without a path goes.
+const recordingsDir = "res://playtests/"
+
+var recordingName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// recordingPath checks a recording's path: a res:// .json file, or a bare
+// name for res://playtests/NAME.json.
+func recordingPath(s, field string) (string, error) {
+	if recordingName.MatchString(s) {
+		s = recordingsDir + s + ".json"
+	}
+	p, err := respath.Clean(s)
+	if err != nil {
+		return "", sdk.Validation(fmt.Sprintf("%s must be a res:// .json path or a name (letters, digits, _ and -) for %sNAME.json: %s", field, recordingsDir, sdk.AsError(err).Hint))
+	}
+	if !strings.HasSuffix(p, ".json") {
+		return "", sdk.Validation(fmt.Sprintf("%s %q must end in .json", field, s))
+	}
+	return p, nil
+}
+
+// Checkpoint is an expression recorded with its value at a tick.
+type Checkpoint struct {
+	At   int    `json:"at" jsonschema:"minimum=0"`
+	Expr string `json:"expr"`
+	Node string `json:"node,omitempty"`
+}
+
+// RecordIn starts or ends a recording.
+type RecordIn struct {
+	Action      string       `json:"action" jsonschema:"enum=start|stop|discard"`
+	Path        string       `json:"path,omitempty" description:"res:// .json, or a name for res://playtests/NAME.json"`
+	Unit        string       `json:"unit,omitempty" jsonschema:"enum=physics_ticks|process_frames,default=physics_ticks" description:"what at counts"`
+	Checkpoints []Checkpoint `json:"checkpoints,omitempty" jsonschema:"maxItems=100" description:"expressions whose values are recorded at tick at"`
+	Overwrite   bool         `json:"overwrite,omitempty"`
+}
+
+// CheckpointValue is a checkpoint with its recorded value.
+type CheckpointValue struct {
+	At    int    `json:"at"`
+	Expr  string `json:"expr"`
+	Node  string `json:"node,omitempty"`
+	Value any    `json:"value"`
+}
+
+// RecordOut says what the recording holds.
+type RecordOut struct {
+	Action      string            `json:"action"`
+	Path        string            `json:"path"`
+	Recording   bool              `json:"recording"`
+	Saved       bool              `json:"saved"`
+	Unit        string            `json:"unit"`
+	Frames      int               `json:"frames" description:"ticks/frames recorded"`
+	Inputs      int               `json:"inputs" description:"input steps saved"`
+	Checkpoints []CheckpointValue `json:"checkpoints"`
+	Ended       string            `json:"ended,omitempty" description:"stop, game_stopped, released, toolset_disabled or game_unreachable"`
+	Dropped     int               `json:"dropped,omitempty" description:"inputs left out (after the end, or past 20000)"`
+}
+
+func record(ctx context.Context, call *sdk.Call, in RecordIn) (RecordOut, error) {
+	params := map[string]any{"action": in.Action}
+	switch in.Action {
+	case "start":
+		p, err := recordingPath(in.Path, "path")
+		if err != nil {
+			return RecordOut{}, err
+		}
+		if in.Unit == "" {
+			in.Unit = "physics_ticks"
+		}
+		for i, c := range in.Checkpoints {
+			if strings.TrimSpace(c.Expr) == "" {
+				return RecordOut{}, sdk.Validation(fmt.Sprintf("checkpoints[%d].expr is empty", i))
+			}
+			if err := checkNodePath(fmt.Sprintf("checkpoints[%d].node", i), c.Node, false); err != nil {
+				return RecordOut{}, err
+			}
+		}
+		params["path"], params["unit"], params["checkpoints"], params["overwrite"] = p, in.Unit, nonNil(in.Checkpoints), in.Overwrite
+	case "stop", "discard":
+	default:
+		return RecordOut{}, sdk.Validation("action must be start, stop or discard")
+	}
+	out, err := sdk.Send[RecordOut](ctx, call.Host, "cmd_playtest_record", params, 2*editorSlack)
+	out.Checkpoints = nonNil(out.Checkpoints)
 	return out, err
 }

@@ -19,10 +19,10 @@ func TestPlaytestToolsRunCode(t *testing.T) {
 	for _, tool := range h.Tools() {
 		runs[tool.Name] = tool.RunsCode
 	}
-	if len(runs) != 7 {
-		t.Fatalf("%d tools, want 7: %v", len(runs), runs)
+	if len(runs) != 8 {
+		t.Fatalf("%d tools, want 8: %v", len(runs), runs)
 	}
-	for _, name := range []string{"eval", "step", "wait_for", "watch"} {
+	for _, name := range []string{"eval", "step", "wait_for", "watch", "record"} {
 		if !runs[name] {
 			t.Errorf("%s is not declared runs_code", name)
 		}

@@ -187,7 +187,7 @@ func search(ctx context.Context, call *sdk.Call, in SearchIn) (SearchOut, error)
 // ReadIn names a resource file.
 type ReadIn struct {
 	Path       string   `json:"path" description:"res:// path of a resource file (.tres, .res, an imported asset, …)"`
-	Properties []string `json:"properties,omitempty" description:"only these properties (default: every stored property)"`
+	Properties []string `json:"properties,omitempty" description:"only these, or paths into embedded resources (\"material:albedo_color\")"`
 }
 
 // SubResource is a built-in (embedded) resource inside the file.
@@ -294,7 +294,7 @@ func create(ctx context.Context, call *sdk.Call, in CreateIn) (CreateOut, error)
 // SetPropertiesIn changes properties of a resource file.
 type SetPropertiesIn struct {
 	Path       string         `json:"path" description:"res:// path of a .tres/.res file"`
-	Properties map[string]any `json:"properties" jsonschema:"required" description:"property name → new value in the value-codec shapes; all or nothing"`
+	Properties map[string]any `json:"properties" jsonschema:"required" description:"name or path (\"material:albedo_color\") → value (godot://docs/values); all or nothing"`
 	TimeoutMS  int            `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000" description:"how long to wait for the editor (default 15000)"`
 }
 
@@ -315,6 +315,8 @@ type SetPropertiesOut struct {
 	UndoHistory   string           `json:"undo_history,omitempty"`
 	RescanPending bool             `json:"rescan_pending"`
 	DryRun        bool             `json:"dry_run,omitempty"`
+	UsedBy        []string         `json:"used_by" description:"other files that refer to this one: they see the change"`
+	UsedByFull    bool             `json:"used_by_complete" description:"false when the search for used_by ran out of time"`
 }
 
 func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (SetPropertiesOut, error) {
@@ -331,6 +333,9 @@ func setProperties(ctx context.Context, call *sdk.Call, in SetPropertiesIn) (Set
 	}
 	if out.Changes == nil {
 		out.Changes = []PropertyChange{}
+	}
+	if out.UsedBy == nil {
+		out.UsedBy = []string{}
 	}
 	if call.DryRun {
 		out.DryRun, out.Persisted, out.Undoable = true, false, false
@@ -663,7 +668,7 @@ func Toolset() sdk.Toolset {
 			}, makeImage),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title:         "Set resource properties",
-				Description:   "Change several properties of a .tres/.res file at once (all or nothing, typed through the value codec) and save it; returns old and new values. Scenes using the resource see the change.",
+				Description:   "Changes several properties of a .tres/.res file (all or nothing, value-codec typed) and saves it; old and new values. \"material:albedo_color\" changes one value of an embedded resource; used_by: files that see the change.",
 				Safety:        sdk.Mutating,
 				Preconditions: pre,
 			}, setProperties),

@@ -44,7 +44,7 @@ func Toolset() sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("play", sdk.ToolOptions{
 				Title:         "Play the game",
-				Description:   "Runs the game (scene: main, current or a path) from the editor and waits until its probe reports in; pass output_cursor/errors_cursor as since to get_output/get_errors. A game that exits while starting fails with its errors; a script error answers required game_not_breaked; a breakpoint or pause answers ok with breaked and break_stack. Restarts a running game.",
+				Description:   "Plays the game in the editor to inspect and drive it live (for a one-off run that only collects output, run_headless). Runs the game (scene: main, current or a path) and waits until its probe reports in; pass output_cursor/errors_cursor as since to get_output/get_errors. A game that exits while starting fails with its errors; a script error answers required game_not_breaked; a breakpoint or pause answers ok with breaked and break_stack. Restarts a running game.",
 				Safety:        sdk.Runtime,
 				RunsCode:      true, // the game runs the project's scripts
 				Preconditions: bridgeOnly,
@@ -75,31 +75,31 @@ func Toolset() sdk.Toolset {
 			}, getErrors),
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title:         "Live scene tree",
-				Description:   "The running game's scene tree under a node (default /root, autoloads included): name, class, path, script, instanced scene and child count per node, to a depth (the root is level 1).",
+				Description:   "The LIVE game's scene tree (the edited scene's is godot_scene_get_tree) under a node (default /root, autoloads included): name, class, path, script, instanced scene and child count per node, to a depth (the root is level 1).",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getTree),
 			sdk.NewTool("get_node", sdk.ToolOptions{
 				Title:         "Live node",
-				Description:   "A node of the running game: its class, script, groups, children and properties (all inspector-visible and script properties, or the named ones) in the JSON value shapes of godot://docs/values.",
+				Description:   "A node of the LIVE game (the edited scene's: godot_scene_get_node): its class, script, groups, children and properties (all inspector-visible and script properties, or the named ones) in the JSON value shapes of godot://docs/values.",
 				Safety:        sdk.ReadOnly,
 				Preconditions: bridgeOnly,
 			}, getNode),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title:         "Set live properties",
-				Description:   "Sets properties of a node in the running game (values decoded by the property's type, all or nothing) and returns old and new values. Live only: the scene file is not changed (persisted: false).",
+				Description:   "Sets properties of a node in the LIVE game, not saved (to change the scene file, godot_scene_set_properties): values decoded by the property's type, all or nothing; returns old and new values (persisted: false).",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, setProperties),
 			sdk.NewTool("call_method", sdk.ToolOptions{
 				Title:         "Call a live method",
-				Description:   "Calls a method on a node of the running game with JSON arguments decoded by the method's argument types, waits for it (also when it awaits) and returns its result. Nothing is persisted.",
+				Description:   "Calls one method on a node of the running game (for an expression or statements, godot_playtest_eval) with JSON arguments decoded by the method's argument types, waits for it (also when it awaits) and returns its result. Nothing is persisted.",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, callMethod),
 			sdk.NewTool("input", sdk.ToolOptions{
 				Title:         "Send input to the game",
-				Description:   "Plays timed input steps in the game's frame loop: actions, keys, mouse motion and buttons, waits in frames or ms. A tap presses, holds (default 2 frames) and releases, so _process and _physics_process see is_action_just_pressed. Steps are all checked first; what is still pressed at the end is released.",
+				Description:   "Timed input in the running game's real-time frame loop (frame-exact input in a frozen game: godot_playtest_step; a click on a Control by its text: godot_playtest_interact): actions, keys, mouse motion and buttons, waits in frames or ms. A tap presses, holds (default 2 frames) and releases, so _process and _physics_process see is_action_just_pressed. Steps are all checked first; what is still pressed at the end is released.",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, sendInput),
@@ -117,13 +117,13 @@ func Toolset() sdk.Toolset {
 			}, getPerformance),
 			sdk.NewTool("pause", sdk.ToolOptions{
 				Title:         "Pause, time scale, step",
-				Description:   "Pauses or resumes the running game (SceneTree.paused), sets Engine.time_scale, and/or advances a paused game by step_frames frames, then leaves it paused. Answers after the steps ran.",
+				Description:   "Pauses or resumes the game as a person would see it (to advance exactly N frames or ticks with input inside, godot_playtest_step): SceneTree.paused, Engine.time_scale, and/or advances a paused game by step_frames frames, then leaves it paused. Answers after the steps ran.",
 				Safety:        sdk.Runtime,
 				Preconditions: bridgeOnly,
 			}, pause),
 			sdk.NewTool("run_headless", sdk.ToolOptions{
 				Title: "Run headless",
-				Description: "Runs a scene, a script (SceneTree/MainLoop, --script) or the main scene in a separate `godot --headless` with a time limit; " +
+				Description: "A one-off run that collects output and exit code, no editor needed (to inspect or drive a game live, play). Runs a scene, a script (SceneTree/MainLoop, --script) or the main scene in a separate `godot --headless` with a time limit; " +
 					"returns exit code, output and errors (file:line). Works without an editor. Godot: GODOT_BIN, else the connected editor's executable, else PATH; " +
 					"the project: project_dir, GODOT_MCP_PROJECT_DIR, or the editor's.",
 				Safety:        sdk.Runtime,

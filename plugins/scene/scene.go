@@ -32,7 +32,7 @@ func Toolset() sdk.Toolset {
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title:         "Get the scene tree",
-				Description:   "Lists the nodes of the edited scene (or a scene file given as scene) in tree order: path, name, type, depth, child count, script, instance info; type, name, root and max_depth narrow it. Paged with cursor.",
+				Description:   "Lists the nodes of the edited scene (or of the scene file scene) in tree order: path, name, type, depth, child count, script, instance info; narrowed by type, name, root, max_depth. Paged (cursor).",
 				Safety:        sdk.ReadOnly,
 				Preconditions: connected,
 			}, getTree),
@@ -128,7 +128,7 @@ func Toolset() sdk.Toolset {
 			}, edit[MoveNodeIn, MoveNodeOut]("cmd_scene_move_node", editTimeout)),
 			sdk.NewTool("set_properties", sdk.ToolOptions{
 				Title:         "Set node properties",
-				Description:   "Sets several properties of one node, typed by each property (godot://docs/values shapes), all or nothing; answers old and new values. Unknown properties and wrong shapes are refused with the expected shape. One undo action.",
+				Description:   "Sets several properties of one node, typed by each property (godot://docs/values shapes), all or nothing; answers old and new values. \"mesh:material:albedo_color\" sets one value in a sub-resource (a shared one needs allow_shared). Unknown properties and wrong shapes are refused with the expected shape. One undo action.",
 				Safety:        sdk.Mutating,
 				Preconditions: sceneNeeded,
 			}, edit[SetPropertiesIn, SetPropertiesOut]("cmd_scene_set_properties", editTimeout)),
@@ -176,6 +176,7 @@ func Toolset() sdk.Toolset {
 				Preconditions: sceneNeeded,
 				MayDestroy:    true,
 			}, batch),
+			callMethodTool(),
 		},
 	}
 }

@@ -117,7 +117,7 @@ func TestToolsDeclared(t *testing.T) {
 		"duplicate_node": sdk.Mutating, "rename_node": sdk.Mutating, "move_node": sdk.Mutating,
 		"set_properties": sdk.Mutating, "connect_signal": sdk.Mutating, "disconnect_signal": sdk.Mutating,
 		"set_groups": sdk.Mutating, "extract_branch": sdk.Mutating, "batch": sdk.Mutating,
-		"set_editable_children": sdk.Mutating, "select": sdk.Mutating,
+		"set_editable_children": sdk.Mutating, "select": sdk.Mutating, "call_method": sdk.Mutating,
 	}
 	// Tools that act on the edited scene ask the host to check active_scene first;
 	// the readers also read scene files, so they check it themselves.
@@ -126,11 +126,11 @@ func TestToolsDeclared(t *testing.T) {
 		"delete_node": true, "duplicate_node": true, "rename_node": true, "move_node": true,
 		"set_properties": true, "connect_signal": true, "disconnect_signal": true,
 		"set_groups": true, "extract_branch": true, "batch": true,
-		"set_editable_children": true, "select": true,
+		"set_editable_children": true, "select": true, "call_method": true,
 	}
 	tools := h.Tools()
-	if len(tools) != 23 {
-		t.Fatalf("%d tools, want 23", len(tools))
+	if len(tools) != 24 {
+		t.Fatalf("%d tools, want 24", len(tools))
 	}
 	for _, tool := range tools {
 		class, ok := want[tool.Name]
@@ -347,6 +347,25 @@ func commandCases() []commandCase {
 				map[string]any{"property": "text", "old": "Hello", "new": "Score: 0"},
 				map[string]any{"property": "visible", "old": true, "new": false}}}),
 			`{"path":"Label","changes":[{"property":"text","old":"Hello","new":"Score: 0"},{"property":"visible","old":true,"new":false}],"undoable":true}`},
+		{"set_properties: a sub-resource path, shared", "set_properties",
+			map[string]any{"node": "Ball", "properties": map[string]any{"mesh:material:albedo_color": "#ff0000"}, "allow_shared": true}, nil, "cmd_scene_set_properties",
+			`{"node":"Ball","properties":{"mesh:material:albedo_color":"#ff0000"},"allow_shared":true,"dry_run":false}`,
+			with(edit, map[string]any{"path": "Ball", "changes": []any{
+				map[string]any{"property": "mesh:material:albedo_color", "old": map[string]any{"r": 1, "g": 1, "b": 1, "a": 1}, "new": map[string]any{"r": 1, "g": 0, "b": 0, "a": 1},
+					"shared_with": []any{"Ball2:mesh"}, "saved_to": "res://ball.tres"}}}),
+			`{"changes":[{"property":"mesh:material:albedo_color","shared_with":["Ball2:mesh"],"saved_to":"res://ball.tres"}]}`},
+		{"call_method", "call_method",
+			map[string]any{"node": "Cam", "method": "look_at", "args": []any{map[string]any{"x": 0, "y": 0, "z": 0}}}, nil, "cmd_scene_call_method",
+			`{"node":"Cam","method":"look_at","args":[{"x":0,"y":0,"z":0}],"sub_resource":"","allow_shared":false,"dry_run":false}`,
+			with(edit, map[string]any{"path": "Cam", "target_type": "Camera3D", "method": "look_at", "signature": "look_at(target: Vector3, up: Vector3 = Vector3(0, 1, 0), use_model_front: bool = false) -> void",
+				"return": nil, "changes": []any{map[string]any{"object": ".", "property": "transform", "old": 1, "new": 2}}, "added_nodes": nil, "action": "godot-mcp: call look_at on 'Cam'"}),
+			`{"target_type":"Camera3D","return":null,"added_nodes":[],"changes":[{"object":".","property":"transform"}],"undoable":true,"action":"godot-mcp: call look_at on 'Cam'"}`},
+		{"call_method: on a sub-resource, dry run", "call_method",
+			map[string]any{"node": "Path", "method": "add_point", "args": []any{map[string]any{"x": 1, "y": 2}}, "sub_resource": "curve", "allow_shared": true}, []sdktest.CallOption{sdktest.DryRun()}, "cmd_scene_call_method",
+			`{"node":"Path","method":"add_point","args":[{"x":1,"y":2}],"sub_resource":"curve","allow_shared":true,"dry_run":true}`,
+			with(edit, map[string]any{"path": "Path", "sub_resource": "curve", "target_type": "Curve2D", "method": "add_point", "signature": "add_point(...)",
+				"return": nil, "changes": []any{}, "added_nodes": []any{}, "action": "", "undoable": false, "dry_run": true}),
+			`{"sub_resource":"curve","dry_run":true,"undoable":false,"action":""}`},
 		{"connect_signal", "connect_signal", map[string]any{"source": "Player", "signal": "hit", "target": ".", "method": "_on_player_hit", "binds": []any{1, "a"}, "deferred": true, "one_shot": true},
 			nil, "cmd_scene_connect_signal",
 			`{"source":"Player","signal":"hit","target":".","method":"_on_player_hit","binds":[1,"a"],"deferred":true,"one_shot":true,"dry_run":false}`,

@@ -362,7 +362,16 @@ func (in SetPropertiesIn) params() (map[string]any, error) {
 	if len(in.Properties) == 0 {
 		return nil, sdk.Validation(`properties is required: an object {property: value} with at least one property, e.g. {"position": {"x": 10, "y": 20}}`)
 	}
-	return map[string]any{"node": in.Node, "properties": in.Properties}, nil
+	for k := range in.Properties {
+		if strings.HasPrefix(k, ":") || strings.HasSuffix(k, ":") || strings.Contains(k, "::") {
+			return nil, sdk.Validation(fmt.Sprintf("property path %q has an empty segment; write property:sub_property, e.g. \"mesh:material:albedo_color\"", k))
+		}
+	}
+	p := map[string]any{"node": in.Node, "properties": in.Properties}
+	if in.AllowShared {
+		p["allow_shared"] = true
+	}
+	return p, nil
 }
 
 func (o *SetPropertiesOut) normalize() {

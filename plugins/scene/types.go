@@ -15,11 +15,11 @@ type Honesty struct {
 // GetTreeIn selects the part of a scene tree to list.
 type GetTreeIn struct {
 	Scene           string `json:"scene,omitempty" description:"res:// scene file to read instead of the edited scene"`
-	Root            string `json:"root,omitempty" jsonschema:"default=." description:"node to start from, relative to the scene root (\".\" is the root)"`
+	Root            string `json:"root,omitempty" jsonschema:"default=." description:"start node (\".\" is the root)"`
 	MaxDepth        *int   `json:"max_depth,omitempty" jsonschema:"minimum=0" description:"levels below root to list (0 = root only); omit for the whole tree"`
 	Type            string `json:"type,omitempty" description:"only nodes of this class or a subclass (engine class or class_name)"`
-	Name            string `json:"name,omitempty" description:"list only nodes whose name matches this pattern (* and ?, case-insensitive)"`
-	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also list nodes inside instances (default: only those with Editable Children, as the Scene dock)"`
+	Name            string `json:"name,omitempty" description:"only names matching this pattern (* ?, any case)"`
+	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also nodes inside instances without Editable Children"`
 	Limit           int    `json:"limit,omitempty" jsonschema:"default=1000,minimum=1,maximum=5000" description:"most nodes per answer"`
 	Cursor          string `json:"cursor,omitempty" description:"next_cursor of the previous answer, to get the next page"`
 }
@@ -56,7 +56,7 @@ type FindNodesIn struct {
 	Scene           string `json:"scene,omitempty" description:"res:// path of a scene file to search instead of the edited scene"`
 	Root            string `json:"root,omitempty" jsonschema:"default=." description:"search under this node only"`
 	Name            string `json:"name,omitempty" description:"name pattern (* and ?, case-insensitive), e.g. \"Enemy*\""`
-	Type            string `json:"type,omitempty" description:"class, including subclasses (\"CollisionObject2D\" finds bodies and areas), or a script class_name"`
+	Type            string `json:"type,omitempty" description:"class incl. subclasses (\"CollisionObject2D\": bodies, areas) or class_name"`
 	Group           string `json:"group,omitempty" description:"only nodes in this group"`
 	Script          string `json:"script,omitempty" description:"only nodes with this script attached (res:// path)"`
 	ExpandInstances bool   `json:"expand_instances,omitempty" description:"also search inside instanced scenes without Editable Children"`
@@ -68,7 +68,7 @@ type FindNodesIn struct {
 type GetNodeIn struct {
 	Node       string   `json:"node" jsonschema:"minLength=1" description:"node path relative to the scene root (\".\" is the root), e.g. \"Player/Sprite2D\""`
 	Scene      string   `json:"scene,omitempty" description:"res:// path of a scene file to read instead of the edited scene"`
-	Properties []string `json:"properties,omitempty" description:"property names to read; omit for every property shown in the Inspector"`
+	Properties []string `json:"properties,omitempty" description:"names or sub-resource paths (\"mesh:material:albedo_color\"); default: all Inspector ones"`
 }
 
 // Connection is one persistent signal connection.
@@ -145,7 +145,7 @@ type OpenOut struct {
 // CreateIn describes a new scene file.
 type CreateIn struct {
 	Path     string `json:"path" jsonschema:"minLength=1" description:"res:// .tscn (or .scn) to write; folders are created; never overwrites"`
-	RootType string `json:"root_type,omitempty" jsonschema:"default=Node" description:"class of the root node (engine Node class or script class_name), e.g. Node2D, Node3D, Control"`
+	RootType string `json:"root_type,omitempty" jsonschema:"default=Node" description:"Node class or class_name, e.g. Node3D"`
 	RootName string `json:"root_name,omitempty" description:"name of the root node; default: the file name in PascalCase"`
 	Open     *bool  `json:"open,omitempty" jsonschema:"default=true" description:"open the new scene in the editor"`
 }
@@ -212,7 +212,7 @@ type ReloadOut struct {
 // CreateNodeIn describes a new node.
 type CreateNodeIn struct {
 	Type       string                     `json:"type" jsonschema:"minLength=1" description:"Node class (\"Node2D\", \"Sprite2D\", \"Label\", …) or a script class_name"`
-	Name       string                     `json:"name,omitempty" description:"node name; default: the type, numbered to be free; an explicit name that is taken is refused"`
+	Name       string                     `json:"name,omitempty" description:"default: the type, numbered to be free; a taken name is refused"`
 	Parent     string                     `json:"parent,omitempty" jsonschema:"default=." description:"parent path relative to the scene root"`
 	Properties map[string]json.RawMessage `json:"properties,omitempty" description:"initial property values, in the shapes of godot://docs/values"`
 	Script     string                     `json:"script,omitempty" description:"res:// path of a script to attach"`
@@ -278,7 +278,7 @@ type DeleteNodeOut struct {
 type DuplicateNodeIn struct {
 	NodeIn
 	Name   string `json:"name,omitempty" description:"name of the copy; default: the original's, numbered to be free"`
-	Parent string `json:"parent,omitempty" description:"parent of the copy; default: the original's parent (the copy goes right after it)"`
+	Parent string `json:"parent,omitempty" description:"default: the original's parent, right after it"`
 }
 
 // DuplicateNodeOut reports the copy.
@@ -310,8 +310,8 @@ type RenameNodeOut struct {
 type MoveNodeIn struct {
 	NodeIn
 	NewParent           string `json:"new_parent,omitempty" description:"new parent path; default: the current parent (reorder only)"`
-	Index               *int   `json:"index,omitempty" jsonschema:"minimum=0" description:"position among the (new) parent's children; default: last when reparenting, unchanged otherwise"`
-	KeepGlobalTransform *bool  `json:"keep_global_transform,omitempty" jsonschema:"default=true" description:"keep the node where it is on screen/in the world (Node2D, Node3D; Control keeps its global position)"`
+	Index               *int   `json:"index,omitempty" jsonschema:"minimum=0" description:"among the parent's children; default: last on reparent, else unchanged"`
+	KeepGlobalTransform *bool  `json:"keep_global_transform,omitempty" jsonschema:"default=true" description:"stay in place on screen/in the world"`
 }
 
 // MoveNodeOut reports a move.
@@ -329,7 +329,8 @@ type MoveNodeOut struct {
 // SetPropertiesIn sets several properties of one node.
 type SetPropertiesIn struct {
 	NodeIn
-	Properties map[string]json.RawMessage `json:"properties" description:"{property: value}, in the shapes of godot://docs/values; all or nothing"`
+	Properties  map[string]json.RawMessage `json:"properties" description:"{property or path \"a:b:c\": value} (godot://docs/values); all or nothing"`
+	AllowShared bool                       `json:"allow_shared,omitempty" description:"change a sub-resource other nodes or files use too"`
 }
 
 // Change is one property's old and new value.
@@ -337,6 +338,9 @@ type Change struct {
 	Property string          `json:"property"`
 	Old      json.RawMessage `json:"old"`
 	New      json.RawMessage `json:"new" description:"the value read back after setting it"`
+	// Set for sub-resource paths only.
+	SharedWith []string `json:"shared_with,omitempty" description:"other users of the resource: \"Node:property\" or a res:// file"`
+	SavedTo    string   `json:"saved_to,omitempty" description:"the file the change was saved to"`
 }
 
 // SetPropertiesOut reports the changes.

@@ -38,6 +38,7 @@ type WritePlaytestIn struct {
 	Unit       string                `json:"unit,omitempty" jsonschema:"enum=physics_ticks|process_frames,default=physics_ticks" description:"what at and count count"`
 	Count      int                   `json:"count,omitempty" jsonschema:"minimum=0,maximum=36000" description:"ticks/frames the test plays (default: the last at)"`
 	Inputs     []timeline.TimedInput `json:"inputs,omitempty" jsonschema:"maxItems=500" description:"input timeline as godot_playtest_step takes it (at from the scene's start)"`
+	Recording  string                `json:"recording,omitempty" description:"or a godot_playtest_record file (res://...json): its inputs, and its frames as count"`
 	Checks     []Check               `json:"checks" jsonschema:"minItems=1,maxItems=100" description:"what must hold, and when"`
 	Overwrite  bool                  `json:"overwrite,omitempty" description:"replace an existing script at path"`
 	Run        *bool                 `json:"run,omitempty" description:"run it headless at once and answer the result (default true)"`
@@ -82,6 +83,11 @@ func writePlaytest(ctx context.Context, call *sdk.Call, in WritePlaytestIn) (Wri
 	}
 	if !strings.HasSuffix(scene, ".tscn") && !strings.HasSuffix(scene, ".scn") {
 		return WritePlaytestOut{}, sdk.Validation(fmt.Sprintf("scene must be a .tscn or .scn scene, not %s", scene))
+	}
+	if in.Recording != "" {
+		if err := fromRecording(dir, &in); err != nil {
+			return WritePlaytestOut{}, err
+		}
 	}
 	unit := in.Unit
 	if unit == "" {
@@ -137,6 +143,71 @@ func writePlaytest(ctx context.Context, call *sdk.Call, in WritePlaytestIn) (Wri
 	return out, nil
 }
 
+// recordingDoc is the part of a godot_playtest_record file (docs/playtest.md,
+// version 1) a test is written from.
+type recordingDoc struct {
+	Format  string                `json:"format"`
+	Version int                   `json:"version"`
+	Unit    string                `json:"unit"`
+	Frames  int                   `json:"frames"`
+	Inputs  []timeline.TimedInput `json:"inputs"`
+}
+
+// fromRecording takes in's inputs, count and unit from its recording.
+func fromRecording(dir string, in *WritePlaytestIn) error {
+	if len(in.Inputs) > 0 {
+		return sdk.Validation("give recording or inputs, not both")
+	}
+	clean, err := respath.Clean(in.Recording)
+	if err != nil || !strings.HasSuffix(clean, ".json") {
+		return sdk.Validation("recording must be a res:// .json path, e.g. res://playtests/jump.json")
+	}
+	root, err := nolinks.Open(dir)
+	if err != nil {
+		return sdk.Internal(fmt.Sprintf("opening the project %s: %v", dir, err))
+	}
+	defer root.Close()
+	raw, err := root.ReadFile(strings.TrimPrefix(clean, "res://"))
+	if err != nil {
+		if nolinks.IsLink(err) {
+			return sdk.Validation(fmt.Sprintf("refused to read %s: %v", clean, err))
+		}
+		list := "none"
+		if have, _ := filepath.Glob(filepath.Join(dir, "playtests", "*.json")); len(have) > 0 {
+			for i, h := range have {
+				have[i] = "res://playtests/" + filepath.Base(h)
+			}
+			list = strings.Join(have, ", ")
+		}
+		return sdk.NotFound(fmt.Sprintf("no recording at %s; recordings in res://playtests: %s", clean, list))
+	}
+	var doc recordingDoc
+	bad := func(why string) error {
+		return sdk.Validation(fmt.Sprintf("%s is not a recording this godot-mcp reads: %s (docs/playtest.md)", clean, why))
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return bad(err.Error())
+	}
+	switch {
+	case doc.Format != "godot-mcp-recording":
+		return bad(`format must be "godot-mcp-recording"`)
+	case doc.Version < 1 || doc.Version > 1:
+		return bad(fmt.Sprintf("version is %d; this godot-mcp reads version 1", doc.Version))
+	case doc.Unit != "physics_ticks" && doc.Unit != "process_frames":
+		return bad("unit must be physics_ticks or process_frames")
+	case len(doc.Inputs) > 500:
+		return bad(fmt.Sprintf("it has %d inputs; a test takes at most 500", len(doc.Inputs)))
+	}
+	if in.Unit != "" && in.Unit != doc.Unit {
+		return sdk.Validation(fmt.Sprintf("unit is %s but %s counts %s: give unit %s", in.Unit, clean, doc.Unit, doc.Unit))
+	}
+	in.Unit, in.Inputs = doc.Unit, doc.Inputs
+	if in.Count == 0 {
+		in.Count = doc.Frames
+	}
+	return nil
+}
+
 func linkRefusal(target string, err error) error {
 	if nolinks.IsLink(err) {
 		return sdk.Validation(fmt.Sprintf("refused to write %s: %v (godot-mcp never writes through a link a project holds)", target, err))
@@ -167,8 +238,15 @@ func playtestWindow(in WritePlaytestIn) (int, error) {
 				return 0, sdk.Validation(fmt.Sprintf("inputs[%d]: type key needs key (a Godot key name: A, Space, Left)", i))
 			}
 		case "mouse_button", "mouse_motion":
+		case "joypad_button", "joypad_motion":
+			if s.Index == nil {
+				return 0, sdk.Validation(fmt.Sprintf("inputs[%d]: type %s needs index (Godot's JoyButton or JoyAxis number)", i, s.Type))
+			}
+			if s.Type == "joypad_motion" && s.Value == nil {
+				return 0, sdk.Validation(fmt.Sprintf("inputs[%d]: type joypad_motion needs value (the axis position, -1 to 1)", i))
+			}
 		default:
-			return 0, sdk.Validation(fmt.Sprintf("inputs[%d].type is required: action, key, mouse_button or mouse_motion", i))
+			return 0, sdk.Validation(fmt.Sprintf("inputs[%d].type is required: action, key, mouse_button, mouse_motion, joypad_button or joypad_motion", i))
 		}
 	}
 	count := in.Count
@@ -302,7 +380,7 @@ func _timeline() -> Array:
 	var out: Array = []
 	for i: int in INPUTS.size():
 		var s: Dictionary = INPUTS[i]
-		var key: String = "%s:%s" % [s.get("type"), s.get("action", s.get("key", s.get("button", "left")))]
+		var key: String = "%s:%s:%s" % [s.get("type"), s.get("action", s.get("key", s.get("button", s.get("index", "left")))), s.get("device", 0)]
 		var at: int = int(s["at"])
 		match str(s.get("state", "tap")):
 			"press":
@@ -311,7 +389,7 @@ func _timeline() -> Array:
 				out.append({"at": at, "i": i, "input": s, "pressed": false, "key": key})
 			_:
 				out.append({"at": at, "i": i, "input": s, "pressed": true, "key": key})
-				if str(s["type"]) != "mouse_motion":
+				if not str(s["type"]) in ["mouse_motion", "joypad_motion"]:
 					out.append({"at": at + int(s.get("hold_frames", 2)), "i": i, "input": s, "pressed": false, "key": key})
 	out.sort_custom(func(a: Dictionary, b: Dictionary) -> bool: return a["at"] < b["at"] or (a["at"] == b["at"] and a["i"] < b["i"]))
 	return out
@@ -353,6 +431,19 @@ func _emit(s: Dictionary, pressed: bool) -> void:
 				mm.relative = Vector2(s["relative"]["x"], s["relative"]["y"])
 			_mods(mm, mods)
 			Input.parse_input_event(mm)
+		"joypad_button":
+			var jb: InputEventJoypadButton = InputEventJoypadButton.new()
+			jb.device = int(s.get("device", 0))
+			jb.button_index = int(s["index"]) as JoyButton
+			jb.pressed = pressed
+			jb.pressure = 1.0 if pressed else 0.0
+			Input.parse_input_event(jb)
+		"joypad_motion":
+			var jm: InputEventJoypadMotion = InputEventJoypadMotion.new()
+			jm.device = int(s.get("device", 0))
+			jm.axis = int(s["index"]) as JoyAxis
+			jm.axis_value = float(s["value"]) if pressed else 0.0
+			Input.parse_input_event(jm)
 
 
 func _mods(e: InputEventWithModifiers, mods: Array) -> void:

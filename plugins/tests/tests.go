@@ -40,7 +40,7 @@ func Toolset() sdk.Toolset {
 			}, run),
 			sdk.NewTool("write_playtest", sdk.ToolOptions{
 				Title: "Keep a playtest as a test",
-				Description: "Writes a GUT or gdUnit4 test script that plays a scene for a number of physics ticks (or frames), sends an input timeline (as godot_playtest_step takes it) and asserts expressions at given ticks, then runs it headless and answers the result. " +
+				Description: "Writes a GUT or gdUnit4 test script that plays a scene for a number of physics ticks (or frames), sends an input timeline (as godot_playtest_step takes it, or a godot_playtest_record recording) and asserts expressions at given ticks, then runs it headless and answers the result. " +
 					"The script needs only the framework, so the proof stays in the project.",
 				Safety:          sdk.Mutating,
 				RunsCode:        true,

@@ -254,14 +254,15 @@ func (p *Proc) Try(method string, params any) (result, rpcErr json.RawMessage, n
 }
 
 // Post sends a JSON-RPC request and does not wait for its answer (a later
-// Request skips it).
-func (p *Proc) Post(method string, params any) {
+// Request skips it). It returns the request's id.
+func (p *Proc) Post(method string, params any) int {
 	p.tb.Helper()
 	p.nextID++
 	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": p.nextID, "method": method, "params": params})
 	if _, err := p.stdin.Write(append(msg, '\n')); err != nil {
 		p.tb.Fatal(err)
 	}
+	return p.nextID
 }
 
 // Stop closes the server's stdin (end of the MCP session) and waits up to

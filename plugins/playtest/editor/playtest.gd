@@ -15,6 +15,7 @@ extends RefCounted
 
 const CommandRouter := preload("res://addons/godot_mcp/command_router.gd")
 const DebuggerPlugin := preload("res://addons/godot_mcp/runtime/debugger_plugin.gd")
+const Record := preload("record.gd")
 
 const DEFAULT_TIMEOUT_MS := 10000
 
@@ -22,10 +23,12 @@ const EVAL_PREFIX := "res://godot_mcp_eval_"
 const PLAYTEST_SCRIPT := "res://addons/godot_mcp/runtime/playtest.gd"
 
 var _router: CommandRouter = null
+var _record: Record = null
 
 
 func _init(router: RefCounted) -> void:
 	_router = router as CommandRouter
+	_record = Record.new(router)
 
 
 func get_commands() -> Dictionary:
@@ -37,7 +40,13 @@ func get_commands() -> Dictionary:
 		"cmd_playtest_controls": {"class": "runtime", "run": controls},
 		"cmd_playtest_interact": {"class": "runtime", "run": interact},
 		"cmd_playtest_digest": {"class": "runtime", "run": digest},
+		"cmd_playtest_record": {"class": "runtime", "run": record},
 	}
+
+
+## {action: start|stop|discard, path, unit?, checkpoints?, overwrite?}
+func record(params: Dictionary) -> Dictionary:
+	return await _record.record(params, _link())
 
 
 ## The runtime toolset's link to the game, or null when its editor code is not loaded.
@@ -61,6 +70,7 @@ func _ask(command: String, params: Dictionary, timeout_ms: int) -> Dictionary:
 ## Tells the running game to let go of everything (this toolset is going away):
 ## unfreeze, release held inputs, cancel a running window. Fire and forget.
 func release_game() -> void:
+	_record.teardown()
 	var link: RefCounted = _link()
 	if link != null:
 		link.call("release_game")
@@ -280,13 +290,35 @@ func step(params: Dictionary) -> Dictionary:
 		"unit": unit if unit != "" else "physics_ticks", "count": count, "inputs": inputs,
 		"report": report, "then": then if then != "" else "freeze", "node": node, "timeout_ms": timeout,
 	}
+	# Replay: the recording's inputs (and count and unit unless given) and its checkpoints.
+	var replay: Variant = _str(params, "replay")
+	if replay == null:
+		return _router.fail("VALIDATION_ERROR", "replay must be a res:// path of a recording.")
+	var recorded: Dictionary = {}
+	if replay != "":
+		if not (inputs as Array).is_empty():
+			return _router.fail("VALIDATION_ERROR", "Give replay or inputs, not both: replay takes its inputs from the recording.")
+		var loaded: Dictionary = _record.load_recording(str(replay))
+		if loaded.has("fail"):
+			return loaded["fail"]
+		recorded = loaded["doc"]
+		if unit != "" and unit != recorded["unit"]:
+			return _router.fail("VALIDATION_ERROR", "unit is %s but the recording %s counts %s; leave unit out to replay it." % [unit, replay, recorded["unit"]])
+		req["unit"] = recorded["unit"]
+		req["inputs"] = recorded.get("inputs", [])
+		req["checkpoints"] = recorded.get("checkpoints", [])
+		if params.get("count") == null:
+			req["count"] = int(recorded["frames"])
+			if params.get("timeout_ms") == null:
+				req["timeout_ms"] = mini(600000, 10000 + int(recorded["frames"]) * 100)
+		timeout = req["timeout_ms"]
 	if not u.is_empty():
 		req["until"] = u
 	var play: Variant = _str(params, "play")
 	if play == null:
 		return _router.fail("VALIDATION_ERROR", "play must be \"main\", \"current\" or a res:// scene path.")
 	if play == "":
-		return await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS)
+		return _replayed(await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS), recorded, str(replay))
 	# Start frozen: the runtime toolset's play, with the probe told to freeze the game
 	# before its first frame; then the window runs from there.
 	var link: RefCounted = _link()
@@ -301,12 +333,31 @@ func step(params: Dictionary) -> Dictionary:
 	var st: Dictionary = started["result"]
 	if not bool(st.get("probe_connected", false)):
 		return _router.fail("PRECONDITION_FAILED", "The game started but its probe did not report in: %s" % str(st.get("note", "it is stopped in the debugger.")), "game_not_breaked")
-	var r: Dictionary = await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS)
+	var r: Dictionary = _replayed(await _ask("step", req, int(timeout) + DEFAULT_TIMEOUT_MS), recorded, str(replay))
 	if bool(r.get("ok", false)):
 		(r["result"] as Dictionary)["started"] = {
 			"scene": st.get("scene", ""), "pid": st.get("pid", 0), "restarted": st.get("restarted", false),
 			"headless": st.get("headless", false), "output_cursor": st.get("output_cursor", 0), "errors_cursor": st.get("errors_cursor", 0),
 		}
+	return r
+
+
+## A step's answer with a replay's checkpoints compared to the recording: divergence
+## and checkpoints_checked; a refusal names the recording.
+func _replayed(r: Dictionary, recorded: Dictionary, path: String) -> Dictionary:
+	if recorded.is_empty():
+		return r
+	if not bool(r.get("ok", false)):
+		if str(r.get("error", "")) == "VALIDATION_ERROR":
+			r["hint"] = "In the recording %s: %s" % [path, r.get("hint", "")]
+		return r
+	var res: Dictionary = r["result"]
+	var cmp: Dictionary = Record.compare(recorded.get("checkpoints", []), res.get("checkpoints", []), res.get("checkpoints_not_reached", []), int(res.get("stepped", 0)))
+	res.erase("checkpoints")
+	res.erase("checkpoints_not_reached")
+	res["replay"] = path
+	res["divergence"] = cmp["divergence"]
+	res["checkpoints_checked"] = cmp["checked"]
 	return r
 
 

@@ -197,6 +197,11 @@ func read(params: Dictionary) -> Dictionary:
 			continue
 		names.append(n)
 	for n: String in (wanted as PackedStringArray):
+		if SubPath.is_path(n):
+			var r: Dictionary = SubPath.resolve(res, n, "%s '%s'" % [res.get_class(), p])
+			if not r.get("ok", false):
+				return _router.fail("VALIDATION_ERROR", str(r["hint"]))
+			continue
 		if not names.has(n):
 			var hint: String = "%s has no stored property '%s'." % [res.get_class(), n]
 			var near: PackedStringArray = []
@@ -206,6 +211,10 @@ func read(params: Dictionary) -> Dictionary:
 			if not near.is_empty():
 				hint += " Did you mean %s?" % ", ".join(near)
 			return _router.fail("VALIDATION_ERROR", hint)
+	for n: String in (wanted as PackedStringArray):
+		if SubPath.is_path(n):
+			var r2: Dictionary = SubPath.resolve(res, n)
+			props[n] = Codec.encode((r2["target"] as Object).get(str(r2["property"])))
 	for n: String in names:
 		if not (wanted as PackedStringArray).is_empty() and not (wanted as PackedStringArray).has(n):
 			continue

@@ -9,10 +9,13 @@ const PathGuard := preload("res://addons/godot_mcp/path_guard.gd")
 const Params := preload("res://addons/godot_mcp/lib/params.gd")
 const Files := preload("res://addons/godot_mcp/lib/files.gd")
 const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
+const SubPath := preload("res://addons/godot_mcp/lib/subpath.gd")
 
 ## How long godot_resources_rescan lets a scan already under way end before its own.
 const RESCAN_WAIT_MS: int = 5000
 
+## How long set_properties looks for the files that use the one it changes (used_by).
+const USERS_BUDGET_MS: int = 2000
 ## Text files search looks into (by extension).
 const SEARCH_EXTENSIONS := ["gd", "gdshader", "gdshaderinc", "tscn", "tres", "godot", "cfg", "json", "txt", "md", "csv", "xml", "yml", "yaml", "toml", "ini", "cs", "import", "gdextension", "html", "svg"]
 ## Search skips text files larger than this.

@@ -215,31 +215,56 @@ func set_properties(params: Dictionary) -> Dictionary:
 		return _router.fail("VALIDATION_ERROR", "'%s' is not a resource Godot can load." % p)
 	if res is Script or res is PackedScene:
 		return _router.fail("VALIDATION_ERROR", "'%s' is a %s; use the scripts or scene tools for it." % [p, res.get_class()])
-	var decoded: Dictionary = _decode_all(res, props as Dictionary)
+	var plain: Dictionary = {}
+	var paths: Dictionary = {}
+	for k: Variant in (props as Dictionary).keys():
+		if SubPath.is_path(str(k)):
+			paths[str(k)] = props[k]
+		else:
+			plain[k] = props[k]
+	var decoded: Dictionary = _decode_all(res, plain)
 	if not decoded.get("ok", false):
 		return decoded["failure"]
 	var values: Dictionary = decoded["values"]
-	var old_values: Dictionary = {}
-	var changes: Array = []
+	# [[object, property, new, old, name]]: plain properties of the file's resource, then paths
+	# into its embedded sub-resources.
+	var sets: Array = []
 	for k: Variant in values.keys():
-		old_values[k] = res.get(str(k))
+		sets.append([res, str(k), values[k], res.get(str(k)), str(k)])
+	var sub: Dictionary = _decode_paths(res, p, paths, values)
+	if not sub.get("ok", false):
+		return sub["failure"]
+	sets.append_array(sub["sets"])
+	var changes: Array = []
 	var out: Dictionary = {"path": p, "type": res.get_class(), "ready": true, "written": [p], "removed": []}
+	var users: Dictionary = await Files.find_referrers(PackedStringArray([p]), PackedStringArray(), {p: true}, USERS_BUDGET_MS)
+	var used_by: PackedStringArray = []
+	for r: Dictionary in users["referrers"]:
+		used_by.append(str(r["path"]))
+	out["used_by"] = used_by
+	out["used_by_complete"] = users["complete"]
 	if dry_run:
-		for k: Variant in values.keys():
-			changes.append({"property": k, "old": Codec.encode(old_values[k]), "new": Codec.encode(values[k])})
+		for e: Array in sets:
+			changes.append({"property": e[4], "old": Codec.encode(e[3]), "new": Codec.encode(e[2])})
 		out["changes"] = changes
 		out["persisted"] = false
 		out["undoable"] = false
 		return _router.ok(out)
+	var do_sets: Array = []
+	var undo_sets: Array = []
+	for e: Array in sets:
+		do_sets.append([e[0], e[1], e[2]])
+	for i: int in range(sets.size() - 1, -1, -1):
+		undo_sets.append([sets[i][0], sets[i][1], sets[i][3]])
 	var ur: EditorUndoRedoManager = EditorInterface.get_editor_undo_redo()
 	ur.create_action("godot-mcp: set properties of %s" % p, UndoRedo.MERGE_DISABLE, null)
-	ur.add_do_method(self, "_apply_properties", res, p, values)
-	ur.add_undo_method(self, "_apply_properties", res, p, old_values)
+	ur.add_do_method(self, "_apply_properties", res, p, do_sets)
+	ur.add_undo_method(self, "_apply_properties", res, p, undo_sets)
 	ur.commit_action(true)
 	if _last_save_error != OK:
 		return _router.fail("INTERNAL_ERROR", "The properties were set in the editor but saving %s failed (%s); godot_undo (history \"global\") reverts them." % [p, error_string(_last_save_error)])
-	for k: Variant in values.keys():
-		changes.append({"property": k, "old": Codec.encode(old_values[k]), "new": Codec.encode(res.get(str(k)))})
+	for e: Array in sets:
+		changes.append({"property": e[4], "old": Codec.encode(e[3]), "new": Codec.encode((e[0] as Object).get(str(e[1])))})
 	var st: Dictionary = Files.sync_files(PackedStringArray([p]), PackedStringArray())
 	out["changes"] = changes
 	out["persisted"] = true
@@ -249,14 +274,59 @@ func set_properties(params: Dictionary) -> Dictionary:
 	return _router.ok(out)
 
 
+## Resolves and decodes {"a:b": json} inside [param res] (the file [param file]): {ok, sets:
+## [[object, property, new, old, path]]} or {ok: false, failure}. A path through a resource
+## saved in another file is refused (saving this file would not save it).
+func _decode_paths(res: Resource, file: String, paths: Dictionary, plain: Dictionary) -> Dictionary:
+	var sets: Array = []
+	var problems: PackedStringArray = []
+	for path: String in paths.keys():
+		var first: String = path.get_slice(":", 0)
+		if plain.has(first):
+			problems.append("'%s' and a path inside it ('%s') cannot be set in one call; set '%s' first, then the path" % [first, path, first])
+			continue
+		var r: Dictionary = SubPath.resolve(res, path, "%s '%s'" % [res.get_class(), file])
+		if not r.get("ok", false):
+			problems.append(str(r["hint"]).trim_suffix("."))
+			continue
+		var chain: Array = r["chain"]
+		var prefixes: PackedStringArray = r["prefixes"]
+		var foreign: String = ""
+		for i: int in range(chain.size()):
+			var rp: String = (chain[i] as Resource).resource_path
+			if rp != "" and rp.get_slice("::", 0) != file:
+				foreign = "'%s' is the resource file '%s', not part of '%s': change it there (godot_resources_set_properties {path: \"%s\", properties: {\"%s\": …}})" % [prefixes[i], rp.get_slice("::", 0), file, rp.get_slice("::", 0), path.substr(prefixes[i].length() + 1)]
+				break
+		if foreign != "":
+			problems.append(foreign)
+			continue
+		var target: Object = r["target"]
+		var info: Dictionary = r["info"]
+		if int(info.get("usage", 0)) & PROPERTY_USAGE_STORAGE == 0:
+			problems.append("'%s' is not a stored property of %s (it would not be saved)" % [path, target.get_class()])
+			continue
+		var d: Dictionary = Codec.decode(paths[path], int(info.get("type", TYPE_NIL)), int(info.get("hint", PROPERTY_HINT_NONE)), str(info.get("hint_string", "")))
+		if not d.get("ok", false):
+			problems.append("%s: %s" % [path, d.get("hint", "does not fit")])
+			continue
+		sets.append([target, str(r["property"]), d["value"], target.get(str(r["property"])), path])
+	if not problems.is_empty():
+		return {"ok": false, "failure": _router.fail("VALIDATION_ERROR", "Nothing was changed. " + "; ".join(problems) + ".")}
+	return {"ok": true, "sets": sets}
+
+
 var _last_save_error: Error = OK
 
 
-## Sets [param values] on [param res], saves it to [param path] and tells the editor.
-func _apply_properties(res: Resource, path: String, values: Dictionary) -> void:
-	for k: Variant in values.keys():
-		res.set(str(k), values[k])
+## Sets [[object, property, value], …] (the file's resource and its embedded
+## sub-resources), saves [param res] to [param path] and tells the editor.
+func _apply_properties(res: Resource, path: String, sets: Array) -> void:
+	for e: Array in sets:
+		(e[0] as Object).set(str(e[1]), e[2])
 	_last_save_error = ResourceSaver.save(res, path)
+	for e: Array in sets:
+		if e[0] is Resource:
+			(e[0] as Resource).emit_changed()
 	res.emit_changed()
 	if not Files.efs().is_scanning():
 		Files.efs().update_file(path)

@@ -95,9 +95,14 @@ func play(params: Dictionary) -> Dictionary:
 	var restarted: bool = EditorInterface.is_playing_scene()
 	if restarted:
 		EditorInterface.stop_playing_scene()
-		var stop_deadline: int = Time.get_ticks_msec() + 5000
-		while _monitor.active_session() >= 0 and Time.get_ticks_msec() < stop_deadline:
+		# Wait for the old game to be gone (its debugger session too) before the
+		# new one starts: on a loaded machine that can take seconds, and a new
+		# game started before would be taken for one that died while starting.
+		var stop_deadline: int = Time.get_ticks_msec() + timeout_ms
+		while (_monitor.active_session() >= 0 or EditorInterface.is_playing_scene()) and Time.get_ticks_msec() < stop_deadline:
 			await _link.tree().process_frame
+		if _monitor.active_session() >= 0 or EditorInterface.is_playing_scene():
+			return _router.fail("TIMEOUT", "The game that was running did not stop within %d ms, so the new one was not started. Stop it with godot_runtime_stop (or end its process), then play again, or retry with a larger timeout_ms." % timeout_ms)
 	var headless: bool = display == "headless" or (display == "auto" and DisplayServer.get_name() == "headless")
 	var out_cursor: int = _monitor.output_cursor()
 	var err_cursor: int = _monitor.errors_cursor()

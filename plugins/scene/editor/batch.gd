@@ -13,7 +13,9 @@ var step_ops: Dictionary = {}
 func _run_steps(steps: Array, dry_run: bool, action: String) -> Dictionary:
 	_prop_lists.clear()
 	_type_cache.clear()
+	_ctx["dry_run"] = dry_run
 	var out: Dictionary = _run_steps_cached(steps, dry_run, action)
+	_ctx["dry_run"] = false
 	_prop_lists.clear()
 	_type_cache.clear()
 	return out

@@ -13,11 +13,16 @@ const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
 const EditorMenu := preload("res://addons/godot_mcp/lib/editor_menu.gd")
 const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
 const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
+const SubPath := preload("res://addons/godot_mcp/lib/subpath.gd")
+const Names := preload("res://addons/godot_mcp/lib/names.gd")
+const Files := preload("res://addons/godot_mcp/lib/files.gd")
 
 const ACTION_PREFIX := "godot-mcp: "
 ## get_tree / find_nodes: the most nodes one answer lists, and a byte budget.
 const TREE_MAX_LIMIT := 5000
 const TREE_MAX_BYTES := 2000000
+## How long a shared-resource check looks for other files using a resource file.
+const FILE_USERS_BUDGET_MS := 1000
 ## get_node: larger property values are left out (listed in omitted_properties).
 const PROPERTY_MAX_CHARS := 16384
 ## Properties set_properties refuses, with where to go instead.
@@ -41,6 +46,7 @@ var _scene_tabs: Node = null
 ## Shared by every family of one handlers.gd (set by init_family).
 var _prop_lists: Dictionary = {} # class|script -> {property: info}, for one call
 var _type_cache: Dictionary = {} # type name -> _node_type() answer, for one call
+var _ctx: Dictionary = {} # {dry_run} of the batch being run
 
 
 ## Wires this family to the router and to the caches all families share.
@@ -48,6 +54,7 @@ func init_family(router: CommandRouter, shared: Dictionary) -> void:
 	_router = router
 	_prop_lists = shared["prop_lists"]
 	_type_cache = shared["type_cache"]
+	_ctx = shared["ctx"]
 
 
 func _no_scene() -> Dictionary:
@@ -404,3 +411,66 @@ func _is_dirty(path: String) -> bool:
 		if s["path"] == path:
 			return s["dirty"]
 	return false
+
+
+# --- sub-resources ----------------------------------------------------------------------
+
+
+## Who else a change to the last resource of [param chain] (reached from [param node]
+## through [param prefixes]) affects: {kind: scene|file|foreign, file, owner, others:
+## ["Node:property", …] other places of the scene using a resource of the chain, why: ""
+## when nobody else}. [param refs] is SubPath.references() over the chain.
+func _sharing(root: Node, node: Node, chain: Array, prefixes: PackedStringArray, refs: Dictionary) -> Dictionary:
+	var me: String = Nodes.rel(root, node)
+	var others: PackedStringArray = []
+	for i: int in range(chain.size()):
+		var expected: String = "%s:%s" % [me, prefixes[i]]
+		for at: String in refs.get((chain[i] as Object).get_instance_id(), []):
+			if at != expected and not others.has(at) and not _under_any(at, others):
+				others.append(at)
+	var st: Dictionary = SubPath.storage(chain, root.scene_file_path)
+	var file: String = str(st.get("file", "")) if st["kind"] == "file" else ""
+	var why: PackedStringArray = []
+	if not others.is_empty():
+		why.append("is also used by %s" % Nodes.short_list(others, 8))
+	if file != "":
+		var users: Dictionary = _file_users(file, root.scene_file_path)
+		for f: String in users["files"]:
+			others.append(f)
+		var used: String = "used by %s" % Nodes.short_list(users["files"], 8) if not (users["files"] as PackedStringArray).is_empty() else "used by no other file"
+		if not users["complete"]:
+			used += " as far as a %d ms search found" % FILE_USERS_BUDGET_MS
+		why.append("is saved in its own file '%s' (%s; the change is saved to that file at once)" % [file, used])
+	return {"kind": st["kind"], "file": file if st["kind"] == "file" else str(st.get("file", "")), "owner": st.get("owner"), "others": others, "why": " and ".join(why)}
+
+
+## Whether [param at] ("Ball2:mesh:material") lies inside one of [param paths] ("Ball2:mesh").
+static func _under_any(at: String, paths: PackedStringArray) -> bool:
+	for p: String in paths:
+		if at.begins_with(p + ":"):
+			return true
+	return false
+
+
+## The scene and resource files other than [param file] and [param scene_file] that load
+## [param file]: {files, complete} (complete false when the search ran out of time).
+static func _file_users(file: String, scene_file: String) -> Dictionary:
+	var out: PackedStringArray = []
+	var started: int = Time.get_ticks_msec()
+	var quoted: String = "\"%s\"" % file
+	for f: Dictionary in Files.files_under("res://", true):
+		var p: String = f["path"]
+		if p == file or p == scene_file:
+			continue
+		var ext: String = p.get_extension().to_lower()
+		var uses: bool = false
+		if ext == "tscn" or ext == "tres":
+			uses = FileAccess.get_file_as_string(p).contains(quoted)
+		elif ext == "scn" or ext == "res":
+			for dep: String in ResourceLoader.get_dependencies(p):
+				uses = uses or Files.dependency_path(dep) == file
+		if uses:
+			out.append(p)
+		if Time.get_ticks_msec() - started > FILE_USERS_BUDGET_MS:
+			return {"files": out, "complete": false}
+	return {"files": out, "complete": true}

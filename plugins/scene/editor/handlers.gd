@@ -14,7 +14,8 @@ extends RefCounted
 ##
 ## This index wires the command families (one file each, all extending common.gd):
 ## tree.gd (reading), batch.gd (running edits), nodes.gd, properties.gd, signals.gd
-## (the step operations), extract.gd, scenes.gd (scene files and tabs).
+## (the step operations), extract.gd, scenes.gd (scene files and tabs), call.gd
+## (editor-side method calls).
 
 const Reading := preload("tree.gd")
 const Batch := preload("batch.gd")
@@ -23,6 +24,7 @@ const PropertyOps := preload("properties.gd")
 const SignalOps := preload("signals.gd")
 const Extract := preload("extract.gd")
 const Scenes := preload("scenes.gd")
+const Call := preload("call.gd")
 
 var _tree: Reading = Reading.new()
 var _batch: Batch = Batch.new()
@@ -31,11 +33,12 @@ var _props: PropertyOps = PropertyOps.new()
 var _signals: SignalOps = SignalOps.new()
 var _extract: Extract = Extract.new()
 var _scenes: Scenes = Scenes.new()
+var _call: Call = Call.new()
 
 
 func setup(router: RefCounted) -> void:
-	var shared: Dictionary = {"prop_lists": {}, "type_cache": {}}
-	for family: RefCounted in [_tree, _batch, _nodes, _props, _signals, _extract, _scenes]:
+	var shared: Dictionary = {"prop_lists": {}, "type_cache": {}, "ctx": {}}
+	for family: RefCounted in [_tree, _batch, _nodes, _props, _signals, _extract, _scenes, _call]:
 		family.call("init_family", router, shared)
 	_batch.step_ops = {
 		"create_node": _nodes._op_create_node,
@@ -82,6 +85,7 @@ func get_commands() -> Dictionary:
 		"cmd_scene_select": {"class": "mutating", "dry_run": true, "run": _scenes.cmd_select},
 		"cmd_scene_extract_branch": {"class": "mutating", "dry_run": true, "run": _extract.cmd_extract_branch},
 		"cmd_scene_batch": {"class": "mutating", "dry_run": true, "run": _batch.cmd_batch},
+		"cmd_scene_call_method": {"class": "mutating", "dry_run": true, "run": _call.cmd_call_method},
 	}
 
 

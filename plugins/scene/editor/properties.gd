@@ -11,10 +11,23 @@ func _op_set_properties(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 	var props: Variant = p.get("properties")
 	if typeof(props) != TYPE_DICTIONARY or (props as Dictionary).is_empty():
 		return _bad("properties is required: an object {property: value} with at least one property, e.g. {\"position\": {\"x\": 10, \"y\": 20}}.")
-	var dec: Dictionary = _decode_properties(root, node, props)
+	var allow_shared: Variant = Params.boolean(p, "allow_shared", false)
+	if allow_shared == null:
+		return _bad("allow_shared must be true or false.")
+	var plain: Dictionary = {}
+	var paths: Dictionary = {}
+	for k: Variant in (props as Dictionary).keys():
+		if SubPath.is_path(str(k)):
+			paths[str(k)] = props[k]
+		else:
+			plain[k] = props[k]
+	var dec: Dictionary = _decode_properties(root, node, plain)
 	if not dec.get("ok", false):
 		return dec["failure"]
 	var values: Dictionary = dec["values"]
+	var sub: Dictionary = _decode_paths(root, node, paths, values, allow_shared)
+	if not sub.get("ok", false):
+		return sub["failure"]
 	var before: Dictionary = _stored_values(node, values)
 	var changes: Array = []
 	for k: String in values.keys():
@@ -22,8 +35,11 @@ func _op_set_properties(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 		rec.do_set(node, k, values[k])
 		rec.undo_set(node, k, old)
 		changes.append({"property": k, "old": old, "new": node.get(k)})
+	_apply_paths(sub["items"], rec, changes)
+	var names: PackedStringArray = PackedStringArray(values.keys())
+	names.append_array(PackedStringArray(paths.keys()))
 	var out: Dictionary = {
-		"_label": "set %s on '%s'" % [", ".join(PackedStringArray(values.keys())), Nodes.rel(root, node)],
+		"_label": "set %s on '%s'" % [", ".join(names), Nodes.rel(root, node)],
 		"path": Nodes.rel(root, node), "changes": changes,
 	}
 	# What the setters changed besides (a Control's size moves its offsets, a
@@ -98,3 +114,75 @@ func _op_set_groups(root: Node, p: Dictionary, rec: Recorder) -> Dictionary:
 		"path": Nodes.rel(root, node), "groups": _groups(node), "added": added, "removed": removed,
 		"unchanged": unchanged, "persisted": persist["persisted"], "reason": persist["reason"],
 	})
+
+
+# --- sub-resource paths ("mesh:material:albedo_color") -----------------------------------
+
+
+## Resolves and decodes {path: json} on [param node]: {ok, items: [{path, target, property,
+## value, shared_with, saved_to, owner}]} or {ok: false, failure}. A resource used elsewhere
+## (by other nodes of the scene, or saved in its own file) is refused unless
+## [param allow_shared]; one embedded in another scene file always is.
+func _decode_paths(root: Node, node: Node, paths: Dictionary, plain: Dictionary, allow_shared: bool) -> Dictionary:
+	var items: Array = []
+	if paths.is_empty():
+		return {"ok": true, "items": items}
+	var label: String = "%s '%s'" % [node.get_class(), Nodes.rel(root, node)]
+	var all_chain: Array = []
+	for path: String in paths.keys():
+		var first: String = path.get_slice(":", 0)
+		if plain.has(first) or RESERVED_PROPERTIES.has(first):
+			return {"ok": false, "failure": _bad("'%s' and a path inside it ('%s') cannot be set in one call; set '%s' first, then the path." % [first, path, first])}
+		var r: Dictionary = SubPath.resolve(node, path, label)
+		if not r.get("ok", false):
+			return {"ok": false, "failure": _bad(str(r["hint"]))}
+		var info: Dictionary = r["info"]
+		var d: Dictionary = Codec.decode(paths[path], int(info.get("type", TYPE_NIL)), int(info.get("hint", PROPERTY_HINT_NONE)), str(info.get("hint_string", "")), node)
+		if not d.get("ok", false):
+			return {"ok": false, "failure": _bad("%s (%s, %s): %s" % [path, label, (r["target"] as Object).get_class(), str(d.get("hint", "the value does not fit"))])}
+		r["path"] = path
+		r["value"] = d["value"]
+		items.append(r)
+		all_chain.append_array(r["chain"])
+	var refs: Dictionary = SubPath.references(root, all_chain)
+	var refusals: PackedStringArray = []
+	for r: Dictionary in items:
+		var sh: Dictionary = _sharing(root, node, r["chain"], r["prefixes"], refs)
+		if sh["kind"] == "foreign":
+			return {"ok": false, "failure": _bad("'%s' reaches a resource embedded in the scene file '%s', so a change here would not be saved. Open '%s' and change it there." % [r["path"], sh["file"], sh["file"]])}
+		r["shared_with"] = sh["others"]
+		r["saved_to"] = sh["file"]
+		r["owner"] = sh["owner"]
+		if sh["why"] != "":
+			refusals.append("'%s' %s" % [r["path"], sh["why"]])
+	if not refusals.is_empty() and not allow_shared:
+		return {"ok": false, "failure": _router.fail("PRECONDITION_FAILED", "Nothing was changed: %s. Pass allow_shared: true to change it for every user, or give this node its own copy first (set the shared property to a new inline resource, e.g. {\"%s\": {\"type\": \"…\", \"properties\": {…}}})." % ["; ".join(refusals), (items[0]["prefixes"] as PackedStringArray)[0] if not (items[0]["prefixes"] as PackedStringArray).is_empty() else "…"])}
+	return {"ok": true, "items": items}
+
+
+## Applies resolved path items through [param rec] and appends their changes. Resources
+## saved in their own file are saved to it in the same undo action (and again on undo).
+func _apply_paths(items: Array, rec: Recorder, changes: Array) -> void:
+	var files: Dictionary = {} # file -> owner resource
+	for r: Dictionary in items:
+		var target: Object = r["target"]
+		var prop: String = r["property"]
+		var old: Variant = target.get(prop)
+		rec.do_set(target, prop, r["value"])
+		rec.undo_set(target, prop, old)
+		var ch: Dictionary = {"property": r["path"], "old": old, "new": target.get(prop)}
+		if not (r["shared_with"] as PackedStringArray).is_empty():
+			ch["shared_with"] = r["shared_with"]
+		if str(r["saved_to"]) != "":
+			ch["saved_to"] = r["saved_to"]
+			files[r["saved_to"]] = r["owner"]
+		changes.append(ch)
+	if files.is_empty() or bool(_ctx.get("dry_run", false)):
+		return
+	var saver: Object = Engine.get_singleton("ResourceSaver")
+	var efs: EditorFileSystem = EditorInterface.get_resource_filesystem()
+	for f: String in files.keys():
+		rec.do_call(saver, "save", [files[f], f])
+		rec.undo_call(saver, "save", [files[f], f])
+		rec.do_call(efs, "update_file", [f])
+		rec.undo_call(efs, "update_file", [f])

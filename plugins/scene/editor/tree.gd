@@ -210,6 +210,12 @@ func _get_node_in(ctx: Dictionary, params: Dictionary) -> Dictionary:
 			_put_property(props, omitted, pname, n.get(pname))
 	else:
 		for pname: String in wanted:
+			if SubPath.is_path(pname):
+				var r: Dictionary = SubPath.resolve(n, pname, "%s '%s'" % [n.get_class(), Nodes.rel(root, n)])
+				if not r.get("ok", false):
+					return _bad(str(r["hint"]))
+				_put_property(props, omitted, pname, (r["target"] as Object).get(str(r["property"])))
+				continue
 			if Codec.property_info(n, pname).is_empty():
 				return _bad(_unknown_property_hint(n, pname))
 			_put_property(props, omitted, pname, n.get(pname))

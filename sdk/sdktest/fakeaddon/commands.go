@@ -18,9 +18,12 @@ import (
 var (
 	addonOnce  sync.Once
 	addonTable map[string]envelope.CommandInfo
-	// An entry of a handler file's get_commands():
+	// The start of an entry of a handler file's get_commands():
 	//   "cmd_x": {"class": "mutating", "dry_run": true, "run": ...},
-	entryRE = regexp.MustCompile(`(?m)^\s*"(cmd_[a-z0-9_]+)": \{"class": "([a-z_]+)", (?:"dry_run": (true|false), )?"run": `)
+	// on one line or several, its keys in any order (parseEntries).
+	entryStartRE = regexp.MustCompile(`"(cmd_[a-z0-9_]+)"\s*:\s*\{`)
+	classRE      = regexp.MustCompile(`"class"\s*:\s*"([a-z_]+)"`)
+	dryRunRE     = regexp.MustCompile(`"dry_run"\s*:\s*(true|false)`)
 	// The router's own commands: register("cmd_ping", ..., "core", "read_only")
 	routerRE = regexp.MustCompile(`(?m)^\s*register\("(cmd_[a-z0-9_]+)", .*, "([a-z_]+)", "([a-z_]+)"\)\s*$`)
 )
@@ -64,15 +67,15 @@ func parseAddonCommands(fsys fs.FS) (map[string]envelope.CommandInfo, error) {
 			return nil, err
 		}
 		owner := strings.TrimSuffix(path.Base(f), "_handlers.gd")
-		found := entryRE.FindAllStringSubmatch(string(src), -1)
+		found := parseEntries(string(src))
 		if len(found) == 0 {
 			return nil, fmt.Errorf("%s declares no command in the form \"cmd_x\": {\"class\": ..., \"run\": ...}", f)
 		}
-		for _, m := range found {
-			if _, dup := table[m[1]]; dup {
-				return nil, fmt.Errorf("%s: %s is declared twice", f, m[1])
+		for _, e := range found {
+			if _, dup := table[e.name]; dup {
+				return nil, fmt.Errorf("%s: %s is declared twice", f, e.name)
 			}
-			table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
+			table[e.name] = envelope.CommandInfo{Class: e.class, DryRun: e.dryRun, Owner: owner}
 		}
 	}
 	return table, nil
@@ -92,15 +95,80 @@ func ParseCommands(fsys fs.FS, owner string) (map[string]envelope.CommandInfo, e
 		if err != nil {
 			return err
 		}
-		for _, m := range entryRE.FindAllStringSubmatch(string(src), -1) {
-			if _, dup := table[m[1]]; dup {
-				return fmt.Errorf("%s: %s is declared twice", p, m[1])
+		for _, e := range parseEntries(string(src)) {
+			if _, dup := table[e.name]; dup {
+				return fmt.Errorf("%s: %s is declared twice", p, e.name)
 			}
-			table[m[1]] = envelope.CommandInfo{Class: m[2], DryRun: m[3] == "true", Owner: owner}
+			table[e.name] = envelope.CommandInfo{Class: e.class, DryRun: e.dryRun, Owner: owner}
 		}
 		return nil
 	})
 	return table, err
+}
+
+type commandEntry struct {
+	name, class string
+	dryRun      bool
+}
+
+// parseEntries finds the command declarations of a .gd source as the addon
+// reads them from get_commands(): each "cmd_x": {...} dictionary with a
+// "class" (and optionally "dry_run") key, written on one line or over
+// several, keys in any order, comments and strings inside allowed.
+// Dictionaries without a class are not declarations.
+func parseEntries(src string) []commandEntry {
+	var out []commandEntry
+	for _, loc := range entryStartRE.FindAllStringSubmatchIndex(src, -1) {
+		body, ok := braceBody(src[loc[1]-1:])
+		if !ok {
+			continue
+		}
+		c := classRE.FindStringSubmatch(body)
+		if c == nil {
+			continue
+		}
+		d := dryRunRE.FindStringSubmatch(body)
+		out = append(out, commandEntry{name: src[loc[2]:loc[3]], class: c[1], dryRun: d != nil && d[1] == "true"})
+	}
+	return out
+}
+
+// braceBody is the text of the {...} that s starts with, without the comments,
+// up to its matching brace (strings and # comments skipped).
+func braceBody(s string) (string, bool) {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\'':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			b.WriteString(s[i:min(j+1, len(s))])
+			i = j
+		case '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			b.WriteByte('\n')
+		case '{':
+			depth++
+			b.WriteByte(c)
+		case '}':
+			depth--
+			b.WriteByte(c)
+			if depth == 0 {
+				return b.String(), true
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", false
 }
 
 // Commands is the command table the addon declared (the hello's, plus

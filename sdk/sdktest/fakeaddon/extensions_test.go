@@ -19,6 +19,15 @@ func get_commands() -> Dictionary:
 		"cmd_demo_read": {"class": "read_only", "run": _read},
 		"cmd_demo_edit": {"class": "mutating", "dry_run": true, "run": _edit},
 		"cmd_other_x": {"class": "read_only", "run": _read},
+		# #25.6: declarations over several lines, keys in any order, as the
+		# addon reads them (a dictionary).
+		"cmd_demo_multi": {
+			"run": _edit,  # the handler {"class": "read_only"} in a comment
+			"dry_run": true,
+			"class": "mutating",
+		},
+		"cmd_demo_wrapped": {"class":
+			"destructive", "run": func(p): return {"ok": "}"}},
 	}
 `
 
@@ -35,10 +44,12 @@ func TestParseCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]envelope.CommandInfo{
-		"cmd_demo_read": {Class: "read_only", Owner: "demo"},
-		"cmd_demo_edit": {Class: "mutating", DryRun: true, Owner: "demo"},
-		"cmd_other_x":   {Class: "read_only", Owner: "demo"},
-		"cmd_demo_del":  {Class: "destructive", Owner: "demo"},
+		"cmd_demo_read":    {Class: "read_only", Owner: "demo"},
+		"cmd_demo_edit":    {Class: "mutating", DryRun: true, Owner: "demo"},
+		"cmd_other_x":      {Class: "read_only", Owner: "demo"},
+		"cmd_demo_del":     {Class: "destructive", Owner: "demo"},
+		"cmd_demo_multi":   {Class: "mutating", DryRun: true, Owner: "demo"},
+		"cmd_demo_wrapped": {Class: "destructive", Owner: "demo"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v", got)

@@ -10,6 +10,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/debugger"
 	"github.com/godot-mcp/godot-mcp/plugins/diagnostics"
 	"github.com/godot-mcp/godot-mcp/plugins/export"
+	"github.com/godot-mcp/godot-mcp/plugins/material"
 	"github.com/godot-mcp/godot-mcp/plugins/navigation"
 	"github.com/godot-mcp/godot-mcp/plugins/particles"
 	"github.com/godot-mcp/godot-mcp/plugins/physics"
@@ -47,6 +48,7 @@ func Builtins() []sdk.Toolset {
 		assets.Toolset(),
 		world.Toolset(),
 		navigation.Toolset(),
+		material.Toolset(),
 		visualshader.Toolset(),
 	}
 }

@@ -83,6 +83,7 @@ var Targets = []Target{
 	{Bench: "ToolsList/audio", Metric: "own-KB", Max: 16, What: "what the audio toolset adds to tools/list"},
 	{Bench: "ToolsList/analysis", Metric: "own-KB", Max: 16, What: "what the analysis toolset adds to tools/list"},
 	{Bench: "ToolsList/assets", Metric: "own-KB", Max: 16, What: "what the assets toolset adds to tools/list"},
+	{Bench: "ToolsList/material", Metric: "own-KB", Max: 16, What: "what the material toolset adds to tools/list"},
 	{Bench: "ToolsList/physics", Metric: "own-KB", Max: 16, What: "what the physics toolset adds to tools/list"},
 	{Bench: "ToolsList/particles", Metric: "own-KB", Max: 16, What: "what the particles toolset adds to tools/list"},
 	{Bench: "ToolsList/world", Metric: "own-KB", Max: 16, What: "what the world toolset adds to tools/list"},

@@ -7,7 +7,7 @@ import "embed"
 
 // Guides are the pages served as resources, by file name.
 //
-//go:embed values.md scene.md scripts.md resources.md project.md runtime.md security.md tests.md diagnostics.md animation.md tilemap.md debugger.md audio.md shader.md physics.md ui.md playtest.md export.md analysis.md particles.md world.md assets.md navigation.md material.md
+//go:embed values.md scene.md scripts.md resources.md project.md runtime.md security.md tests.md diagnostics.md animation.md tilemap.md debugger.md audio.md shader.md physics.md ui.md playtest.md export.md analysis.md particles.md world.md assets.md navigation.md material.md visual_shader.md
 var Guides embed.FS
 
 // Skills are the workflow skills served as skill://<name>/SKILL.md, one

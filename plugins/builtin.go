@@ -24,6 +24,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/plugins/tests"
 	"github.com/godot-mcp/godot-mcp/plugins/tilemap"
 	"github.com/godot-mcp/godot-mcp/plugins/ui"
+	visualshader "github.com/godot-mcp/godot-mcp/plugins/visual_shader"
 	"github.com/godot-mcp/godot-mcp/plugins/world"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
@@ -48,6 +49,7 @@ func Builtins() []sdk.Toolset {
 		world.Toolset(),
 		navigation.Toolset(),
 		material.Toolset(),
+		visualshader.Toolset(),
 	}
 }
 

@@ -19,7 +19,7 @@ var toolRE = regexp.MustCompile(`(?m)^### (godot_[a-z0-9_]+)`)
 
 // toolsets are the prefixes e2e tests build names from (ps+"set_action").
 var toolsets = []string{"project", "resources", "scripts", "scene", "runtime", "tests", "diagnostics",
-	"animation", "tilemap", "debugger", "shader", "ui", "audio", "physics", "playtest", "particles", "world", "assets", "navigation", "material"}
+	"animation", "tilemap", "debugger", "shader", "ui", "audio", "physics", "playtest", "particles", "world", "assets", "navigation", "material", "visual_shader"}
 
 func TestEveryToolHasAnE2ETest(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "tool-contracts.md"))

@@ -65,6 +65,7 @@ var guides = []guide{
 	{"navigation.md", "navigation", "Navigation toolset guide", "How the navigation tools behave: regions and their baking settings, baking in the editor and why a bake is empty, navigation layers by name, agents and links, path queries in the editor and the running game, debug drawing."},
 	{"analysis.md", "analysis", "Analysis toolset guide", "How the analysis tools behave: what counts as used, cycles and their edges, signal connection statuses and what cannot be checked offline, scene integrity checks, paging."},
 	{"world.md", "world", "World toolset guide", "How the world tools behave: WorldEnvironment, sky and sun in one call, effects per renderer, lights, cameras and look_at, primitive meshes, CSG and its bake, GI nodes and what can be baked."},
+	{"visual_shader.md", "visual_shader", "Visual shader toolset guide", "How the visual_shader tools behave: the graph spec, node types and ports, edits and their undo, compile errors from a separate headless Godot, global shader uniforms."},
 	{"security.md", "security", "Security model", "What the server defends and how: approval and its scope, names, secrets, child processes, the listeners' limits, and what each toolset may send to the editor."},
 }
 

@@ -9,11 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/plugins/internal/godotproc"
+	"github.com/godot-mcp/godot-mcp/plugins/internal/shadercheck"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -48,7 +47,6 @@ type job struct {
 
 type jobResult struct {
 	errors []ShaderError
-	ended  bool
 	info   struct {
 		ShaderType  string    `json:"shader_type"`
 		RenderModes []string  `json:"render_modes"`
@@ -56,97 +54,29 @@ type jobResult struct {
 	}
 }
 
-var (
-	shaderErrRE = regexp.MustCompile(`^\s*SHADER ERROR:\s*(.*)$`)
-	atRE        = regexp.MustCompile(`^\s+at:\s*.*\((.*):(\d+)\)\s*$`)
-)
-
-// compile runs the jobs in one headless Godot in the project dir.
+// compile runs the jobs in one headless Godot in the project dir
+// (plugins/internal/shadercheck, which the visual_shader toolset shares).
 func compile(ctx context.Context, call *sdk.Call, dir string, jobs []job) ([]*jobResult, error) {
-	godot, err := godotproc.FindGodot(ctx, call)
+	in := make([]any, len(jobs))
+	for i, j := range jobs {
+		in[i] = j
+	}
+	done, err := shadercheck.Run(ctx, call, dir, compileScript(), mark, in, compileTimeout)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "godot-mcp-shader-")
-	if err != nil {
-		return nil, sdk.Internal(err.Error())
-	}
-	defer os.RemoveAll(tmp)
-	script := filepath.Join(tmp, "godot_mcp_shader.gd")
-	jobFile := filepath.Join(tmp, "jobs.json")
-	b, _ := json.Marshal(jobs)
-	if err := os.WriteFile(script, []byte(compileScript()), 0o600); err != nil {
-		return nil, sdk.Internal(err.Error())
-	}
-	if err := os.WriteFile(jobFile, b, 0o600); err != nil {
-		return nil, sdk.Internal(err.Error())
-	}
-	results := make([]*jobResult, len(jobs))
-	var cur *jobResult
-	var pending *ShaderError
-	done := false
-	onLine := func(line string) {
-		if rest, ok := strings.CutPrefix(line, mark); ok {
-			pending = nil
-			switch {
-			case strings.HasPrefix(rest, "begin "):
-				n, _ := strconv.Atoi(strings.TrimPrefix(rest, "begin "))
-				if n >= 0 && n < len(results) {
-					cur = &jobResult{}
-					results[n] = cur
-				}
-			case strings.HasPrefix(rest, "end ") && cur != nil:
-				parts := strings.SplitN(strings.TrimPrefix(rest, "end "), " ", 2)
-				if len(parts) == 2 {
-					_ = json.Unmarshal([]byte(parts[1]), &cur.info)
-				}
-				cur.ended = true
-				cur = nil
-			case rest == "done":
-				done = true
-			}
-			return
+	results := make([]*jobResult, len(done))
+	for i, d := range done {
+		r := &jobResult{}
+		for _, e := range d.Errors {
+			r.errors = append(r.errors, ShaderError{Line: e.Line, Message: e.Message, File: e.File})
 		}
-		if cur == nil {
-			return
+		if len(d.Info) > 0 {
+			_ = json.Unmarshal(d.Info, &r.info)
 		}
-		if m := shaderErrRE.FindStringSubmatch(line); m != nil {
-			cur.errors = append(cur.errors, ShaderError{Message: m[1]})
-			pending = &cur.errors[len(cur.errors)-1]
-			return
-		}
-		if m := atRE.FindStringSubmatch(line); m != nil && pending != nil {
-			pending.File = m[1]
-			pending.Line, _ = strconv.Atoi(m[2])
-		}
-		pending = nil
-	}
-	proj, err := shadowProject(dir, tmp)
-	if err != nil {
-		return nil, sdk.Internal(err.Error())
-	}
-	args := []string{"--headless", "--path", proj, "--script", script, "--", jobFile}
-	res, err := godotproc.Run(ctx, godotproc.Options{Godot: godot, Dir: proj, Args: args, Timeout: compileTimeout, MaxOutput: 64 << 10, OnLine: onLine})
-	if err != nil {
-		return nil, err
-	}
-	if !done {
-		return nil, sdk.Internal(fmt.Sprintf("the shader compile process did not finish (%s); Godot printed: %s", res.Exit(), lastLines(res.Output, 15)))
-	}
-	for i, r := range results {
-		if r == nil || !r.ended {
-			return nil, sdk.Internal(fmt.Sprintf("the shader compile process stopped in job %d; Godot printed: %s", i, lastLines(res.Output, 15)))
-		}
+		results[i] = r
 	}
 	return results, nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 var shaderTypeRE = regexp.MustCompile(`(?m)^\s*shader_type\b`)
@@ -309,33 +239,6 @@ func dependents(dir, inc string) []string {
 
 func resToFS(dir, res string) string {
 	return filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(res, "res://")))
-}
-
-// shadowProject makes a project in tmp whose res:// shows dir's files (one
-// symbolic link per top-level entry) under a bare project.godot: the compile
-// process sees the shaders and includes but runs none of the project's
-// autoloads and writes nothing into the project's .godot.
-func shadowProject(dir, tmp string) (string, error) {
-	proj := filepath.Join(tmp, "project")
-	if err := os.Mkdir(proj, 0o700); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(proj, "project.godot"), []byte("config_version=5\n"), 0o600); err != nil {
-		return "", err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
-	for _, e := range entries {
-		if e.Name() == "project.godot" || e.Name() == ".godot" {
-			continue
-		}
-		if err := os.Symlink(filepath.Join(dir, e.Name()), filepath.Join(proj, e.Name())); err != nil {
-			return "", err
-		}
-	}
-	return proj, nil
 }
 
 // readRes reads a res:// file of the project, RESOURCE_NOT_FOUND when absent.

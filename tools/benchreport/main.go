@@ -88,6 +88,7 @@ var Targets = []Target{
 	{Bench: "ToolsList/particles", Metric: "own-KB", Max: 16, What: "what the particles toolset adds to tools/list"},
 	{Bench: "ToolsList/world", Metric: "own-KB", Max: 16, What: "what the world toolset adds to tools/list"},
 	{Bench: "ToolsList/navigation", Metric: "own-KB", Max: 16, What: "what the navigation toolset adds to tools/list"},
+	{Bench: "ToolsList/visual_shader", Metric: "own-KB", Max: 16, What: "what the visual_shader toolset adds to tools/list"},
 	{Bench: "ToolsList/core", Metric: "list-KB", Max: 8, What: "tools/list with only the core tools (KB = 1000 bytes)"},
 	{Bench: "EnableAll", Base: "EnableOne", Max: 2, What: "godot_enable_toolset {\"name\":\"all\"} vs enabling one toolset, fake editor connected (issue 25: processes follow use; editor code is installed, no plugin starts)"},
 	{Bench: "IdleRestartCall", Max: 300e6, What: "a call to a toolset whose plugin was stopped for idleness (GODOT_MCP_TOOLSET_IDLE): the call starts it again (issue 25: ≤ 300 ms)"},

@@ -8,7 +8,7 @@ import (
 )
 
 // BuiltinToolsets are the toolsets the binary ships, in tools/list budget order.
-var BuiltinToolsets = []string{"scene", "scripts", "resources", "project", "runtime", "tests", "diagnostics", "animation", "tilemap", "debugger", "audio", "shader", "physics", "ui", "playtest", "export", "analysis", "particles", "assets", "world", "navigation", "material"}
+var BuiltinToolsets = []string{"scene", "scripts", "resources", "project", "runtime", "tests", "diagnostics", "animation", "tilemap", "debugger", "audio", "shader", "physics", "ui", "playtest", "export", "analysis", "particles", "assets", "world", "navigation", "material", "visual_shader"}
 
 // ToolsList starts bin with the given toolsets enabled at start
 // (GODOT_MCP_DEFAULT_TOOLSETS: "" for the core alone, "all", or a comma

@@ -30,6 +30,7 @@ var Profiles = []Profile{
 	{Name: "minimal", Description: "build scenes and write scripts", Toolsets: []string{"scene", "scripts"}},
 	{Name: "2d", Description: "make and play a 2D game: files, settings and input map, tile maps, animation", Toolsets: []string{"scene", "scripts", "resources", "project", "runtime", "tilemap", "animation"}},
 	{Name: "3d", Description: "make and play a 3D game: files, settings, physics shapes and layers, shaders, animation", Toolsets: []string{"scene", "scripts", "resources", "project", "runtime", "physics", "shader", "animation"}},
+	{Name: "world3d", Description: "dress a 3D world: environment and sky, lights, cameras, meshes and CSG, materials, particles, visual shaders, navigation", Toolsets: []string{"scene", "resources", "world", "material", "particles", "visual_shader", "navigation"}},
 	{Name: "playtest", Description: "run, drive, step and debug the game, keep what it proved as tests; fix scripts", Toolsets: []string{"runtime", "playtest", "debugger", "diagnostics", "tests", "scripts"}},
 	{Name: All, Description: "every toolset, third-party ones included"},
 }

@@ -54,8 +54,8 @@ func TestClientProfilesFitTheirCaps(t *testing.T) {
 			t.Errorf("%s takes at most %d tools; its profile %s has %d", c.Name, c.ToolCap, c.Profile, n)
 		}
 	}
-	if !slices.Equal(profile.Names(), []string{"minimal", "2d", "3d", "playtest", "all"}) {
-		t.Errorf("profiles: %v (docs and tool descriptions name these five)", profile.Names())
+	if !slices.Equal(profile.Names(), []string{"minimal", "2d", "3d", "world3d", "playtest", "all"}) {
+		t.Errorf("profiles: %v (docs and tool descriptions name these)", profile.Names())
 	}
 }
 

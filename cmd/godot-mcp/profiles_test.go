@@ -114,7 +114,7 @@ func TestProfileSettingOverridesTheClientsAndEnableByProfile(t *testing.T) {
 		t.Errorf("client_note should name the profile to start with: %q", res.ClientNote)
 	}
 	r = call(p, "godot_enable_toolset", map[string]any{"profile": "4d"})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "minimal, 2d, 3d, playtest, all") {
+	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "minimal, 2d, 3d, world3d, playtest, all") {
 		t.Errorf("unknown profile: %s", r.StructuredContent)
 	}
 	p.AssertOnlyJSONRPC()

@@ -40,7 +40,7 @@ func TestServerInfoSaysWhichToolsCannotWork(t *testing.T) {
 			t.Errorf("%+v", u)
 		}
 	}
-	want := map[string]string{"godot_runtime_run_headless": "runtime", "godot_tests_run": "tests", "godot_tests_write_playtest": "tests", "godot_diagnostics_check_project": "diagnostics", "godot_shader_validate": "shader",
+	want := map[string]string{"godot_runtime_run_headless": "runtime", "godot_tests_run": "tests", "godot_tests_write_playtest": "tests", "godot_diagnostics_check_project": "diagnostics", "godot_shader_validate": "shader", "godot_visual_shader_validate": "visual_shader",
 		"godot_export_check_templates": "export", "godot_export_export": "export", "godot_export_smoke_run": "export"}
 	if len(got) != len(want) {
 		t.Errorf("unavailable: %v, want %v", got, want)

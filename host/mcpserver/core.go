@@ -88,7 +88,7 @@ const AllToolsets = "all"
 type EnableArgs struct {
 	Name    string   `json:"name,omitempty" description:"one toolset, as listed by godot_list_toolsets, or all for every toolset"`
 	Names   []string `json:"names,omitempty" description:"several toolsets at once; all stands for every toolset"`
-	Profile string   `json:"profile,omitempty" description:"a profile's toolsets: minimal, 2d, 3d, playtest or all"`
+	Profile string   `json:"profile,omitempty" description:"a profile's toolsets: minimal, 2d, 3d, world3d, playtest or all"`
 }
 
 // EnableResult is the result of godot_enable_toolset.
@@ -459,7 +459,7 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 	case len(in.Names) > 0:
 		names = in.Names
 	default:
-		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, playtest, all); godot_list_toolsets lists the toolsets."))
+		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, world3d, playtest, all); godot_list_toolsets lists the toolsets."))
 	}
 	names = s.expandToolsets(ctx, names)
 	outs, err := s.enable(ctx, names...)

@@ -21,7 +21,7 @@ func TestForClient(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	for _, ok := range []string{"minimal", "2d", "3d", "playtest", "all", "none"} {
+	for _, ok := range []string{"minimal", "2d", "3d", "world3d", "playtest", "all", "none"} {
 		if err := Check(ok); err != nil {
 			t.Errorf("Check(%q): %v", ok, err)
 		}

@@ -27,7 +27,7 @@ type Target struct {
 // CreateIn describes the material to make.
 type CreateIn struct {
 	Type             string            `json:"type,omitempty" jsonschema:"enum=standard|orm|canvas_item,default=standard" description:"standard: StandardMaterial3D; orm: ORMMaterial3D (needs a packed _orm/_arm map); canvas_item: CanvasItemMaterial"`
-	Textures         string            `json:"textures,omitempty" description:"res:// folder holding the PBR maps, found by name ending (see docs/material.md)"`
+	Textures         string            `json:"textures,omitempty" description:"res:// folder holding the PBR maps, found by name ending (godot://docs/material lists them)"`
 	Set              string            `json:"set,omitempty" description:"the name before the map ending (wood of wood_albedo.png) when the folder holds several sets"`
 	Maps             map[string]string `json:"maps,omitempty" description:"maps by role, added to or replacing those found: albedo normal roughness metallic ao emission height orm"`
 	NormalConvention string            `json:"normal_convention,omitempty" jsonschema:"enum=opengl|directx,default=opengl" description:"directx flips the normal map's green channel on import (also when its name ends in dx)"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/layerref"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -35,55 +36,20 @@ func send[Out any](ctx context.Context, call *sdk.Call, command string, params m
 
 // ---- layer references ----
 
+// navLayers words the navigation toolset's layer hints.
+var navLayers = layerref.Kind{NumberHint: "a navigation layer number is 1..32; or give the layer's name", Example: "water"}
+
 // refs checks layer references (numbers 1..32 or names) and turns them into
 // params: ints and strings; where names the field for hints.
 func refs(where string, raw []json.RawMessage) ([]any, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	out := make([]any, 0, len(raw))
-	for i, r := range raw {
-		var n float64
-		if err := json.Unmarshal(r, &n); err == nil {
-			if n != float64(int(n)) || n < 1 || n > 32 {
-				return nil, sdk.Validation(fmt.Sprintf("%s[%d] = %v: a navigation layer number is 1..32; or give the layer's name", where, i, n))
-			}
-			out = append(out, int(n))
-			continue
-		}
-		var s string
-		if err := json.Unmarshal(r, &s); err != nil {
-			return nil, sdk.Validation(fmt.Sprintf("%s[%d] = %s: give a layer number (1..32) or a layer name, e.g. [1, \"water\"]", where, i, r))
-		}
-		if s = strings.TrimSpace(s); s == "" {
-			return nil, sdk.Validation(fmt.Sprintf("%s[%d] is an empty name: give a layer number (1..32) or a layer name", where, i))
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return layerref.Refs(navLayers, where, raw)
 }
 
 func editParams(where string, e *LayersEdit) (map[string]any, error) {
 	if e == nil {
 		return nil, nil
 	}
-	if e.Set == nil && e.Add == nil && e.Remove == nil {
-		return nil, sdk.Validation(where + ": give set, add or remove (layer numbers or names)")
-	}
-	m := map[string]any{}
-	for _, f := range []struct {
-		key string
-		raw []json.RawMessage
-	}{{"set", e.Set}, {"add", e.Add}, {"remove", e.Remove}} {
-		r, err := refs(where+"."+f.key, f.raw)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil {
-			m[f.key] = r
-		}
-	}
-	return m, nil
+	return layerref.Edit(navLayers, where, e.Set, e.Add, e.Remove)
 }
 
 // ---- get ----

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/godot-mcp/godot-mcp/plugins/internal/layerref"
 	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
@@ -83,56 +84,14 @@ func getLayers(ctx context.Context, call *sdk.Call, in GetLayersIn) (GetLayersOu
 
 // ---- set_layers ----
 
-// refs turns layer references (numbers 1..32 or names) into params: ints
-// and strings; where names the field for hints.
-func refs(where string, raw []json.RawMessage) ([]any, error) {
-	if raw == nil {
-		return nil, nil
-	}
-	out := make([]any, 0, len(raw))
-	for i, r := range raw {
-		var n float64
-		if err := json.Unmarshal(r, &n); err == nil {
-			if n != float64(int(n)) || n < 1 || n > 32 {
-				return nil, sdk.Validation(fmt.Sprintf("%s[%d] = %v: a layer number is 1..32 (layer 1 is bit value 1, layer 3 is bit value 4); or give the layer's name", where, i, n))
-			}
-			out = append(out, int(n))
-			continue
-		}
-		var s string
-		if err := json.Unmarshal(r, &s); err != nil {
-			return nil, sdk.Validation(fmt.Sprintf("%s[%d] = %s: give a layer number (1..32) or a layer name, e.g. [1, \"enemies\"]", where, i, r))
-		}
-		s = strings.TrimSpace(s)
-		if s == "" {
-			return nil, sdk.Validation(fmt.Sprintf("%s[%d] is an empty name: give a layer number (1..32) or a layer name", where, i))
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
+// physicsLayers words the physics toolset's layer hints.
+var physicsLayers = layerref.Kind{NumberHint: "a layer number is 1..32 (layer 1 is bit value 1, layer 3 is bit value 4); or give the layer's name", Example: "enemies"}
 
 func bitsParams(where string, e *BitsEdit) (map[string]any, error) {
 	if e == nil {
 		return nil, nil
 	}
-	if e.Set == nil && e.Add == nil && e.Remove == nil {
-		return nil, sdk.Validation(where + ": give set, add or remove (layer numbers or names)")
-	}
-	m := map[string]any{}
-	for _, f := range []struct {
-		key string
-		raw []json.RawMessage
-	}{{"set", e.Set}, {"add", e.Add}, {"remove", e.Remove}} {
-		r, err := refs(where+"."+f.key, f.raw)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil {
-			m[f.key] = r
-		}
-	}
-	return m, nil
+	return layerref.Edit(physicsLayers, where, e.Set, e.Add, e.Remove)
 }
 
 func setLayers(ctx context.Context, call *sdk.Call, in SetLayersIn) (SetLayersOut, error) {

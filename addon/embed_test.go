@@ -83,7 +83,7 @@ func TestEmbedsTheAddonFilesOnly(t *testing.T) {
 		"value_codec.gd", "dock.gd", "handlers/core_handlers.gd",
 		"runtime/probe.gd", "runtime/debugger_plugin.gd",
 		"codec_encode.gd", "codec_shapes.gd", "codec_containers.gd", "lib/params.gd", "lib/nodes.gd", "lib/undo.gd", "lib/files.gd",
-		"lib/file_ops.gd", "lib/codec.gd", "lib/subpath.gd",
+		"lib/file_ops.gd", "lib/codec.gd", "lib/subpath.gd", "lib/layer_names.gd",
 	} {
 		if i := sort.SearchStrings(files, want); i >= len(files) || files[i] != want {
 			t.Errorf("%s is not embedded (have %v)", want, files)

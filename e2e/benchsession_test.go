@@ -40,6 +40,11 @@ func startBenchEditor(prefix string, setup []benchCall) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startBenchEditorIn(project, setup)
+}
+
+// startBenchEditorIn is startBenchEditor on a project already in place.
+func startBenchEditorIn(project string, setup []benchCall) (*session, error) {
 	h, err := startHost("ws://127.0.0.1:0")
 	if err != nil {
 		return nil, err

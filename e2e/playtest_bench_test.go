@@ -55,21 +55,17 @@ func startPlaytestBench() (*session, error) {
 	if err := copyTree(template, project); err != nil {
 		return nil, err
 	}
-	h, err := startHost("ws://127.0.0.1:0")
+	s, err := startBenchEditorIn(project, []benchCall{
+		{"godot_enable_toolset", map[string]any{"name": "runtime"}},
+		{"godot_enable_toolset", map[string]any{"name": "playtest"}},
+	})
 	if err != nil {
 		return nil, err
 	}
-	e, err := startEditor(project, h.url)
-	if err != nil {
-		h.stop()
-		return nil, err
-	}
-	closers = append(closers, func() { h.stop(); e.kill(); rtKillGamesOf(project) })
+	closers = append(closers, func() { rtKillGamesOf(project) })
+	h := s.host
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	if _, err := h.waitPeer(ctx, func(i serverInfo) bool { return sameDir(i.Bridge.Peer.ProjectDir, project) }); err != nil {
-		return nil, fmt.Errorf("the bench editor never connected: %v\n%s", err, e.out.String())
-	}
 	call := func(tool string, args map[string]any, out any) error {
 		r, err := h.call(ctx, tool, args)
 		if err != nil || r.IsError {
@@ -79,11 +75,6 @@ func startPlaytestBench() (*session, error) {
 			return r.decode(out)
 		}
 		return nil
-	}
-	for _, ts := range []string{"runtime", "playtest"} {
-		if err := call("godot_enable_toolset", map[string]any{"name": ts}, nil); err != nil {
-			return nil, err
-		}
 	}
 	for {
 		var st rtStatus
@@ -112,7 +103,7 @@ func startPlaytestBench() (*session, error) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return &session{host: h, editor: e, project: project}, nil
+	return s, nil
 }
 
 // ptBenchCall calls a tool and decodes its result; a failure ends the benchmark.

@@ -7,6 +7,7 @@ extends RefCounted
 
 const Names := preload("res://addons/godot_mcp/lib/names.gd")
 const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
+const LayerNames := preload("res://addons/godot_mcp/lib/layer_names.gd")
 
 const GEOMETRY := ["mesh_instances", "static_colliders", "both"]
 const SOURCE_MODES := ["root_node", "group_with_children", "group_explicit"]
@@ -102,36 +103,22 @@ func wrong_kind(root: Node, n: Node, k: String) -> Dictionary:
 
 
 static func setting_key(d: String, i: int) -> String:
-	return "layer_names/%s_navigation/layer_%d" % [d, i]
+	return LayerNames.setting_key("navigation", d, i)
 
 
 ## The 32 layer names of dimension [param d] ("" for unnamed), index 0 is layer 1.
 static func names(d: String) -> PackedStringArray:
-	var out: PackedStringArray = []
-	for i: int in range(1, 33):
-		out.append(str(ProjectSettings.get_setting(setting_key(d, i), "")))
-	return out
+	return LayerNames.names("navigation", d)
 
 
 ## [{n, name}] of the named layers in [param all].
 static func named(all: PackedStringArray) -> Array:
-	var out: Array = []
-	for i: int in all.size():
-		if all[i] != "":
-			out.append({"n": i + 1, "name": all[i]})
-	return out
+	return LayerNames.named(all)
 
 
 ## [{n, name?}] of the bits set in [param bits].
 static func layers_of(bits: int, all: PackedStringArray) -> Array:
-	var out: Array = []
-	for i: int in 32:
-		if bits & (1 << i):
-			var e: Dictionary = {"n": i + 1}
-			if all[i] != "":
-				e["name"] = all[i]
-			out.append(e)
-	return out
+	return LayerNames.layers_of(bits, all)
 
 
 ## The bit of a layer reference (a number 1..32 or a name of [param all]): {bit} or {error}.

@@ -6,6 +6,7 @@ extends RefCounted
 
 const Names := preload("res://addons/godot_mcp/lib/names.gd")
 const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
+const LayerNames := preload("res://addons/godot_mcp/lib/layer_names.gd")
 
 var router: RefCounted = null
 
@@ -52,36 +53,22 @@ static func dim(n: Node) -> String:
 
 
 static func setting_key(d: String, i: int) -> String:
-	return "layer_names/%s_physics/layer_%d" % [d, i]
+	return LayerNames.setting_key("physics", d, i)
 
 
 ## The 32 layer names of dimension [param d] ("" for unnamed), index 0 is layer 1.
 static func names(d: String) -> PackedStringArray:
-	var out: PackedStringArray = []
-	for i: int in range(1, 33):
-		out.append(str(ProjectSettings.get_setting(setting_key(d, i), "")))
-	return out
+	return LayerNames.names("physics", d)
 
 
 ## [{n, name}] of the named layers in [param all].
 static func named(all: PackedStringArray) -> Array:
-	var out: Array = []
-	for i: int in all.size():
-		if all[i] != "":
-			out.append({"n": i + 1, "name": all[i]})
-	return out
+	return LayerNames.named(all)
 
 
 ## [{n, name?}] of the bits set in [param bits].
 static func layers_of(bits: int, all: PackedStringArray) -> Array:
-	var out: Array = []
-	for i: int in 32:
-		if bits & (1 << i):
-			var e: Dictionary = {"n": i + 1}
-			if all[i] != "":
-				e["name"] = all[i]
-			out.append(e)
-	return out
+	return LayerNames.layers_of(bits, all)
 
 
 ## The report of one node's layer and mask.

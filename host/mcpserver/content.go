@@ -461,12 +461,9 @@ func (s *Server) LogCall(callID string, level slog.Level, message string, attrs 
 		data[a.Key] = a.Value.String()
 	}
 	n := mcp.NewLoggingMessageNotification(mcpLevel(level), "godot-mcp", data)
-	s.awaitNotifyGap(t)
-	if err := s.mcp.SendLogMessageToClient(t.ctx, n); err != nil {
+	if err := s.notify(t, func() error { return s.mcp.SendLogMessageToClient(t.ctx, n) }); err != nil {
 		s.log.Debug("log notification dropped", "err", err)
-		return
 	}
-	t.sent.Add(1)
 }
 
 // mcpLevel maps a slog level to the MCP (syslog) level.

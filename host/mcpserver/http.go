@@ -249,9 +249,11 @@ func (s *Server) GuardedHTTPHandler(g HTTPGuard) http.Handler {
 		server.WithSessionIdManager(sessions),
 		// A standalone stream's dead client is noticed at the next write.
 		server.WithHeartbeatInterval(httpHeartbeat),
+		// Notifications are not lost between requests (delivery.go).
+		server.WithEventStore(newRingEventStore()),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(promptArgumentsChecked(h)))
+	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(withRequestLedgers(promptArgumentsChecked(h))))
 	if g.Log == nil {
 		g.Log = s.log
 	}

@@ -93,9 +93,6 @@ type Server struct {
 
 	progMu   sync.Mutex
 	progress map[string]progressTarget
-	// callEnded is when the last call of each client session ended (by
-	// session id), guarded by progMu; see notifyGap.
-	callEnded map[string]time.Time
 
 	fastServed   atomic.Uint64 // tools/call requests ServeStdio served itself (tests read it)
 	spliceOnce   sync.Once
@@ -106,7 +103,9 @@ type Server struct {
 type progressTarget struct {
 	ctx   context.Context
 	token mcp.ProgressToken
-	sent  *atomic.Int32 // notifications sent to the client for this call
+	// last is the place of the call's last notification in its stream's
+	// deliveryLedger (0: none sent through one).
+	last *atomic.Int64
 }
 
 // New builds the server and registers the core tools.
@@ -119,17 +118,16 @@ func New(opts Options) *Server {
 		opts.Approver = WebhookApprover(opts.Config.ApprovalURL, opts.Config.ApprovalTimeout)
 	}
 	s := &Server{
-		cfg:       opts.Config,
-		bridge:    opts.Bridge,
-		toolsets:  opts.Toolsets,
-		approve:   opts.Approver,
-		log:       log,
-		tools:     map[string]*registered{},
-		content:   newContentRegistry(),
-		progress:  map[string]progressTarget{},
-		callEnded: map[string]time.Time{},
-		skipped:   opts.SkippedPlugins,
-		builtins:  opts.Builtins,
+		cfg:      opts.Config,
+		bridge:   opts.Bridge,
+		toolsets: opts.Toolsets,
+		approve:  opts.Approver,
+		log:      log,
+		tools:    map[string]*registered{},
+		content:  newContentRegistry(),
+		progress: map[string]progressTarget{},
+		skipped:  opts.SkippedPlugins,
+		builtins: opts.Builtins,
 	}
 	hooks := &server.Hooks{}
 	hooks.AddBeforeCallTool(s.redirectDisabledTool)
@@ -701,7 +699,7 @@ func cleanStructured(raw json.RawMessage) (json.RawMessage, *envelope.Error) {
 func (s *Server) trackProgress(ctx context.Context, tok mcp.ProgressToken) string {
 	id := "p" + rand.Text() // unguessable: another call cannot aim at it (#24.8)
 	s.progMu.Lock()
-	s.progress[id] = progressTarget{ctx: ctx, token: tok, sent: new(atomic.Int32)}
+	s.progress[id] = progressTarget{ctx: ctx, token: tok, last: new(atomic.Int64)}
 	s.progMu.Unlock()
 	return id
 }
@@ -714,90 +712,31 @@ func (s *Server) untrackProgress(id string) progressTarget {
 	return t
 }
 
-// notificationGrace is how long a call that sent notifications (progress,
-// log records) waits, once the session's queue is empty, before its answer
-// goes out; notificationDrain bounds the wait for the queue itself.
-const (
-	notificationGrace = 20 * time.Millisecond
-	notificationDrain = 200 * time.Millisecond
-)
-
-// callDone records when a call of the session ended. The map holds the
-// sessions of the last notifyGap only.
-func (s *Server) callDone(session string) {
-	if session == "" {
-		return
-	}
-	now := time.Now()
-	s.progMu.Lock()
-	defer s.progMu.Unlock()
-	s.callEnded[session] = now
-	if len(s.callEnded) > 64 {
-		for k, at := range s.callEnded {
-			if now.Sub(at) > notifyGap {
-				delete(s.callEnded, k)
-			}
-		}
-	}
-}
-
-// notifyGap is how long after a call of a session ended the first
-// notification of the session's next call waits: mcp-go's streamable HTTP
-// server (v1.2.1) shares one notification queue between the requests of a
-// session, and the forwarder of a request that has just been answered,
-// until it next runs, may take a notification off that queue and drop it
-// (its select sees both the request's end and the notification). On a
-// loaded machine that lost a progress notification now and then
-// (TestHTTPProgressSentLastIsNotLost; the conformance suite's
-// tools-call-with-progress). Only notifications wait, and only the first of
-// a call that follows another closely; a fix of the race in mcp-go would
-// retire the gap.
-const notifyGap = 20 * time.Millisecond
-
-// awaitNotifyGap makes the first notification of a call wait out notifyGap.
-func (s *Server) awaitNotifyGap(t progressTarget) {
-	if t.sent == nil || t.sent.Load() > 0 {
-		return
-	}
-	session := server.ClientSessionFromContext(t.ctx)
-	if session == nil {
-		return
-	}
-	s.progMu.Lock()
-	ended, ok := s.callEnded[session.SessionID()]
-	s.progMu.Unlock()
-	if ok {
-		if wait := notifyGap - time.Since(ended); wait > 0 {
-			time.Sleep(wait)
-		}
-	}
-}
-
-// finishCall ends a call's tracking. When the call sent notifications to
-// the client, it first lets them go out: mcp-go's streamable HTTP server
-// (v1.2.1) drops a notification its per-request forwarder has taken off the
-// session's queue but not yet written when the answer is written first, and
-// on a loaded machine that lost the last progress notification of a call.
-// Waiting until the queue is empty and then a few milliseconds gives the
-// forwarder the time to write it; stdio, whose notifications mcp-go writes
-// from a goroutine of its own too, then sends them before the answer as
-// well. A fix of that race in mcp-go would retire the wait
-// (TestHTTPProgressSentLastIsNotLost).
+// finishCall ends a call's tracking. When the call sent notifications
+// through a deliveryLedger, its answer waits until the transport has
+// written them (delivery.go).
 func (s *Server) finishCall(ctx context.Context, id string) {
 	t := s.untrackProgress(id)
-	session := server.ClientSessionFromContext(ctx)
-	if session == nil {
+	if t.last == nil || t.last.Load() == 0 {
 		return
 	}
-	defer s.callDone(session.SessionID())
-	if t.sent == nil || t.sent.Load() == 0 {
-		return
+	if l := ledgerFrom(ctx); l != nil && !l.waitWritten(ctx, t.last.Load()) {
+		s.log.Debug("answering before the call's notifications were written", "waited", deliveryWait)
 	}
-	queue := session.NotificationChannel()
-	for deadline := time.Now().Add(notificationDrain); len(queue) > 0 && time.Now().Before(deadline); {
-		time.Sleep(100 * time.Microsecond)
+}
+
+// notify sends one of a call's notifications, counted in the ledger of the
+// stream the call answers on when it has one.
+func (s *Server) notify(t progressTarget, send func() error) error {
+	l := ledgerFrom(t.ctx)
+	if l == nil {
+		return send()
 	}
-	time.Sleep(notificationGrace)
+	n, err := l.send(send)
+	if err == nil {
+		t.last.Store(n)
+	}
+	return err
 }
 
 // Progress sends notifications/progress for a host-scoped token; unknown or
@@ -816,10 +755,9 @@ func (s *Server) Progress(token string, progress, total float64, message string)
 	if message = strings.TrimSpace(message); message != "" {
 		params["message"] = message
 	}
-	s.awaitNotifyGap(t)
-	if err := s.mcp.SendNotificationToClient(t.ctx, "notifications/progress", params); err != nil {
+	if err := s.notify(t, func() error {
+		return s.mcp.SendNotificationToClient(t.ctx, "notifications/progress", params)
+	}); err != nil {
 		s.log.Debug("progress notification dropped", "err", err)
-		return
 	}
-	t.sent.Add(1)
 }

@@ -36,7 +36,7 @@ import (
 // bytes read here (mcp-go sees an empty object in their place), and a raw
 // structured result is spliced into the encoded answer.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
-	w := &lineWriter{w: out, subs: &stdioSubscriptions{}}
+	w := &lineWriter{w: out, subs: &stdioSubscriptions{}, ledger: newDeliveryLedger()}
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(newStdLogger(errLog))
 	// mcp-go's own tool-call workers (5 by default) only see the odd
@@ -47,6 +47,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, er
 	// run under.
 	session := make(chan context.Context, 1)
 	stdio.SetContextFunc(func(c context.Context) context.Context {
+		c = withLedger(c, w.ledger)
 		select {
 		case session <- c:
 		default:
@@ -125,6 +126,8 @@ type lineWriter struct {
 	mu   sync.Mutex
 	w    io.Writer
 	subs *stdioSubscriptions // nil: lines go out as written
+	// ledger counts the call notifications written (delivery.go); nil: none.
+	ledger *deliveryLedger
 }
 
 // Write writes one line (every writer here writes a whole line at a time),
@@ -140,6 +143,9 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 		if _, err := l.w.Write(line); err != nil {
 			return 0, err
 		}
+	}
+	if l.ledger != nil {
+		l.ledger.observe(p)
 	}
 	return len(p), nil
 }

@@ -169,3 +169,37 @@ func TestGDScriptFilesStaySmall(t *testing.T) {
 		t.Fatalf("only %d .gd files found", n)
 	}
 }
+
+// Engine differences are told apart in addon/lib/compat.gd only
+// (docs/godot-versions.md): no other GDScript file reads the engine's
+// version numbers or calls an API whose answer differs between engines
+// where compat.gd has the one right answer.
+func TestEngineDifferencesOnlyInCompat(t *testing.T) {
+	banned := map[string]string{
+		"EditorInterface.get_open_scenes()": "Compat.open_scenes() (4.8 does not update it after save_scene_as)",
+		`get_version_info()["minor"]`:       "Compat.has(feature) or Compat.at_least(version)",
+		`get_version_info().get("minor"`:    "Compat.has(feature) or Compat.at_least(version)",
+		`get_version_info()["major"]`:       "Compat.has(feature) or Compat.at_least(version)",
+		`get_version_info().get("major"`:    "Compat.has(feature) or Compat.at_least(version)",
+	}
+	for _, root := range []string{"../addon", ".", "../examples"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") || strings.HasSuffix(filepath.ToSlash(p), "addon/lib/compat.gd") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for s, use := range banned {
+				if bytes.Contains(b, []byte(s)) {
+					t.Errorf("%s uses %s: use %s", p, s, use)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -16,6 +16,7 @@ const Codec := preload("res://addons/godot_mcp/lib/codec.gd")
 const SubPath := preload("res://addons/godot_mcp/lib/subpath.gd")
 const Names := preload("res://addons/godot_mcp/lib/names.gd")
 const Files := preload("res://addons/godot_mcp/lib/files.gd")
+const Compat := preload("res://addons/godot_mcp/lib/compat.gd")
 
 const ACTION_PREFIX := "godot-mcp: "
 ## get_tree / find_nodes: the most nodes one answer lists, and a byte budget.
@@ -375,7 +376,7 @@ func _find_tabs() -> void:
 ## Open scenes in tab order: [{path, dirty, active, tab}].
 func _open_scenes() -> Array:
 	var root: Node = EditorInterface.get_edited_scene_root()
-	var paths: PackedStringArray = EditorInterface.get_open_scenes()
+	var paths: PackedStringArray = Compat.open_scenes()
 	var tabs: Array = _scene_tab_list()
 	var aligned: bool = tabs.size() == paths.size()
 	var current: int = _tab_bar.current_tab if _tab_bar != null else -1

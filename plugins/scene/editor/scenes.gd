@@ -15,7 +15,7 @@ func start(plugin: EditorPlugin) -> void:
 		_plugin.scene_saved.connect(_on_scene_saved)
 		_plugin.scene_changed.connect(_on_scene_changed)
 		_plugin.scene_closed.connect(_on_scene_closed)
-	for p: String in EditorInterface.get_open_scenes():
+	for p: String in Compat.open_scenes():
 		_remember_disk(p, false)
 
 
@@ -83,7 +83,7 @@ func cmd_open(params: Dictionary) -> Dictionary:
 		return _scene_file_not_found(path)
 	if ResourceLoader.get_recognized_extensions_for_type("PackedScene").find(path.get_extension()) < 0:
 		return _bad("'%s' is not a scene file." % path)
-	var already: bool = EditorInterface.get_open_scenes().has(path)
+	var already: bool = Compat.open_scenes().has(path)
 	if dry:
 		return _router.ok({"path": path, "already_open": already, "active": true, "root_name": "", "root_type": "", "dry_run": true})
 	# Switching to a scene that is already open settles a frame or two later
@@ -171,7 +171,7 @@ func _switch_back(prev_tab: int, prev_path: String) -> void:
 	var root: Node = EditorInterface.get_edited_scene_root()
 	if prev_path != "":
 		if root == null or root.scene_file_path != prev_path:
-			if EditorInterface.get_open_scenes().has(prev_path):
+			if Compat.open_scenes().has(prev_path):
 				EditorInterface.open_scene_from_path(prev_path)
 		return
 	if prev_tab >= 0 and _find_tab_ok() and prev_tab < _tab_bar.tab_count and _tab_bar.current_tab != prev_tab:
@@ -189,9 +189,9 @@ func _target_scene(params: Dictionary) -> Dictionary:
 	var scene: String = sv
 	if scene == "" or scene == edited.scene_file_path:
 		return {"ok": true, "path": edited.scene_file_path, "is_active": true}
-	if not EditorInterface.get_open_scenes().has(scene):
+	if not Compat.open_scenes().has(scene):
 		var open: PackedStringArray = []
-		for s: String in EditorInterface.get_open_scenes():
+		for s: String in Compat.open_scenes():
 			open.append(s if s != "" else "(unsaved)")
 		return {"ok": false, "failure": _router.fail("RESOURCE_NOT_FOUND", "'%s' is not open in the editor. Open scenes: %s. Open it with godot_scene_open first." % [scene, Nodes.short_list(open)])}
 	return {"ok": true, "path": scene, "is_active": false}
@@ -222,7 +222,7 @@ func cmd_save(params: Dictionary) -> Dictionary:
 	if not outside.is_empty():
 		return outside
 	if save_as:
-		if EditorInterface.get_open_scenes().has(target):
+		if Compat.open_scenes().has(target):
 			return _bad("'%s' is open in another tab; the editor cannot save over an open scene. Close it first (godot_scene_close) or choose another path." % target)
 		if FileAccess.file_exists(target) and not overwrite:
 			return _router.fail("PRECONDITION_FAILED", "'%s' already exists. Pass overwrite: true to replace it, or choose another path." % target)
@@ -349,7 +349,7 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	var dirty: bool = _is_dirty(path) if path != "" else true
 	if dry:
 		return _router.ok({"path": path, "closed": false, "discarded_changes": dirty, "active": _active_path(), "undoable": false, "dry_run": true})
-	var before: int = EditorInterface.get_open_scenes().size()
+	var before: int = Compat.open_scenes().size()
 	var prev_root: Node = EditorInterface.get_edited_scene_root()
 	var prev_path: String = prev_root.scene_file_path if prev_root != null else ""
 	# Switching tabs, closing one and switching back are done a frame apart, as a
@@ -366,12 +366,12 @@ func cmd_close(params: Dictionary) -> Dictionary:
 	# Scene > Close Scene acts on the edited scene; the tab bar's current tab may lag
 	# behind a tab switch made in this same frame.
 	if not EditorMenu.press("Close Scene"):
-		var idx: int = EditorInterface.get_open_scenes().find(path)
-		if not _find_tab_ok() or _scene_tabs == null or idx < 0 or _tab_bar.tab_count != EditorInterface.get_open_scenes().size():
+		var idx: int = Compat.open_scenes().find(path)
+		if not _find_tab_ok() or _scene_tabs == null or idx < 0 or _tab_bar.tab_count != Compat.open_scenes().size():
 			return _router.fail("INTERNAL_ERROR", "The editor's Close Scene command was not found, so the scene could not be closed.")
 		_scene_tabs.emit_signal("tab_closed", idx)
 	_discard_save_prompt()
-	var closed: bool = EditorInterface.get_open_scenes().size() < before or not EditorInterface.get_open_scenes().has(path)
+	var closed: bool = Compat.open_scenes().size() < before or not Compat.open_scenes().has(path)
 	if not closed:
 		return _router.fail("INTERNAL_ERROR", "The editor did not close '%s'." % path)
 	_disk.erase(path)
@@ -436,7 +436,7 @@ func cmd_reload(params: Dictionary) -> Dictionary:
 	if dry:
 		return _router.ok({"path": path, "reloaded": false, "discarded_changes": dirty, "undoable": false, "dry_run": true})
 	EditorInterface.reload_scene_from_path(path)
-	if not EditorInterface.get_open_scenes().has(path):
+	if not Compat.open_scenes().has(path):
 		return _router.fail("INTERNAL_ERROR", "The editor did not reload '%s' (see its Output panel)." % path)
 	_remember_disk(path, true)
 	return _router.ok({"path": path, "reloaded": true, "discarded_changes": dirty, "undoable": false, "dry_run": false})

@@ -27,7 +27,7 @@ func _read_root(params: Dictionary) -> Dictionary:
 	var root: Node = packed.instantiate(PackedScene.GEN_EDIT_STATE_INSTANCE)
 	if root == null:
 		return {"ok": false, "failure": _router.fail("INTERNAL_ERROR", "The scene '%s' could not be instantiated (is it broken? open it to see the error)." % scene)}
-	var dirty: bool = EditorInterface.get_open_scenes().has(scene) and _is_dirty(scene)
+	var dirty: bool = Compat.open_scenes().has(scene) and _is_dirty(scene)
 	return {"ok": true, "root": root, "scene": scene, "source": "file", "temp": true, "unsaved_changes_ignored": dirty}
 
 

@@ -7,6 +7,7 @@ extends RefCounted
 const Common := preload("common.gd")
 const Nodes := preload("res://addons/godot_mcp/lib/nodes.gd")
 const Recorder := preload("res://addons/godot_mcp/lib/undo.gd")
+const Compat := preload("res://addons/godot_mcp/lib/compat.gd")
 
 const PRESETS: PackedStringArray = ["top_left", "top_right", "bottom_left", "bottom_right", "center_left", "center_top",
 	"center_right", "center_bottom", "center", "left_wide", "top_wide", "right_wide", "bottom_wide", "vcenter_wide",
@@ -131,10 +132,10 @@ func get_layout(params: Dictionary) -> Dictionary:
 	var want: String = str(params.get("scene", ""))
 	var edited: Node = EditorInterface.get_edited_scene_root()
 	if want != "" and edited != null and edited.scene_file_path != want:
-		if Array(EditorInterface.get_open_scenes()).has(want):
+		if Array(Compat.open_scenes()).has(want):
 			return c.fail("PRECONDITION_FAILED", ("'%s' is open but not the edited scene ('%s'); the editor lays out only the scene in front. " +
 				"Switch with godot_scene_open {path: \"%s\"}, then retry.") % [want, Nodes.scene_label(edited), want], "active_scene")
-		return c.fail("RESOURCE_NOT_FOUND", "'%s' is not open in the editor (open: %s). Open it with godot_scene_open {path: \"%s\"}." % [want, Nodes.short_list(EditorInterface.get_open_scenes()), want])
+		return c.fail("RESOURCE_NOT_FOUND", "'%s' is not open in the editor (open: %s). Open it with godot_scene_open {path: \"%s\"}." % [want, Nodes.short_list(Compat.open_scenes()), want])
 	var found: Dictionary = c.find_control(str(params.get("node", ".")), true)
 	if found.has("error"):
 		return found["error"]

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -201,5 +202,71 @@ func TestEngineDifferencesOnlyInCompat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Extension code (the toolsets' editor code and the examples) preloads only
+// the core addon's documented GDScript API (addon/lib/README.md), and every
+// file of that API exists and is documented for authors. The runtime halves
+// still in the core addon are reached by the built-in toolsets that own
+// them, until they ship them themselves (#25 item 5).
+func TestExtensionsPreloadOnlyTheAPI(t *testing.T) {
+	index, err := os.ReadFile("../addon/lib/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^- `(res://addons/godot_mcp/[^`]+)`$").FindAllSubmatch(index, -1) {
+		api[string(m[1])] = true
+	}
+	if len(api) < 10 {
+		t.Fatalf("addon/lib/README.md lists %d scripts; expected the API list", len(api))
+	}
+	guide, err := os.ReadFile("../docs/plugin-authoring.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range api {
+		if _, err := os.Stat(filepath.Join("../addon", strings.TrimPrefix(p, "res://addons/godot_mcp/"))); err != nil {
+			t.Errorf("addon/lib/README.md lists %s, which the addon does not have", p)
+		}
+		if !bytes.Contains(guide, []byte(strings.TrimPrefix(p, "res://addons/godot_mcp/"))) {
+			t.Errorf("%s is API but docs/plugin-authoring.md does not describe it", p)
+		}
+	}
+	owners := map[string][]string{ // runtime halves still in the core (#25 item 5)
+		"res://addons/godot_mcp/runtime/debugger_plugin.gd": {"runtime", "debugger", "playtest", "navigation"},
+		"res://addons/godot_mcp/runtime/probe.gd":           {"runtime", "playtest"},
+		"res://addons/godot_mcp/runtime/playtest.gd":        {"playtest"},
+		"res://addons/godot_mcp/runtime/playtest_record.gd": {"playtest"},
+	}
+	ref := regexp.MustCompile(`\b(?:pre)?load\("(res://addons/godot_mcp/[^"]+)"\)`)
+	n := 0
+	for _, root := range []string{".", "../examples"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			toolset := strings.SplitN(filepath.ToSlash(p), "/", 2)[0]
+			for _, m := range ref.FindAllSubmatch(b, -1) {
+				n++
+				target := string(m[1])
+				if api[target] || (root == "." && slices.Contains(owners[target], toolset)) {
+					continue
+				}
+				t.Errorf("%s loads %s, which is not the core addon's API (addon/lib/README.md)", p, target)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d loads of the core addon found in extension code", n)
 	}
 }

@@ -47,6 +47,15 @@ static func open_scenes() -> PackedStringArray:
 	return paths
 
 
+## The tab of the open scene [param path] when the editor's own lookup by path would
+## miss it (Godot 4.8 after a save-as: open_scene_from_path() would load the file
+## again into a new tab), else -1. Switch to such a scene by its tab.
+static func stale_tab(path: String) -> int:
+	if EditorInterface.get_open_scenes().has(path):
+		return -1
+	return open_scenes().find(path)
+
+
 ## Whether the running engine has [param feature] (by its version).
 static func has(feature: String) -> bool:
 	var f: Array = FEATURES.get(feature, [])

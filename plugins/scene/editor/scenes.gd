@@ -172,7 +172,7 @@ func _switch_back(prev_tab: int, prev_path: String) -> void:
 	if prev_path != "":
 		if root == null or root.scene_file_path != prev_path:
 			if Compat.open_scenes().has(prev_path):
-				EditorInterface.open_scene_from_path(prev_path)
+				_activate(prev_path)
 		return
 	if prev_tab >= 0 and _find_tab_ok() and prev_tab < _tab_bar.tab_count and _tab_bar.current_tab != prev_tab:
 		_tab_bar.current_tab = prev_tab
@@ -387,12 +387,24 @@ func cmd_close(params: Dictionary) -> Dictionary:
 func _switch_settled(path: String) -> void:
 	for attempt: int in range(5):
 		if _active_path() != path:
-			EditorInterface.open_scene_from_path(path)
+			_activate(path)
 		await _next_frame()
 		if _active_path() == path:
 			await _next_frame()
 			if _active_path() == path:
 				return
+
+
+## Makes [param path] the edited scene: by opening it, which switches to its tab
+## when it is open, or by its scene tab, as a click would, where the editor's
+## lookup by path would miss the open scene (compat.gd stale_tab).
+func _activate(path: String) -> void:
+	var idx: int = Compat.stale_tab(path)
+	if idx >= 0 and _find_tab_ok() and _tab_bar.tab_count == Compat.open_scenes().size():
+		if _tab_bar.current_tab != idx:
+			_tab_bar.current_tab = idx
+		return
+	EditorInterface.open_scene_from_path(path)
 
 
 ## Waits for the editor's next frame.

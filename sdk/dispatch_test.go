@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // fakeBackend records what tools send to the host.
@@ -372,19 +372,19 @@ func TestRegistryRejectsBadToolsets(t *testing.T) {
 }
 
 func TestErrorCodesMatchEnvelope(t *testing.T) {
-	if len(Codes) != len(envelope.Codes) {
-		t.Fatalf("sdk has %d codes, envelope %d", len(Codes), len(envelope.Codes))
+	if len(Codes) != len(contract.Codes) {
+		t.Fatalf("sdk has %d codes, envelope %d", len(Codes), len(contract.Codes))
 	}
 	for i := range Codes {
-		if string(Codes[i]) != string(envelope.Codes[i]) {
-			t.Errorf("code %d: sdk %s, envelope %s", i, Codes[i], envelope.Codes[i])
+		if string(Codes[i]) != string(contract.Codes[i]) {
+			t.Errorf("code %d: sdk %s, envelope %s", i, Codes[i], contract.Codes[i])
 		}
 	}
 	pre := map[string]string{
-		RequireActiveScene: envelope.RequireActiveScene, RequireConfirm: envelope.RequireConfirm,
-		RequireBridgeConnected: envelope.RequireBridgeConnected, RequireRuntimeProbe: envelope.RequireRuntimeProbe,
-		RequireGameNotBreaked: envelope.RequireGameNotBreaked, RequireGodotVersion: envelope.RequireGodotVersion,
-		RequireProjectDir: envelope.RequireProjectDir,
+		RequireActiveScene: contract.RequireActiveScene, RequireConfirm: contract.RequireConfirm,
+		RequireBridgeConnected: contract.RequireBridgeConnected, RequireRuntimeProbe: contract.RequireRuntimeProbe,
+		RequireGameNotBreaked: contract.RequireGameNotBreaked, RequireGodotVersion: contract.RequireGodotVersion,
+		RequireProjectDir: contract.RequireProjectDir,
 	}
 	for sdkName, envName := range pre {
 		if sdkName != envName {

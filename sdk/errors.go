@@ -5,14 +5,14 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // ErrorCode is the stable, enumerated failure code an agent matches on: the
 // host's envelope code (the spec's ErrorCode enum), so that an error crosses
 // from a toolset to the host and the agent unchanged. Valid reports whether
 // a code is one of the enum.
-type ErrorCode = envelope.ErrorCode
+type ErrorCode = contract.ErrorCode
 
 // The complete ErrorCode enum, in spec order.
 const (
@@ -71,7 +71,7 @@ func PreconditionNames() []string { return append([]string(nil), preconditionNam
 // Host.Send returns it when the editor answers ok:false. It is the host's
 // envelope error (fields Code, Hint, Required; its Error method reads
 // "CODE (required: x): hint"), so the host passes it on as is.
-type Error = envelope.Error
+type Error = contract.Error
 
 // Errorf builds an *Error with a formatted hint.
 func Errorf(code ErrorCode, format string, args ...any) *Error {

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // The SDK cannot import host/, so it keeps its own list of the precondition
@@ -19,7 +18,7 @@ import (
 // the envelope except those only the host reports.
 func TestSDKPreconditionNamesAreTheHosts(t *testing.T) {
 	// Names a tool answers but does not declare.
-	hostOnly := []string{envelope.RequireToolsetEnabled, envelope.RequireCommandClass, envelope.RequirePluginTrusted, envelope.RequireExportTemplates}
+	hostOnly := []string{contract.RequireToolsetEnabled, contract.RequireCommandClass, contract.RequirePluginTrusted, contract.RequireExportTemplates}
 	f, err := parser.ParseFile(token.NewFileSet(), "../../host/envelope/envelope.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -57,12 +56,12 @@ func TestSDKPreconditionNamesAreTheHosts(t *testing.T) {
 	if !slices.Equal(got, host) {
 		t.Errorf("sdk.PreconditionNames() = %v, the host's declarable names are %v (update sdk/errors.go, or hostOnly here)", got, host)
 	}
-	declarable := append([]string(nil), safety.Preconditions...)
+	declarable := append([]string(nil), contract.Preconditions...)
 	slices.Sort(declarable)
 	if !slices.Equal(declarable, host) {
 		t.Errorf("safety.Preconditions (what the host serves) = %v, the host's declarable names are %v", declarable, host)
 	}
-	for _, n := range []string{envelope.RequireActiveScene, envelope.RequireBridgeConnected, envelope.RequireProjectDir} {
+	for _, n := range []string{contract.RequireActiveScene, contract.RequireBridgeConnected, contract.RequireProjectDir} {
 		if !slices.Contains(got, n) {
 			t.Errorf("sdk lacks %q", n)
 		}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // The editor's command table: every command the connected editor's router
@@ -53,7 +54,7 @@ func (p *peer) updateCommands(params json.RawMessage) {
 // Command looks command up in the connected editor's command table. ok is
 // false when the editor does not declare it. Without an editor, err is the
 // BRIDGE_DISCONNECTED failure a Send would answer.
-func (b *Bridge) Command(command string) (info envelope.CommandInfo, ok bool, err *envelope.Error) {
+func (b *Bridge) Command(command string) (info envelope.CommandInfo, ok bool, err *contract.Error) {
 	p := b.activePeer()
 	if p == nil {
 		return envelope.CommandInfo{}, false, b.notConnected(command)

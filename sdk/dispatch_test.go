@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
-	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // fakeBackend records what tools send to the host.
@@ -368,28 +367,6 @@ func TestRegistryRejectsBadToolsets(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestErrorCodesMatchEnvelope(t *testing.T) {
-	if len(Codes) != len(contract.Codes) {
-		t.Fatalf("sdk has %d codes, envelope %d", len(Codes), len(contract.Codes))
-	}
-	for i := range Codes {
-		if string(Codes[i]) != string(contract.Codes[i]) {
-			t.Errorf("code %d: sdk %s, envelope %s", i, Codes[i], contract.Codes[i])
-		}
-	}
-	pre := map[string]string{
-		RequireActiveScene: contract.RequireActiveScene, RequireConfirm: contract.RequireConfirm,
-		RequireBridgeConnected: contract.RequireBridgeConnected, RequireRuntimeProbe: contract.RequireRuntimeProbe,
-		RequireGameNotBreaked: contract.RequireGameNotBreaked, RequireGodotVersion: contract.RequireGodotVersion,
-		RequireProjectDir: contract.RequireProjectDir,
-	}
-	for sdkName, envName := range pre {
-		if sdkName != envName {
-			t.Errorf("precondition %q != envelope %q", sdkName, envName)
-		}
 	}
 }
 

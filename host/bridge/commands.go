@@ -14,15 +14,13 @@ import (
 // again in cmd_editor_commands pushes (after an extension loads). The host
 // holds toolsets to it (host/pluginhost); it is never a hand-kept list.
 
-var commandClasses = map[string]bool{"read_only": true, "mutating": true, "destructive": true, "runtime": true}
-
 // cleanCommands keeps the well-formed entries of a declared table; the
 // others are logged and dropped, so an undeclared command is refused.
 func cleanCommands(log *slog.Logger, table map[string]envelope.CommandInfo) map[string]envelope.CommandInfo {
 	out := make(map[string]envelope.CommandInfo, len(table))
 	var bad []string
 	for name, info := range table {
-		if name == "" || !commandClasses[info.Class] || info.Owner == "" {
+		if name == "" || !contract.Class(info.Class).Valid() || info.Owner == "" {
 			bad = append(bad, name)
 			continue
 		}

@@ -294,7 +294,7 @@ func coreTool[In, Out any](name, title string, class contract.Class, pre []strin
 		}
 	}
 	for _, f := range schema.Fields(reflect.TypeFor[In]()) {
-		if f.Name == "dry_run" || f.Name == "confirm" {
+		if slices.Contains(contract.ReservedArgs, f.Name) {
 			panic(fmt.Sprintf("core tool %s: input field %q (%s) is reserved: the host owns dry_run and confirm (Call.DryRun, Call.Confirm)", name, f.Name, f.GoName))
 		}
 	}

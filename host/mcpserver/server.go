@@ -554,9 +554,10 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	// dry_run and confirm belong to the host: they travel as Call flags, and
 	// the tool receives only its own arguments.
 	toolArgs := rawArgs
-	if _, hasDry := args["dry_run"]; hasDry || args["confirm"] != nil {
-		delete(args, "dry_run")
-		delete(args, "confirm")
+	if _, hasDry := args[contract.ArgDryRun]; hasDry || args[contract.ArgConfirm] != nil {
+		for _, name := range contract.ReservedArgs {
+			delete(args, name)
+		}
 		var err error
 		if toolArgs, err = json.Marshal(args); err != nil {
 			return Fail(contract.Errorf(contract.InternalError, "could not re-encode the arguments of %s: %v", def.Name, err)), nil

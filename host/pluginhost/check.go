@@ -28,8 +28,6 @@ var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 var editorVersionRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-var safetyClasses = map[string]bool{"read_only": true, "mutating": true, "destructive": true, "runtime": true}
-
 // checkInfo checks a toolset's description.
 func checkInfo(info plugmodel.ToolsetInfo) error {
 	if !toolNameRE.MatchString(info.Name) {
@@ -53,7 +51,7 @@ func checkInfo(info plugmodel.ToolsetInfo) error {
 			return fmt.Errorf("two tools are named %q", ti.Name)
 		}
 		seen[ti.Name] = true
-		if !safetyClasses[ti.Safety] {
+		if !contract.Class(ti.Safety).Valid() {
 			return fmt.Errorf("tool %q: unknown safety class %q", ti.Name, ti.Safety)
 		}
 		if _, err := contract.ParseConditions(ti.DestructiveWhen); err != nil {

@@ -54,7 +54,7 @@ type ToolsetInfo struct {
 type ToolInfo struct {
 	Name, Title, Description  string
 	InputSchema, OutputSchema json.RawMessage
-	// Safety is "read_only", "mutating", "destructive" or "runtime".
+	// Safety is a contract.Class: "read_only", "mutating", "destructive" or "runtime".
 	Safety string
 	// DryRun: the tool takes dry_run. Confirm: it refuses without confirm.
 	DryRun, Confirm bool

@@ -19,7 +19,7 @@ all: build
 # The version is CalVer from the commit: its date (UTC) and short hash,
 # e.g. 2026.12.02+93f0d6b, stamped into the server and the embedded addon.
 VERSION ?= $(shell TZ=UTC git log -1 --format='%cd+%h' --abbrev=7 --date=format-local:%Y.%m.%d 2>/dev/null)
-VERSION_LDFLAGS := $(if $(VERSION),-X github.com/godot-mcp/godot-mcp/host/contract.Version=$(VERSION) -X github.com/godot-mcp/godot-mcp/addon.Version=$(VERSION))
+VERSION_LDFLAGS := $(if $(VERSION),-X github.com/godot-mcp/godot-mcp/host/buildinfo.Version=$(VERSION) -X github.com/godot-mcp/godot-mcp/addon.Version=$(VERSION))
 build:
 	@CGO_ENABLED=0 $(GO) build -tags grpcnotrace -ldflags '$(VERSION_LDFLAGS)' -o $(BIN) ./cmd/godot-mcp
 

@@ -25,7 +25,7 @@ var FS fs.FS = stamp(embedded, Version)
 // source tree's plugin.cfg says the default (a test keeps them equal); a
 // release build stamps both with -ldflags "-X
 // github.com/godot-mcp/godot-mcp/addon.Version=… -X
-// github.com/godot-mcp/godot-mcp/host/contract.Version=…" (tools/release),
+// github.com/godot-mcp/godot-mcp/host/buildinfo.Version=…" (tools/release),
 // and FS's plugin.cfg says the stamped one.
 var Version = "2026.11.29"
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 )
 
 func TestVersionMatchesPluginCfg(t *testing.T) {
@@ -58,8 +58,8 @@ func TestStampedPluginCfg(t *testing.T) {
 
 func TestVersionMatchesServerBuild(t *testing.T) {
 	// The server and the addon ship together; a mismatch is what version_notice reports.
-	if Version != contract.Version {
-		t.Errorf("addon.Version = %q, contract.Version = %q; bump plugin.cfg and addon.Version with each release", Version, contract.Version)
+	if Version != buildinfo.Version {
+		t.Errorf("addon.Version = %q, contract.Version = %q; bump plugin.cfg and addon.Version with each release", Version, buildinfo.Version)
 	}
 }
 

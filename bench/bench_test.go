@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -122,13 +122,13 @@ func echoAddon(tb testing.TB, url string) *fakeaddon.Addon {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	a.Handle("cmd_echo_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo_echo", func(_ context.Context, params json.RawMessage) (any, *contract.Error) {
 		// The real addon parses with Godot's C++ JSON; rawjson keeps this
 		// stand-in from dominating the 8 MiB figure.
 		v, err := rawjson.Decode(params, false)
 		in, _ := v.(map[string]any)
 		if err != nil || in == nil {
-			return nil, envelope.Errorf(envelope.ValidationError, "cmd_echo params: %v", err)
+			return nil, contract.Errorf(contract.ValidationError, "cmd_echo params: %v", err)
 		}
 		if ms, _ := in["sleep_ms"].(float64); ms > 0 {
 			time.Sleep(time.Duration(ms) * time.Millisecond)

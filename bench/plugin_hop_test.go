@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // editorState is what the fake editor answers cmd_get_editor_state with: a
@@ -28,7 +28,7 @@ func hopChain(tb testing.TB) *hosttest.LineClient {
 	tb.Helper()
 	c := hosttest.StartLineClient(tb, binPath, "GODOT_MCP_PLUGIN_DIR="+pluginDir, "GODOT_MCP_DEFAULT_TOOLSETS=echo")
 	a := echoAddon(tb, c.BridgeURL())
-	a.Handle("cmd_get_editor_state", func(context.Context, json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_get_editor_state", func(context.Context, json.RawMessage) (any, *contract.Error) {
 		return editorState, nil
 	})
 	for _, side := range hopSides {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -60,7 +60,7 @@ func sdkClient(t *testing.T, env map[string]string, steps ...sdkStepPlan) []sdkS
 // toolError is what an agent reads of a failed call: the JSON object in the
 // result's text content. A failure carries no structuredContent (it would
 // not match the tool's outputSchema, which v1 clients check).
-func toolError(t *testing.T, what string, r *callResult) envelope.Error {
+func toolError(t *testing.T, what string, r *callResult) contract.Error {
 	t.Helper()
 	if r == nil {
 		t.Fatalf("%s: no result", what)
@@ -74,7 +74,7 @@ func toolError(t *testing.T, what string, r *callResult) envelope.Error {
 	if len(r.Content) == 0 || r.Content[0].Type != "text" {
 		t.Fatalf("%s: no text content: %+v", what, r.Content)
 	}
-	var e envelope.Error
+	var e contract.Error
 	if err := json.Unmarshal([]byte(r.Content[0].Text), &e); err != nil {
 		t.Fatalf("%s: the text content is not the error object: %v\n%s", what, err, r.Content[0].Text)
 	}
@@ -115,19 +115,19 @@ func TestErrorsReachTypeScriptSDKClient(t *testing.T) {
 	}
 
 	e := toolError(t, "godot_get_editor_state without an editor", sdkResult(t, steps[1]))
-	if e.Code != envelope.BridgeDisconnected || e.Required != envelope.RequireBridgeConnected || !strings.Contains(e.Hint, "godot-mcp addon install") {
+	if e.Code != contract.BridgeDisconnected || e.Required != contract.RequireBridgeConnected || !strings.Contains(e.Hint, "godot-mcp addon install") {
 		t.Errorf("godot_get_editor_state without an editor: %+v", e)
 	}
 	e = toolError(t, "godot_describe_class without class_name", sdkResult(t, steps[2]))
-	if e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "class_name") {
+	if e.Code != contract.ValidationError || !strings.Contains(e.Hint, "class_name") {
 		t.Errorf("godot_describe_class without class_name: %+v", e)
 	}
 	e = toolError(t, "godot_undo with a string count", sdkResult(t, steps[3]))
-	if e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "count") {
+	if e.Code != contract.ValidationError || !strings.Contains(e.Hint, "count") {
 		t.Errorf("godot_undo with a string count: %+v", e)
 	}
 	e = toolError(t, "godot_scene_close without confirm", sdkResult(t, steps[4]))
-	if e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireConfirm || !strings.Contains(e.Hint, "confirm: true") {
+	if e.Code != contract.PreconditionFailed || e.Required != contract.RequireConfirm || !strings.Contains(e.Hint, "confirm: true") {
 		t.Errorf("godot_scene_close without confirm: %+v", e)
 	}
 }
@@ -152,8 +152,8 @@ func TestEditorErrorsReachTypeScriptSDKClient(t *testing.T) {
 	url := freeBridgeURL(t)
 	dialWhenUp(t, url, func(a *fakeaddon.Addon) {
 		// The scene command checks its own preconditions (no extra round trip).
-		a.HandleError("cmd_scene_save", envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor: open one with godot_scene_open."))
-		a.HandleError("cmd_describe_class", envelope.Errorf(envelope.ResourceNotFound, "No class NoSuchNode; did you mean Node?"))
+		a.HandleError("cmd_scene_save", contract.Precondition(contract.RequireActiveScene, "No scene is open in the editor: open one with godot_scene_open."))
+		a.HandleError("cmd_describe_class", contract.Errorf(contract.ResourceNotFound, "No class NoSuchNode; did you mean Node?"))
 		// Registered last: once the client gets the editor state, every handler is in place.
 		a.HandleResult("cmd_get_editor_state", mcpserver.EditorState{ProjectDir: "/tmp/p", OpenScenes: []mcpserver.OpenScene{}, Selection: []string{}})
 	})
@@ -171,11 +171,11 @@ func TestEditorErrorsReachTypeScriptSDKClient(t *testing.T) {
 		t.Fatalf("the fake editor never connected: %+v", r)
 	}
 	e := toolError(t, "godot_scene_save without an open scene", sdkResult(t, steps[1]))
-	if e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireActiveScene || !strings.Contains(e.Hint, "godot_scene_open") {
+	if e.Code != contract.PreconditionFailed || e.Required != contract.RequireActiveScene || !strings.Contains(e.Hint, "godot_scene_open") {
 		t.Errorf("godot_scene_save without an open scene: %+v", e)
 	}
 	e = toolError(t, "godot_describe_class of an unknown class", sdkResult(t, steps[2]))
-	if e.Code != envelope.ResourceNotFound || !strings.Contains(e.Hint, "did you mean Node") {
+	if e.Code != contract.ResourceNotFound || !strings.Contains(e.Hint, "did you mean Node") {
 		t.Errorf("godot_describe_class of an unknown class: %+v", e)
 	}
 }
@@ -188,21 +188,21 @@ func TestErrorsReachInspectorCLI(t *testing.T) {
 	var r callResult
 	inspector(t, plugins, &r, "--method", "tools/call", "--tool-name", "godot_get_editor_state")
 	e := toolError(t, "inspector: godot_get_editor_state without an editor", &r)
-	if e.Code != envelope.BridgeDisconnected || e.Required != envelope.RequireBridgeConnected {
+	if e.Code != contract.BridgeDisconnected || e.Required != contract.RequireBridgeConnected {
 		t.Errorf("inspector: godot_get_editor_state without an editor: %+v", e)
 	}
 
 	r = callResult{}
 	inspector(t, plugins, &r, "--method", "tools/call", "--tool-name", "godot_undo", "--tool-arg", "count=two")
 	e = toolError(t, "inspector: godot_undo count=two", &r)
-	if e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "count") {
+	if e.Code != contract.ValidationError || !strings.Contains(e.Hint, "count") {
 		t.Errorf("inspector: godot_undo count=two: %+v", e)
 	}
 
 	r = callResult{}
 	inspectorEnv(t, plugins, []string{"GODOT_MCP_DEFAULT_TOOLSETS=scene"}, &r, "--method", "tools/call", "--tool-name", "godot_scene_close")
 	e = toolError(t, "inspector: godot_scene_close without confirm", &r)
-	if e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireConfirm {
+	if e.Code != contract.PreconditionFailed || e.Required != contract.RequireConfirm {
 		t.Errorf("inspector: godot_scene_close without confirm: %+v", e)
 	}
 }

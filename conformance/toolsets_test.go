@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -26,8 +26,8 @@ type newToolsetCase struct {
 	want      string          // in the structured result the client returns
 	array     string          // a top-level array field of the result
 	errArgs   map[string]any  // the refused call's arguments
-	refusal   *envelope.Error // the editor's answer to every call after the first
-	errCode   envelope.ErrorCode
+	refusal   *contract.Error // the editor's answer to every call after the first
+	errCode   contract.ErrorCode
 	errInHint string
 }
 
@@ -61,8 +61,8 @@ func TestNewToolsetsThroughTypeScriptSDKClient(t *testing.T) {
 			},
 			array: "tracks", want: `"Sprite2D:position"`,
 			errArgs: map[string]any{"animation": "run"},
-			refusal: envelope.Errorf(envelope.ResourceNotFound, "AnimationPlayer has no animation \"run\"; godot_animation_list lists them."),
-			errCode: envelope.ResourceNotFound, errInHint: "godot_animation_list",
+			refusal: contract.Errorf(contract.ResourceNotFound, "AnimationPlayer has no animation \"run\"; godot_animation_list lists them."),
+			errCode: contract.ResourceNotFound, errInHint: "godot_animation_list",
 		},
 		{
 			tool: "godot_tilemap_get_tileset", args: map[string]any{"layer": "Ground"},
@@ -85,8 +85,8 @@ func TestNewToolsetsThroughTypeScriptSDKClient(t *testing.T) {
 			},
 			array: "sources", want: `"res://coin.tscn"`,
 			errArgs: map[string]any{"layer": "Nowhere"},
-			refusal: envelope.Errorf(envelope.ResourceNotFound, "No node Nowhere in the edited scene: give a TileMapLayer's node path (godot_tilemap_list_layers)."),
-			errCode: envelope.ResourceNotFound, errInHint: "TileMapLayer",
+			refusal: contract.Errorf(contract.ResourceNotFound, "No node Nowhere in the edited scene: give a TileMapLayer's node path (godot_tilemap_list_layers)."),
+			errCode: contract.ResourceNotFound, errInHint: "TileMapLayer",
 		},
 		{
 			tool: "godot_debugger_get_state", args: map[string]any{},
@@ -102,8 +102,8 @@ func TestNewToolsetsThroughTypeScriptSDKClient(t *testing.T) {
 			},
 			array: "stack", want: `"_process"`,
 			errArgs: map[string]any{},
-			refusal: envelope.Errorf(envelope.PreconditionFailed, "The editor's debugger is not available: the game was started outside the editor. Run it with godot_run_project."),
-			errCode: envelope.PreconditionFailed, errInHint: "godot_run_project",
+			refusal: contract.Errorf(contract.PreconditionFailed, "The editor's debugger is not available: the game was started outside the editor. Run it with godot_run_project."),
+			errCode: contract.PreconditionFailed, errInHint: "godot_run_project",
 		},
 		{
 			tool: "godot_diagnostics_editor_log", args: map[string]any{"severity": "errors_and_warnings"},
@@ -120,14 +120,14 @@ func TestNewToolsetsThroughTypeScriptSDKClient(t *testing.T) {
 			},
 			array: "entries", want: `"res://gone.png"`,
 			errArgs: map[string]any{"since": 3},
-			refusal: envelope.Errorf(envelope.InternalError, "The editor's Output panel could not be read; restart the editor so the diagnostics editor code captures the log."),
-			errCode: envelope.InternalError, errInHint: "restart the editor",
+			refusal: contract.Errorf(contract.InternalError, "The editor's Output panel could not be read; restart the editor so the diagnostics editor code captures the log."),
+			errCode: contract.InternalError, errInHint: "restart the editor",
 		},
 		{
 			// Host-side: the toolset reads the editor's project folder itself.
 			tool: "godot_tests_list", args: map[string]any{},
 			array: "suites", want: `"test_jump"`,
-			errArgs: map[string]any{"path": "res://no_such_dir"}, errCode: envelope.ResourceNotFound, errInHint: "res://no_such_dir",
+			errArgs: map[string]any{"path": "res://no_such_dir"}, errCode: contract.ResourceNotFound, errInHint: "res://no_such_dir",
 		},
 	}
 
@@ -141,7 +141,7 @@ func TestNewToolsetsThroughTypeScriptSDKClient(t *testing.T) {
 			}
 			result, refusal := c.result, c.refusal
 			var answered atomic.Bool
-			a.Handle(c.command, func(context.Context, json.RawMessage) (any, *envelope.Error) {
+			a.Handle(c.command, func(context.Context, json.RawMessage) (any, *contract.Error) {
 				if answered.Swap(true) {
 					return nil, refusal
 				}

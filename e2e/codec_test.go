@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // bridgeSession is an editor connected straight to an in-process bridge, for
@@ -46,7 +47,7 @@ func bridgeEditor(t *testing.T) *bridgeSession {
 }
 
 func startBridgeSession() (*bridgeSession, error) {
-	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: contract.Version})
+	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: buildinfo.Version})
 	if err != nil {
 		return nil, err
 	}
@@ -90,8 +91,8 @@ func TestAddonDirectCommands(t *testing.T) {
 	if p == nil {
 		t.Fatal("no peer")
 	}
-	if !sameDir(p.ProjectDir, s.project) || !strings.HasPrefix(p.GodotVersion, "4.") || p.AddonVersion != contract.Version {
-		t.Errorf("hello: %+v; want project %s, Godot 4.x, addon %s", *p, s.project, contract.Version)
+	if !sameDir(p.ProjectDir, s.project) || !strings.HasPrefix(p.GodotVersion, "4.") || p.AddonVersion != buildinfo.Version {
+		t.Errorf("hello: %+v; want project %s, Godot 4.x, addon %s", *p, s.project, buildinfo.Version)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
@@ -99,15 +100,15 @@ func TestAddonDirectCommands(t *testing.T) {
 		t.Errorf("cmd_ping: %v", err)
 	}
 	r := s.send(t, "cmd_no_such_thing", map[string]any{})
-	if r.OK || r.Error != envelope.InternalError || !strings.Contains(r.Hint, "no handler for 'cmd_no_such_thing'") {
+	if r.OK || r.Error != contract.InternalError || !strings.Contains(r.Hint, "no handler for 'cmd_no_such_thing'") {
 		t.Errorf("unknown command answered %+v, want INTERNAL_ERROR naming the command", r)
 	}
 	r = s.send(t, "cmd_describe_class", map[string]any{"class_name": 5})
-	if r.OK || r.Error != envelope.ValidationError {
+	if r.OK || r.Error != contract.ValidationError {
 		t.Errorf("class_name 5 answered %+v, want VALIDATION_ERROR", r)
 	}
 	r = s.send(t, "cmd_undo", map[string]any{"count": "two"})
-	if r.OK || r.Error != envelope.ValidationError {
+	if r.OK || r.Error != contract.ValidationError {
 		t.Errorf("count \"two\" answered %+v, want VALIDATION_ERROR", r)
 	}
 }
@@ -292,7 +293,7 @@ func TestValueCodecRoundTrip(t *testing.T) {
 			if r.OK {
 				t.Fatalf("accepted (as %s), want VALIDATION_ERROR", r.Result)
 			}
-			if r.Error != envelope.ValidationError {
+			if r.Error != contract.ValidationError {
 				t.Errorf("error %s (%s), want VALIDATION_ERROR", r.Error, r.Hint)
 			}
 			if c.hintPart != "" && !strings.Contains(r.Hint, c.hintPart) {

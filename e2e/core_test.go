@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 )
 
 // sameDir reports whether two paths name the same directory (the editor
@@ -40,8 +40,8 @@ func TestAddonLoadsAndConnects(t *testing.T) {
 	if want := strings.SplitN(suite.godotVersion, ".", 3); !strings.HasPrefix(p.GodotVersion, want[0]+"."+want[1]) {
 		t.Errorf("peer godot_version = %q, but the binary says %q", p.GodotVersion, suite.godotVersion)
 	}
-	if p.AddonVersion != contract.Version {
-		t.Errorf("peer addon_version = %q, want the server's %q", p.AddonVersion, contract.Version)
+	if p.AddonVersion != buildinfo.Version {
+		t.Errorf("peer addon_version = %q, want the server's %q", p.AddonVersion, buildinfo.Version)
 	}
 	if !sameDir(p.ProjectDir, s.project) {
 		t.Errorf("peer project_dir = %q, want %q", p.ProjectDir, s.project)
@@ -49,8 +49,8 @@ func TestAddonLoadsAndConnects(t *testing.T) {
 	if !sameDir(info.ProjectDir, s.project) {
 		t.Errorf("server project_dir = %q, want the editor's %q", info.ProjectDir, s.project)
 	}
-	if info.Version != contract.Version {
-		t.Errorf("server version = %q, want %q", info.Version, contract.Version)
+	if info.Version != buildinfo.Version {
+		t.Errorf("server version = %q, want %q", info.Version, buildinfo.Version)
 	}
 	if info.VersionNotice != "" {
 		t.Errorf("version_notice = %q, want none (addon and server are the same build)", info.VersionNotice)
@@ -122,7 +122,7 @@ func TestEditorState(t *testing.T) {
 	if st.ProjectName != "E2E Sample" {
 		t.Errorf("project_name = %q, want E2E Sample", st.ProjectName)
 	}
-	if !strings.HasPrefix(st.GodotVersion, "4.") || st.AddonVersion != contract.Version {
+	if !strings.HasPrefix(st.GodotVersion, "4.") || st.AddonVersion != buildinfo.Version {
 		t.Errorf("godot_version %q, addon_version %q", st.GodotVersion, st.AddonVersion)
 	}
 	a := st.ActiveScene

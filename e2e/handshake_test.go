@@ -11,8 +11,9 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // #24.2: the real addon routes no command before its hello is accepted,
@@ -148,7 +149,7 @@ func TestAddonIgnoresCommandsBeforeItsHelloIsAccepted(t *testing.T) {
 	// 1. A program that does not know the token.
 	c, f, _ := hello()
 	early(c, "impostor-early")
-	send(c, map[string]any{"id": f.ID, "ok": true, "result": map[string]any{"accepted": true, "server_version": contract.Version, "contract_version": contract.ContractVersion}})
+	send(c, map[string]any{"id": f.ID, "ok": true, "result": map[string]any{"accepted": true, "server_version": buildinfo.Version, "contract_version": contract.ContractVersion}})
 	send(c, map[string]any{"id": "impostor-after", "command": envelope.CmdPing, "params": map[string]any{}})
 	for {
 		f, err := read(c, 10*time.Second)
@@ -171,7 +172,7 @@ func TestAddonIgnoresCommandsBeforeItsHelloIsAccepted(t *testing.T) {
 	c, f, h := hello()
 	defer c.CloseNow()
 	early(c, "server-early")
-	send(c, map[string]any{"id": f.ID, "ok": true, "result": map[string]any{"accepted": true, "server_version": contract.Version,
+	send(c, map[string]any{"id": f.ID, "ok": true, "result": map[string]any{"accepted": true, "server_version": buildinfo.Version,
 		"contract_version": contract.ContractVersion, "server_proof": envelope.HelloProof(token, "server", h.Nonce)}})
 	send(c, map[string]any{"id": "server-after", "command": envelope.CmdPing, "params": map[string]any{}})
 	for {

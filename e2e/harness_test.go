@@ -25,7 +25,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/addoninstall"
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/internal/testing/godotengines"
 )
 
@@ -464,7 +464,7 @@ func (h *host) launch(ctx context.Context, bridgeURL, clientName string, env []s
 	}
 	h.c = client.NewClient(tr)
 	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = contract.MCPProtocolVersion
+	init.Params.ProtocolVersion = buildinfo.MCPProtocolVersion
 	init.Params.ClientInfo = mcp.Implementation{Name: clientName, Version: "1"}
 	if _, err := h.c.Initialize(ctx, init); err != nil {
 		h.stop()

@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // fileSession is a host and an editor on a fresh copy of the sample project
@@ -373,7 +374,7 @@ func TestScriptsUnsavedChangesProtected(t *testing.T) {
 		t.Fatal(err)
 	}
 	installEditorCode(t, project, "scripts") // cmd_scripts_write comes with the scripts toolset
-	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: contract.Version})
+	b, err := bridge.New(bridge.Options{URL: "ws://127.0.0.1:0", ServerVersion: buildinfo.Version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +400,7 @@ func TestScriptsUnsavedChangesProtected(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(project, "player.gd"))
 	newSource := "extends Node2D\n"
 	r := send("cmd_scripts_write", map[string]any{"path": "res://player.gd", "source": newSource})
-	if r.OK || r.Error != envelope.PreconditionFailed || !strings.Contains(r.Hint, "unsaved changes") || !strings.Contains(r.Hint, "overwrite: true") {
+	if r.OK || r.Error != contract.PreconditionFailed || !strings.Contains(r.Hint, "unsaved changes") || !strings.Contains(r.Hint, "overwrite: true") {
 		t.Fatalf("write over unsaved changes: %+v", r)
 	}
 	if after, _ := os.ReadFile(filepath.Join(project, "player.gd")); string(after) != string(before) {

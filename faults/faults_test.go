@@ -25,8 +25,8 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/config"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -123,7 +123,7 @@ func (h *host) stop(t *testing.T) {
 
 type result struct {
 	isError bool
-	err     envelope.Error
+	err     contract.Error
 	raw     json.RawMessage
 	rpcErr  error
 }
@@ -166,7 +166,7 @@ func dial(t *testing.T, url string) *fakeaddon.Addon {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.Handle("cmd_echo_echo", func(ctx context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo_echo", func(ctx context.Context, params json.RawMessage) (any, *contract.Error) {
 		var in struct {
 			Payload string `json:"payload"`
 			SleepMS int    `json:"sleep_ms"`
@@ -221,7 +221,7 @@ func TestPluginKilledMidCall(t *testing.T) {
 	syscall.Kill(pid, syscall.SIGKILL)
 	select {
 	case r := <-done:
-		if !r.isError || r.err.Code != envelope.InternalError {
+		if !r.isError || r.err.Code != contract.InternalError {
 			t.Fatalf("want INTERNAL_ERROR, got %+v", r)
 		}
 	case <-time.After(5 * time.Second):
@@ -252,7 +252,7 @@ func TestPluginHangs(t *testing.T) {
 	h.mustEcho(t, "warm")
 	start := time.Now()
 	r := h.call(context.Background(), "godot_echo_hang", nil)
-	if !r.isError || r.err.Code != envelope.Timeout || time.Since(start) > 5*time.Second {
+	if !r.isError || r.err.Code != contract.Timeout || time.Since(start) > 5*time.Second {
 		t.Fatalf("hang: want TIMEOUT, got %+v after %v", r, time.Since(start))
 	}
 	// The hint tells the truth: the plugin was killed, and when it comes back.
@@ -276,7 +276,7 @@ func TestEditorDisconnectsMidCallAndReconnects(t *testing.T) {
 	a.CloseNow()
 	select {
 	case r := <-done:
-		if !r.isError || r.err.Code != envelope.BridgeDisconnected {
+		if !r.isError || r.err.Code != contract.BridgeDisconnected {
 			t.Fatalf("want BRIDGE_DISCONNECTED, got %+v", r)
 		}
 	case <-time.After(2 * time.Second):
@@ -355,7 +355,7 @@ func TestEnableDisableCyclesWithCallsInFlight(t *testing.T) {
 	t.Logf("outcomes of calls racing 100 enable/disable cycles: %v", outcomes)
 	for k := range outcomes {
 		switch k {
-		case "ok", "not-listed", string(envelope.PreconditionFailed): // never a false crash
+		case "ok", "not-listed", string(contract.PreconditionFailed): // never a false crash
 		default:
 			t.Errorf("unexpected outcome %q", k)
 		}
@@ -454,7 +454,7 @@ func TestStoppedPluginIsNotWaitedOut(t *testing.T) {
 	defer syscall.Kill(pid, syscall.SIGCONT)
 	select {
 	case r := <-done:
-		if !r.isError || r.err.Code != envelope.Timeout || !strings.Contains(r.err.Hint, "stopped") {
+		if !r.isError || r.err.Code != contract.Timeout || !strings.Contains(r.err.Hint, "stopped") {
 			t.Fatalf("want TIMEOUT naming the stop, got %+v", r)
 		}
 		if d := time.Since(start); d > 10*time.Second {

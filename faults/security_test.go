@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // A plugin's destructive tool never reaches the editor without confirm, and
@@ -19,11 +19,11 @@ func TestDestructiveNeedsConfirmThroughARealPlugin(t *testing.T) {
 	a.HandleResult("cmd_echo_wipe", map[string]any{})
 	ctx := context.Background()
 	r := h.call(ctx, "godot_echo_wipe", nil)
-	if !r.isError || r.err.Code != envelope.PreconditionFailed || r.err.Required != envelope.RequireConfirm {
+	if !r.isError || r.err.Code != contract.PreconditionFailed || r.err.Required != contract.RequireConfirm {
 		t.Fatalf("without confirm: %+v %s", r, r.raw)
 	}
 	r = h.call(ctx, "godot_echo_wipe", map[string]any{"confirm": false})
-	if !r.isError || r.err.Required != envelope.RequireConfirm {
+	if !r.isError || r.err.Required != contract.RequireConfirm {
 		t.Fatalf("confirm false: %+v", r)
 	}
 	r = h.call(ctx, "godot_echo_wipe", map[string]any{"dry_run": true})

@@ -13,6 +13,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/inproc"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
 
@@ -322,14 +323,14 @@ func failure(e *Error) plugmodel.CallResult { return plugmodel.CallResult{Err: e
 // request's flags, as the host does before it calls a toolset (so a test
 // that passes them as arguments sees what an agent would).
 func liftFlags(req plugmodel.CallRequest) plugmodel.CallRequest {
-	if !bytes.Contains(req.Arguments, []byte(`"dry_run"`)) && !bytes.Contains(req.Arguments, []byte(`"confirm"`)) {
+	if !bytes.Contains(req.Arguments, []byte(`"`+contract.ArgDryRun+`"`)) && !bytes.Contains(req.Arguments, []byte(`"`+contract.ArgConfirm+`"`)) {
 		return req
 	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(req.Arguments, &m) != nil {
 		return req
 	}
-	for name, flag := range map[string]*bool{"dry_run": &req.DryRun, "confirm": &req.Confirm} {
+	for name, flag := range map[string]*bool{contract.ArgDryRun: &req.DryRun, contract.ArgConfirm: &req.Confirm} {
 		raw, ok := m[name]
 		if !ok {
 			continue

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
@@ -368,28 +367,6 @@ func TestRegistryRejectsBadToolsets(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestErrorCodesMatchEnvelope(t *testing.T) {
-	if len(Codes) != len(envelope.Codes) {
-		t.Fatalf("sdk has %d codes, envelope %d", len(Codes), len(envelope.Codes))
-	}
-	for i := range Codes {
-		if string(Codes[i]) != string(envelope.Codes[i]) {
-			t.Errorf("code %d: sdk %s, envelope %s", i, Codes[i], envelope.Codes[i])
-		}
-	}
-	pre := map[string]string{
-		RequireActiveScene: envelope.RequireActiveScene, RequireConfirm: envelope.RequireConfirm,
-		RequireBridgeConnected: envelope.RequireBridgeConnected, RequireRuntimeProbe: envelope.RequireRuntimeProbe,
-		RequireGameNotBreaked: envelope.RequireGameNotBreaked, RequireGodotVersion: envelope.RequireGodotVersion,
-		RequireProjectDir: envelope.RequireProjectDir,
-	}
-	for sdkName, envName := range pre {
-		if sdkName != envName {
-			t.Errorf("precondition %q != envelope %q", sdkName, envName)
-		}
 	}
 }
 

@@ -5,73 +5,65 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
-// ErrorCode is the stable, enumerated failure code an agent matches on: the
-// host's envelope code (the spec's ErrorCode enum), so that an error crosses
-// from a toolset to the host and the agent unchanged. Valid reports whether
-// a code is one of the enum.
-type ErrorCode = envelope.ErrorCode
+// ErrorCode is the stable, enumerated failure code an agent matches on:
+// contract.ErrorCode (the spec's ErrorCode enum), the host's and the
+// editor's too, so that an error crosses from a toolset to the host and the
+// agent unchanged. Valid reports whether a code is one of the enum.
+type ErrorCode = contract.ErrorCode
 
-// The complete ErrorCode enum, in spec order.
+// The complete ErrorCode enum, in spec order (contract's codes under the
+// SDK's names).
 const (
-	CodePreconditionFailed ErrorCode = "PRECONDITION_FAILED"
-	CodeResourceNotFound   ErrorCode = "RESOURCE_NOT_FOUND"
-	CodeValidationError    ErrorCode = "VALIDATION_ERROR"
-	CodeBridgeDisconnected ErrorCode = "BRIDGE_DISCONNECTED"
-	CodeTimeout            ErrorCode = "TIMEOUT"
-	CodeInternalError      ErrorCode = "INTERNAL_ERROR"
-	CodeApprovalDenied     ErrorCode = "APPROVAL_DENIED"
-	CodePeerReplaced       ErrorCode = "PEER_REPLACED"
+	CodePreconditionFailed = contract.PreconditionFailed
+	CodeResourceNotFound   = contract.ResourceNotFound
+	CodeValidationError    = contract.ValidationError
+	CodeBridgeDisconnected = contract.BridgeDisconnected
+	CodeTimeout            = contract.Timeout
+	CodeInternalError      = contract.InternalError
+	CodeApprovalDenied     = contract.ApprovalDenied
+	CodePeerReplaced       = contract.PeerReplaced
 )
 
-// Codes lists every ErrorCode in spec order.
-var Codes = []ErrorCode{
-	CodePreconditionFailed, CodeResourceNotFound, CodeValidationError, CodeBridgeDisconnected,
-	CodeTimeout, CodeInternalError, CodeApprovalDenied, CodePeerReplaced,
-}
+// Codes lists every ErrorCode in spec order (contract.Codes).
+var Codes = contract.Codes
 
-// Names of preconditions, for ToolOptions.Preconditions and Error.Required.
-// The host checks bridge_connected and project_dir before it calls the
-// tool; the editor command checks the others.
+// Names of preconditions, for ToolOptions.Preconditions and Error.Required
+// (contract's names). The host checks bridge_connected and project_dir
+// before it calls the tool; the editor command checks the others.
 const (
-	RequireActiveScene     = "active_scene"
-	RequireConfirm         = "confirm"
-	RequireBridgeConnected = "bridge_connected"
-	RequireRuntimeProbe    = "runtime_probe"
-	RequireGameNotBreaked  = "game_not_breaked"
-	RequireGodotVersion    = "godot_version"
-	RequireProjectDir      = "project_dir"
+	RequireActiveScene     = contract.RequireActiveScene
+	RequireConfirm         = contract.RequireConfirm
+	RequireBridgeConnected = contract.RequireBridgeConnected
+	RequireRuntimeProbe    = contract.RequireRuntimeProbe
+	RequireGameNotBreaked  = contract.RequireGameNotBreaked
+	RequireGodotVersion    = contract.RequireGodotVersion
+	RequireProjectDir      = contract.RequireProjectDir
 	// RequireGodotBinary: the tool starts a separate Godot process (a
 	// headless run) and refuses with it when no Godot binary is found
 	// (GODOT_BIN, else godot on PATH); godot_get_server_info lists the tool
 	// as unavailable then.
-	RequireGodotBinary = "godot_binary"
+	RequireGodotBinary = contract.RequireGodotBinary
 	// RequireExportTemplates: a whole-game export lacks the platform's
 	// export templates for this Godot version (the hint names the files
 	// and the directory). A tool answers it; it is not declarable.
-	RequireExportTemplates = "export_templates"
+	RequireExportTemplates = contract.RequireExportTemplates
 )
 
-// preconditionNames are the names a tool may declare in
-// ToolOptions.Preconditions: the host's envelope requirement names a tool can
-// ask for (a test in cmd/godot-mcp keeps them equal).
-var preconditionNames = []string{
-	RequireActiveScene, RequireConfirm, RequireBridgeConnected, RequireRuntimeProbe,
-	RequireGameNotBreaked, RequireGodotVersion, RequireProjectDir, RequireGodotBinary,
-}
-
-// PreconditionNames returns the names ToolOptions.Preconditions accepts.
-func PreconditionNames() []string { return append([]string(nil), preconditionNames...) }
+// PreconditionNames returns the names ToolOptions.Preconditions accepts
+// (contract.Preconditions).
+func PreconditionNames() []string { return append([]string(nil), contract.Preconditions...) }
 
 // Error is a structured failure an agent can act on: a stable Code, a Hint
 // that says what to do next, and for PRECONDITION_FAILED the machine-checkable
 // name of what is Required. Return it (or wrap it) from a tool function;
-// Host.Send returns it when the editor answers ok:false. It is the host's
-// envelope error (fields Code, Hint, Required; its Error method reads
-// "CODE (required: x): hint"), so the host passes it on as is.
-type Error = envelope.Error
+// Host.Send returns it when the editor answers ok:false. It is
+// contract.Error, the host's and the editor's error too (fields Code, Hint,
+// Required; its Error method reads "CODE (required: x): hint"), so the host
+// passes it on as is.
+type Error = contract.Error
 
 // Errorf builds an *Error with a formatted hint.
 func Errorf(code ErrorCode, format string, args ...any) *Error {

@@ -20,6 +20,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/pluginrpc"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/testing/paritytoolset"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 )
 
@@ -74,7 +75,7 @@ func (h *recHost) Send(_ context.Context, callID, command string, params json.Ra
 	h.sent = append(h.sent, callID+" "+command+" "+string(params))
 	h.mu.Unlock()
 	if command != "cmd_parity_echo" {
-		return nil, envelope.Errorf(envelope.ValidationError, "unknown command %s", command)
+		return nil, contract.Errorf(contract.ValidationError, "unknown command %s", command)
 	}
 	return json.RawMessage(`{"got":` + string(params) + `}`), nil
 }
@@ -165,7 +166,7 @@ func TestInProcessAndPluginAnswerAlike(t *testing.T) {
 	if r := want[1].(plugmodel.CallResult); r.Err != nil || string(r.Structured) != `{"editor":{"got":{"text":"hi","count":2}},"count":2}` || len(r.Content) != 2 {
 		t.Errorf("echo = %+v", r)
 	}
-	if r := want[2].(plugmodel.CallResult); r.Err == nil || r.Err.Code != envelope.ValidationError {
+	if r := want[2].(plugmodel.CallResult); r.Err == nil || r.Err.Code != contract.ValidationError {
 		t.Errorf("bad echo = %+v", r)
 	}
 	if sent := want[len(want)-1].([]string); len(sent) != 2 || sent[0] != `c1 cmd_parity_echo {"text":"hi","count":2}` || sent[1] != `r1 cmd_parity_echo {"uri":"parity://info"}` {
@@ -180,7 +181,7 @@ func (hostServices) Send(_ context.Context, command string, params json.RawMessa
 	return envelope.Response{ID: "1", OK: true, Result: json.RawMessage(`{"got":` + string(params) + `}`)}
 }
 
-func (hostServices) EditorCommand(command string) (envelope.CommandInfo, bool, *envelope.Error) {
+func (hostServices) EditorCommand(command string) (envelope.CommandInfo, bool, *contract.Error) {
 	if command == "cmd_parity_echo" {
 		return envelope.CommandInfo{Class: "read_only", Owner: paritytoolset.Name}, true, nil
 	}
@@ -231,7 +232,7 @@ func TestHostOpensInProcessToolsetsLikePlugins(t *testing.T) {
 	if !opened.Exited() {
 		t.Error("a stopped in-process toolset is not exited")
 	}
-	if res := opened.Call(ctx, plugmodel.CallRequest{Tool: "echo"}); res.Err == nil || res.Err.Code != envelope.InternalError {
+	if res := opened.Call(ctx, plugmodel.CallRequest{Tool: "echo"}); res.Err == nil || res.Err.Code != contract.InternalError {
 		t.Errorf("call after stop: %+v", res)
 	}
 }

@@ -9,39 +9,30 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/schema"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
-// Safety is a tool's safety class. The host enforces it before calling the
-// tool: a toolset cannot declare its way around it.
-type Safety string
+// Safety is a tool's safety class: contract.Class. The host enforces it
+// before calling the tool: a toolset cannot declare its way around it.
+type Safety = contract.Class
 
-// The four safety classes.
+// The four safety classes (contract's).
 const (
 	// ReadOnly tools only look.
-	ReadOnly Safety = "read_only"
+	ReadOnly = contract.ReadOnly
 	// Mutating tools change the project or the editor; they take dry_run.
-	Mutating Safety = "mutating"
+	Mutating = contract.Mutating
 	// Destructive tools lose data or are hard to undo; they take dry_run and
 	// refuse to run without confirm: true.
-	Destructive Safety = "destructive"
+	Destructive = contract.Destructive
 	// Runtime tools act on the running game.
-	Runtime Safety = "runtime"
+	Runtime = contract.Runtime
 )
-
-// Valid reports whether s is one of the four classes.
-func (s Safety) Valid() bool {
-	switch s {
-	case ReadOnly, Mutating, Destructive, Runtime:
-		return true
-	}
-	return false
-}
 
 // Toolset is a named set of tools served by one plugin process (see Serve).
 type Toolset struct {
@@ -136,7 +127,7 @@ type Tool interface {
 type toolDef struct {
 	name                        string
 	opts                        ToolOptions
-	conds                       []condition // opts.DestructiveWhen, parsed
+	conds                       []contract.Condition // opts.DestructiveWhen, parsed
 	inSchema, outSchema         *schema.Schema
 	inSchemaJSON, outSchemaJSON json.RawMessage
 	invoke                      func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
@@ -154,30 +145,6 @@ func (d *toolDef) String() string { return d.name }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
-// condition is one DestructiveWhen entry (the host reads the same syntax).
-type condition struct {
-	arg   string
-	above *float64
-}
-
-var conditionRE = regexp.MustCompile(`^([a-z][a-z0-9_]{0,63})(?:>(-?[0-9]+(?:\.[0-9]+)?))?$`)
-
-func parseCondition(s string) (condition, bool) {
-	m := conditionRE.FindStringSubmatch(s)
-	if m == nil {
-		return condition{}, false
-	}
-	c := condition{arg: m[1]}
-	if m[2] != "" {
-		n, err := strconv.ParseFloat(m[2], 64)
-		if err != nil {
-			return condition{}, false
-		}
-		c.above = &n
-	}
-	return c, true
-}
-
 // destructiveCall reports whether the arguments meet a DestructiveWhen condition.
 func (d *toolDef) destructiveCall(args json.RawMessage) (string, bool) {
 	if len(d.conds) == 0 {
@@ -188,19 +155,7 @@ func (d *toolDef) destructiveCall(args json.RawMessage) (string, bool) {
 		return "", false
 	}
 	for i, c := range d.conds {
-		raw, ok := m[c.arg]
-		if !ok {
-			continue
-		}
-		if c.above == nil {
-			var b bool
-			if json.Unmarshal(raw, &b) == nil && b {
-				return d.opts.DestructiveWhen[i], true
-			}
-			continue
-		}
-		var n float64
-		if json.Unmarshal(raw, &n) == nil && n > *c.above {
+		if c.Holds(m) {
 			return d.opts.DestructiveWhen[i], true
 		}
 	}
@@ -227,14 +182,14 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		panic(fmt.Sprintf("sdk.NewTool(%q): nil function", name))
 	}
 	for _, p := range opts.Preconditions {
-		if !slices.Contains(preconditionNames, p) {
-			panic(fmt.Sprintf("sdk.NewTool(%q): Preconditions: unknown name %q (known: %s)", name, p, strings.Join(preconditionNames, ", ")))
+		if !slices.Contains(contract.Preconditions, p) {
+			panic(fmt.Sprintf("sdk.NewTool(%q): Preconditions: unknown name %q (known: %s)", name, p, strings.Join(contract.Preconditions, ", ")))
 		}
 	}
-	conds := make([]condition, 0, len(opts.DestructiveWhen))
+	conds := make([]contract.Condition, 0, len(opts.DestructiveWhen))
 	for _, w := range opts.DestructiveWhen {
-		c, ok := parseCondition(w)
-		if !ok {
+		c, err := contract.ParseCondition(w)
+		if err != nil {
 			panic(fmt.Sprintf("sdk.NewTool(%q): DestructiveWhen %q must be an argument name (a boolean that is true) or name>N (a number above N)", name, w))
 		}
 		if opts.Safety == ReadOnly {
@@ -253,7 +208,7 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		if opts.Safety == ReadOnly {
 			panic(fmt.Sprintf("sdk.NewTool(%q): a ReadOnly tool cannot be MayDestroy", name))
 		}
-		in.AddProperty("confirm", schema.Boolean("true when the call destroys or overwrites (not needed with dry_run)"))
+		in.AddProperty(contract.ArgConfirm, schema.Boolean("true when the call destroys or overwrites (not needed with dry_run)"))
 	}
 	out, err := generateSchema(reflect.TypeFor[Out]())
 	if err != nil {
@@ -286,14 +241,10 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 	}
 }
 
-// reservedArgs are the arguments the host owns (the host adds them to the
-// input schema and passes them as Call.DryRun and Call.Confirm).
-var reservedArgs = []string{"dry_run", "confirm"}
-
 // reservedField finds an input member whose JSON name is reserved.
 func reservedField(t reflect.Type) (schema.Field, bool) {
 	for _, f := range schema.Fields(t) {
-		if slices.Contains(reservedArgs, f.Name) {
+		if slices.Contains(contract.ReservedArgs, f.Name) {
 			return f, true
 		}
 	}

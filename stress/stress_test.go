@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -57,7 +57,7 @@ func TestStress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	a.Handle("cmd_echo_echo", func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo_echo", func(_ context.Context, params json.RawMessage) (any, *contract.Error) {
 		var in struct {
 			Payload string `json:"payload"`
 		}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -99,7 +99,7 @@ func TestBinaryApprovalCoversEveryDestructiveCall(t *testing.T) {
 		t.Run(tc.tool, func(t *testing.T) {
 			before := len(hook.asked())
 			r := call(p, tc.tool, tc.args)
-			if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireConfirm {
+			if e := errorOf(r); !r.IsError || e.Code != contract.PreconditionFailed || e.Required != contract.RequireConfirm {
 				t.Errorf("without confirm: %s, want PRECONDITION_FAILED required confirm", r.StructuredContent)
 			}
 			if n := len(hook.asked()); n != before {
@@ -110,7 +110,7 @@ func TestBinaryApprovalCoversEveryDestructiveCall(t *testing.T) {
 				confirmed[k] = v
 			}
 			r = call(p, tc.tool, confirmed)
-			if e := errorOf(r); !r.IsError || e.Code != envelope.ApprovalDenied {
+			if e := errorOf(r); !r.IsError || e.Code != contract.ApprovalDenied {
 				t.Errorf("confirmed, deny-all webhook: %s, want APPROVAL_DENIED", r.StructuredContent)
 			}
 			if asked := hook.asked(); len(asked) != before+1 || asked[len(asked)-1] != tc.tool {
@@ -162,7 +162,7 @@ func TestBinaryApprovalScope(t *testing.T) {
 			writes := strings.Contains(scope, "writes") || scope == "all"
 			for _, c := range codeCalls {
 				r := call(p, c.tool, c.args)
-				denied := r.IsError && errorOf(r).Code == envelope.ApprovalDenied
+				denied := r.IsError && errorOf(r).Code == contract.ApprovalDenied
 				if denied != (code || writes) {
 					t.Errorf("%s: %s (approval asked: %v, want %v)", c.tool, r.StructuredContent, denied, code || writes)
 				}
@@ -171,7 +171,7 @@ func TestBinaryApprovalScope(t *testing.T) {
 				}
 			}
 			r := call(p, "godot_runtime_run_headless", map[string]any{"timeout_ms": 1000})
-			denied := r.IsError && errorOf(r).Code == envelope.ApprovalDenied
+			denied := r.IsError && errorOf(r).Code == contract.ApprovalDenied
 			if denied != code {
 				t.Errorf("run_headless: %s (approval asked: %v, want %v)", r.StructuredContent, denied, code)
 			}

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/attach"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -67,11 +67,11 @@ func dialEditor(t *testing.T, url, projectDir string) *fakeaddon.Addon {
 	return a
 }
 
-func editorState(t *testing.T, p *hosttest.Proc) (string, *envelope.Error) {
+func editorState(t *testing.T, p *hosttest.Proc) (string, *contract.Error) {
 	t.Helper()
 	r := call(p, "godot_get_editor_state", nil)
 	if r.IsError {
-		var e envelope.Error
+		var e contract.Error
 		if err := json.Unmarshal(r.StructuredContent, &e); err != nil {
 			t.Fatalf("unreadable error: %+v", r)
 		}
@@ -156,12 +156,12 @@ func TestBinaryTwoServersOneEditor(t *testing.T) {
 	// A call in flight when the owner dies gets a JSON-RPC error that says so.
 	block := make(chan struct{})
 	defer close(block)
-	editor.Handle("cmd_get_editor_state", func(ctx context.Context, _ json.RawMessage) (any, *envelope.Error) {
+	editor.Handle("cmd_get_editor_state", func(ctx context.Context, _ json.RawMessage) (any, *contract.Error) {
 		select {
 		case <-block:
 		case <-ctx.Done():
 		}
-		return nil, envelope.Errorf(envelope.InternalError, "unreachable")
+		return nil, contract.Errorf(contract.InternalError, "unreachable")
 	})
 	type answer struct{ result, rpcErr json.RawMessage }
 	inflight := make(chan answer, 1)
@@ -199,7 +199,7 @@ func TestBinaryTwoServersOneEditor(t *testing.T) {
 	if names := second.ToolNames(); !names["godot_get_editor_state"] || names["godot_scene_get_tree"] {
 		t.Fatalf("after the takeover: %v", names)
 	}
-	if _, e := editorState(t, second); e == nil || e.Code != envelope.BridgeDisconnected {
+	if _, e := editorState(t, second); e == nil || e.Code != contract.BridgeDisconnected {
 		t.Fatalf("before the editor reconnects: %+v", e)
 	}
 	dialEditor(t, url, "/tmp/game2")

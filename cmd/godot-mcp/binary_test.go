@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -82,9 +82,9 @@ func TestBinaryStdioTranscript(t *testing.T) {
 
 	// No editor yet: a clean BRIDGE_DISCONNECTED, not a hang.
 	r = call(p, "godot_get_editor_state", nil)
-	var e envelope.Error
+	var e contract.Error
 	json.Unmarshal(r.StructuredContent, &e)
-	if !r.IsError || e.Code != envelope.BridgeDisconnected || e.Required != "bridge_connected" {
+	if !r.IsError || e.Code != contract.BridgeDisconnected || e.Required != "bridge_connected" {
 		t.Fatalf("without editor: %+v", r)
 	}
 

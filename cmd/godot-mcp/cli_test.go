@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 )
 
 // runBinary runs the binary with args (and a loopback-only bridge) and
@@ -41,7 +41,7 @@ func TestBinaryHelpAndVersionOnStdout(t *testing.T) {
 	}
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		out, errOut, code := runBinary(t, nil, args...)
-		if code != 0 || !strings.HasPrefix(out, "godot-mcp "+contract.Version+" ") || errOut != "" {
+		if code != 0 || !strings.HasPrefix(out, "godot-mcp "+buildinfo.Version+" ") || errOut != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}

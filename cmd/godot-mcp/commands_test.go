@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -38,15 +38,15 @@ func TestBinaryHoldsToolsetCommandsToTheirClass(t *testing.T) {
 	refused := []struct {
 		name, tool, command string
 		args                map[string]any
-		code                envelope.ErrorCode
+		code                contract.ErrorCode
 		required            string
 	}{
-		{"(a) read_only sends another toolset's delete", "peek", "cmd_scene_delete_node", nil, envelope.ValidationError, ""},
-		{"(a) read_only sends its own delete", "peek_own", "cmd_rogue_delete", nil, envelope.PreconditionFailed, envelope.RequireCommandClass},
-		{"(b) a dry run sends a command without dry_run", "save", "cmd_rogue_save", map[string]any{"dry_run": true}, envelope.PreconditionFailed, envelope.RequireCommandClass},
-		{"mutating sends destructive", "edit_delete", "cmd_rogue_delete", nil, envelope.PreconditionFailed, envelope.RequireCommandClass},
-		{"(d) another toolset's mutating command", "cross", "cmd_scene_set_properties", nil, envelope.ValidationError, ""},
-		{"(d) the core's mutating command", "core", "cmd_undo", nil, envelope.ValidationError, ""},
+		{"(a) read_only sends another toolset's delete", "peek", "cmd_scene_delete_node", nil, contract.ValidationError, ""},
+		{"(a) read_only sends its own delete", "peek_own", "cmd_rogue_delete", nil, contract.PreconditionFailed, contract.RequireCommandClass},
+		{"(b) a dry run sends a command without dry_run", "save", "cmd_rogue_save", map[string]any{"dry_run": true}, contract.PreconditionFailed, contract.RequireCommandClass},
+		{"mutating sends destructive", "edit_delete", "cmd_rogue_delete", nil, contract.PreconditionFailed, contract.RequireCommandClass},
+		{"(d) another toolset's mutating command", "cross", "cmd_scene_set_properties", nil, contract.ValidationError, ""},
+		{"(d) the core's mutating command", "core", "cmd_undo", nil, contract.ValidationError, ""},
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestBinaryLearnsCommandsWhenTheEditorLoadsThem(t *testing.T) {
 	addon := dialAddon(t, p) // the real addon's commands only
 	addon.HandleResult("cmd_rogue_edit", map[string]any{})
 	r := call(p, "godot_rogue_edit", nil)
-	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "does not declare") || !strings.Contains(e.Hint, "'cmd_rogue_edit'") {
+	if e := errorOf(r); !r.IsError || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "does not declare") || !strings.Contains(e.Hint, "'cmd_rogue_edit'") {
 		t.Fatalf("undeclared: %s", r.StructuredContent)
 	}
 	if n := len(addon.Received()); n != 0 {

@@ -24,8 +24,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/addonversion"
 	"github.com/godot-mcp/godot-mcp/host/attach"
 	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
-	"github.com/godot-mcp/godot-mcp/host/contract"
 )
 
 const doctorUsage = `usage: godot-mcp doctor [--project DIR] [--wait DURATION] [--client CLIENT] [--name NAME]
@@ -259,7 +259,7 @@ func waitForEditor(ctx context.Context, r *doctorReport, cfg config.Config, wait
 		r.skip("editor", "not checked (--wait 0)")
 		return
 	}
-	br, err := bridge.New(bridge.Options{URL: cfg.BridgeURL, Token: cfg.BridgeToken, ServerVersion: contract.Version})
+	br, err := bridge.New(bridge.Options{URL: cfg.BridgeURL, Token: cfg.BridgeToken, ServerVersion: buildinfo.Version})
 	if err == nil {
 		err = br.Start(ctx)
 	}
@@ -271,7 +271,7 @@ func waitForEditor(ctx context.Context, r *doctorReport, cfg config.Config, wait
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		if st := br.Status(); st.Connected && st.Peer != nil {
-			reportEditor(r, contract.Version, st.Peer.ProjectDir, st.Peer.GodotVersion, st.Peer.AddonVersion)
+			reportEditor(r, buildinfo.Version, st.Peer.ProjectDir, st.Peer.GodotVersion, st.Peer.AddonVersion)
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -286,10 +286,10 @@ func editorFix(bridgeURL string) string {
 
 func reportEditor(r *doctorReport, server, project, godot, addonVersion string) {
 	r.ok("editor", fmt.Sprintf("connected: project %s, Godot %s, addon %s", project, godot, addonVersion))
-	if tested, note := contract.GodotTested(godot); tested {
+	if tested, note := buildinfo.GodotTested(godot); tested {
 		r.ok("editor Godot version", note)
 	} else {
-		r.warn("editor Godot version", note, fmt.Sprintf("use Godot %s for the proven path (docs/godot-versions.md)", strings.Join(contract.TestedGodot, " or ")))
+		r.warn("editor Godot version", note, fmt.Sprintf("use Godot %s for the proven path (docs/godot-versions.md)", strings.Join(buildinfo.TestedGodot, " or ")))
 	}
 	if n := addonversion.Notice(server, addonVersion); n != "" {
 		r.fail("editor addon", n, "")

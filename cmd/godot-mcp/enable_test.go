@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // With the real built-in toolsets: a tool of a toolset that is not enabled
@@ -16,7 +16,7 @@ func TestBinaryDisabledToolsetToolAndEnableSeveral(t *testing.T) {
 
 	r := call(p, "godot_scene_get_tree", nil)
 	e := errorOf(r)
-	if !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireToolsetEnabled ||
+	if !r.IsError || e.Code != contract.PreconditionFailed || e.Required != contract.RequireToolsetEnabled ||
 		!strings.Contains(e.Hint, `toolset "scene"`) || !strings.Contains(e.Hint, "godot_enable_toolset") {
 		t.Fatalf("a tool of a disabled toolset: %+v %s", r, r.StructuredContent)
 	}

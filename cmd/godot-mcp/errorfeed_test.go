@@ -10,6 +10,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -28,14 +29,14 @@ func (f *fakeFeed) add(severity, source, file string, line int, message string) 
 	f.entries = append(f.entries, map[string]any{"severity": severity, "source": source, "file": file, "line": line, "message": message})
 }
 
-func (f *fakeFeed) handle(_ context.Context, raw json.RawMessage) (any, *envelope.Error) {
+func (f *fakeFeed) handle(_ context.Context, raw json.RawMessage) (any, *contract.Error) {
 	var p struct {
 		Since int    `json:"since"`
 		Feed  string `json:"feed"`
 		Limit int    `json:"limit"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, envelope.Errorf(envelope.ValidationError, "%v", err)
+		return nil, contract.Errorf(contract.ValidationError, "%v", err)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -174,13 +175,13 @@ func TestBinaryResultsCarryNewEditorErrors(t *testing.T) {
 
 	// A failed call carries a new game error after its error object.
 	feed.add("error", "game", "res://player.gd", 12, "boom")
-	addon.HandleError("cmd_get_editor_state", envelope.Errorf(envelope.InternalError, "it broke"))
+	addon.HandleError("cmd_get_editor_state", contract.Errorf(contract.InternalError, "it broke"))
 	r = callRaw(t, p, "godot_get_editor_state", nil)
 	if !r.IsError || len(r.Content) != 2 {
 		t.Fatalf("failed call: %+v", r)
 	}
-	var e envelope.Error
-	if err := json.Unmarshal([]byte(r.Content[0].Text), &e); err != nil || e.Code != envelope.InternalError {
+	var e contract.Error
+	if err := json.Unmarshal([]byte(r.Content[0].Text), &e); err != nil || e.Code != contract.InternalError {
 		t.Errorf("the error object is not the first block: %q", r.Content[0].Text)
 	}
 	if note := r.Content[1].Text; !strings.Contains(note, "1 error") || !strings.Contains(note, "[game] res://player.gd:12: boom") || !strings.Contains(note, "godot_runtime_get_errors") {

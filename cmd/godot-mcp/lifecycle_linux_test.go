@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // pluginProcs lists the host's live child processes (every toolset plugin, a
@@ -165,7 +165,7 @@ func TestBinarySwappedThirdPartyRefusedUntilTrusted(t *testing.T) {
 	}
 	refused := func(what string, r hosttest.ToolResult) {
 		t.Helper()
-		if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != envelope.RequirePluginTrusted ||
+		if e := errorOf(r); !r.IsError || e.Code != contract.PreconditionFailed || e.Required != contract.RequirePluginTrusted ||
 			!strings.Contains(e.Hint, "godot-mcp toolset trust probe") {
 			t.Fatalf("%s: want PRECONDITION_FAILED plugin_trusted naming the trust command, got %s", what, r.StructuredContent)
 		}
@@ -263,7 +263,7 @@ func TestBinaryReEnableRestartsAChangedToolset(t *testing.T) {
 
 	swapExecutable(t, exe, "v2")
 	r, _ := enable()
-	if e := errorOf(r); !r.IsError || e.Required != envelope.RequirePluginTrusted {
+	if e := errorOf(r); !r.IsError || e.Required != contract.RequirePluginTrusted {
 		t.Fatalf("re-enable with an untrusted new executable: %s", r.StructuredContent)
 	}
 	if !p.ToolNames()["godot_probe_env"] {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // No toolset can take a name that is not its own: a third-party toolset
@@ -45,7 +45,7 @@ func TestBinaryToolNamesCannotBeHijacked(t *testing.T) {
 
 	for _, name := range []string{"get", "scene_delete"} {
 		r := call(p, "godot_enable_toolset", map[string]any{"name": name})
-		if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "cannot be enabled") {
+		if e := errorOf(r); !r.IsError || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "cannot be enabled") {
 			t.Errorf("enable %s: %s", name, r.StructuredContent)
 		}
 	}
@@ -56,7 +56,7 @@ func TestBinaryToolNamesCannotBeHijacked(t *testing.T) {
 	if r := call(p, "godot_enable_toolset", map[string]any{"name": "scene"}); r.IsError {
 		t.Fatalf("enable scene: %s", r.StructuredContent)
 	}
-	if r := call(p, "godot_scene_delete_node", map[string]any{"node": "Player"}); errorOf(r).Required != envelope.RequireConfirm {
+	if r := call(p, "godot_scene_delete_node", map[string]any{"node": "Player"}); errorOf(r).Required != contract.RequireConfirm {
 		t.Fatalf("godot_scene_delete_node is not the built-in's (no confirm asked): %s", r.StructuredContent)
 	}
 
@@ -64,7 +64,7 @@ func TestBinaryToolNamesCannotBeHijacked(t *testing.T) {
 		t.Fatalf("enable probe: %s", r.StructuredContent)
 	}
 	r = call(p, "godot_enable_toolset", map[string]any{"name": "probe_x"})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "godot_probe_x_env") {
+	if e := errorOf(r); !r.IsError || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "godot_probe_x_env") {
 		t.Fatalf("enable probe_x: %s", r.StructuredContent)
 	}
 	r = call(p, "godot_probe_x_env", nil)
@@ -127,7 +127,7 @@ func TestBinaryResourcesCannotBeHijacked(t *testing.T) {
 
 	for _, name := range []string{"hijack_tool", "hijack_class", "hijack_docs", "hijack_any"} {
 		r := call(p, "godot_enable_toolset", map[string]any{"name": name})
-		if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "reserved for the server's own resources") {
+		if e := errorOf(r); !r.IsError || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "reserved for the server's own resources") {
 			t.Errorf("enable %s: %s", name, r.StructuredContent)
 		}
 	}
@@ -136,7 +136,7 @@ func TestBinaryResourcesCannotBeHijacked(t *testing.T) {
 	}
 	for _, name := range []string{"overlap_fixed", "overlap_wide"} {
 		r := call(p, "godot_enable_toolset", map[string]any{"name": name})
-		if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "probe://item/{id}") || !strings.Contains(e.Hint, "overlap_tpl") {
+		if e := errorOf(r); !r.IsError || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "probe://item/{id}") || !strings.Contains(e.Hint, "overlap_tpl") {
 			t.Errorf("enable %s: %s", name, r.StructuredContent)
 		}
 		call(p, "godot_disable_toolset", map[string]any{"name": name})
@@ -178,7 +178,7 @@ func TestBinaryRefusedSetInstallsNoEditorCode(t *testing.T) {
 	p.Initialize()
 	a := dialEditor(t, p.BridgeURL(), "")
 	r := call(p, "godot_enable_toolset", map[string]any{"names": []string{"scene", "hijack_tool"}})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "hijack_tool") {
+	if e := errorOf(r); !r.IsError || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "hijack_tool") {
 		t.Fatalf("enable: %s", r.StructuredContent)
 	}
 	for _, c := range a.Received() {

@@ -12,6 +12,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
@@ -46,9 +47,9 @@ func TestSDKTestAndTheRealHostAnswerAlike(t *testing.T) {
 
 	noScene := sdk.PreconditionFailed(sdk.RequireActiveScene, "No scene is open in the editor.")
 	// Both editors echo the params, or say no scene is open.
-	addon.Handle(paritytoolset.Command, func(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+	addon.Handle(paritytoolset.Command, func(_ context.Context, params json.RawMessage) (any, *contract.Error) {
 		if inScene.Load() {
-			return nil, &envelope.Error{Code: envelope.ErrorCode(noScene.Code), Hint: noScene.Hint, Required: noScene.Required}
+			return nil, &contract.Error{Code: contract.ErrorCode(noScene.Code), Hint: noScene.Hint, Required: noScene.Required}
 		}
 		return params, nil
 	})
@@ -89,7 +90,7 @@ func TestSDKTestAndTheRealHostAnswerAlike(t *testing.T) {
 			}
 			if !tc.ok {
 				want := errorOf(r)
-				got := envelope.Error{Code: envelope.ErrorCode(res.Err.Code), Hint: res.Err.Hint, Required: res.Err.Required}
+				got := contract.Error{Code: contract.ErrorCode(res.Err.Code), Hint: res.Err.Hint, Required: res.Err.Required}
 				if got != want {
 					t.Errorf("sdktest answered %+v\nthe host answered %+v", got, want)
 				}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/profile"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // initializeAs performs the handshake as the named client and returns the
@@ -77,7 +77,7 @@ func TestCodexLikeClientStartsWithItsProfile(t *testing.T) {
 	}
 	// Called by name, without listing again: served.
 	r = call(p, "godot_debugger_get_state", nil)
-	if e := errorOf(r); r.IsError && e.Required == envelope.RequireToolsetEnabled {
+	if e := errorOf(r); r.IsError && e.Required == contract.RequireToolsetEnabled {
 		t.Fatalf("a tool enabled after start, called by name: %s", r.StructuredContent)
 	}
 	p.AssertOnlyJSONRPC()
@@ -114,7 +114,7 @@ func TestProfileSettingOverridesTheClientsAndEnableByProfile(t *testing.T) {
 		t.Errorf("client_note should name the profile to start with: %q", res.ClientNote)
 	}
 	r = call(p, "godot_enable_toolset", map[string]any{"profile": "4d"})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "minimal, 2d, 3d, world3d, playtest, all") {
+	if e := errorOf(r); !r.IsError || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "minimal, 2d, 3d, world3d, playtest, all") {
 		t.Errorf("unknown profile: %s", r.StructuredContent)
 	}
 	p.AssertOnlyJSONRPC()

@@ -13,12 +13,13 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/addoninstall"
 	"github.com/godot-mcp/godot-mcp/host/app"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
-	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/host/trust"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // invocation is a parsed command line: settings plus the subcommand words.
@@ -70,7 +71,7 @@ func run(ctx context.Context, inv invocation, stdin io.Reader, stdout, stderr io
 
 // versionLine is what `godot-mcp version` and --version print.
 func versionLine() string {
-	return fmt.Sprintf("godot-mcp %s (contract %d, min compatible %d)", contract.Version, contract.ContractVersion, contract.MinCompatibleContract)
+	return fmt.Sprintf("godot-mcp %s (contract %d, min compatible %d)", buildinfo.Version, contract.ContractVersion, contract.MinCompatibleContract)
 }
 
 func newLogger(w io.Writer, level string) *slog.Logger {

@@ -16,8 +16,8 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/attach"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
-	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 )
@@ -139,7 +139,7 @@ func bridgeTaken(err error) bool {
 func serveOwner(ctx context.Context, cfg config.Config, log *slog.Logger, a *app.App, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer a.Close()
 	if attach.BridgePort(a.Bridge.URL()) != "" && attach.BridgePort(cfg.BridgeURL) != "" {
-		pub, err := attach.Publish(a.Bridge.URL(), contract.Version, approvalPolicy(cfg), func(token string, probe http.Handler) http.Handler {
+		pub, err := attach.Publish(a.Bridge.URL(), buildinfo.Version, approvalPolicy(cfg), func(token string, probe http.Handler) http.Handler {
 			return a.Server.AttachHTTPHandler(mcpserver.HTTPGuard{Protect: true, Token: token, NoTokenLimit: true}, probe)
 		}, log.With("component", "attach"))
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -254,7 +255,7 @@ func TestBinaryMinGodotCheckedWhenEditorConnects(t *testing.T) {
 		}
 	}
 	r := call(p, "godot_enable_toolset", map[string]any{"name": "scene"})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != "godot_version" {
+	if e := errorOf(r); !r.IsError || e.Code != contract.PreconditionFailed || e.Required != "godot_version" {
 		t.Fatalf("enabling scene again: want PRECONDITION_FAILED godot_version, got %s", r.StructuredContent)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // buildSurface assembles the contract surface: the core tools plus every
@@ -38,11 +39,11 @@ func buildSurface(ctx context.Context, self string) (mcpserver.Surface, error) {
 type noServices struct{}
 
 func (noServices) Send(context.Context, string, json.RawMessage, time.Duration) envelope.Response {
-	return envelope.Failure("", envelope.Errorf(envelope.BridgeDisconnected, "This plugin is only being described."))
+	return envelope.Failure("", contract.Errorf(contract.BridgeDisconnected, "This plugin is only being described."))
 }
 
-func (noServices) EditorCommand(command string) (envelope.CommandInfo, bool, *envelope.Error) {
-	return envelope.CommandInfo{}, false, envelope.Errorf(envelope.BridgeDisconnected, "This plugin is only being described.")
+func (noServices) EditorCommand(command string) (envelope.CommandInfo, bool, *contract.Error) {
+	return envelope.CommandInfo{}, false, contract.Errorf(contract.BridgeDisconnected, "This plugin is only being described.")
 }
 
 func (noServices) Progress(context.Context, string, float64, float64, string) {}

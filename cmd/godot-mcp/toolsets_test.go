@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -26,8 +26,8 @@ func dialAddon(t *testing.T, p *hosttest.Proc) *fakeaddon.Addon {
 	return a
 }
 
-func errorOf(r hosttest.ToolResult) envelope.Error {
-	var e envelope.Error
+func errorOf(r hosttest.ToolResult) contract.Error {
+	var e contract.Error
 	json.Unmarshal(r.StructuredContent, &e)
 	return e
 }
@@ -90,7 +90,7 @@ func TestBinaryMinGodotGate(t *testing.T) {
 	}
 	defer a.Close()
 	r := call(p, "godot_enable_toolset", map[string]any{"name": "scene"})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != "godot_version" {
+	if e := errorOf(r); !r.IsError || e.Code != contract.PreconditionFailed || e.Required != "godot_version" {
 		t.Fatalf("want PRECONDITION_FAILED godot_version, got %s", r.StructuredContent)
 	}
 	if p.ToolNames()["godot_scene_list_open"] {
@@ -119,7 +119,7 @@ func TestBinaryPluginKilledMidCall(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call hung after its plugin was killed")
 	}
-	if e := errorOf(r); !r.IsError || e.Code != envelope.InternalError || !strings.Contains(e.Hint, "scene") {
+	if e := errorOf(r); !r.IsError || e.Code != contract.InternalError || !strings.Contains(e.Hint, "scene") {
 		t.Fatalf("want INTERNAL_ERROR naming the toolset, got %s", r.StructuredContent)
 	}
 	t.Logf("failed %v after the kill", time.Since(start))

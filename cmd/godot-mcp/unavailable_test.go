@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -36,7 +36,7 @@ func TestServerInfoSaysWhichToolsCannotWork(t *testing.T) {
 	got := map[string]string{}
 	for _, u := range info.Unavailable {
 		got[u.Tool] = u.Toolset
-		if u.Required != envelope.RequireGodotBinary || !strings.Contains(u.Hint, "GODOT_BIN=/nonexistent/godot is not an executable") {
+		if u.Required != contract.RequireGodotBinary || !strings.Contains(u.Hint, "GODOT_BIN=/nonexistent/godot is not an executable") {
 			t.Errorf("%+v", u)
 		}
 	}
@@ -55,7 +55,7 @@ func TestServerInfoSaysWhichToolsCannotWork(t *testing.T) {
 		t.Fatalf("enable: %s", r.StructuredContent)
 	}
 	r = call(p, "godot_diagnostics_check_project", map[string]any{})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireGodotBinary || !strings.Contains(e.Hint, "GODOT_BIN") {
+	if e := errorOf(r); !r.IsError || e.Code != contract.PreconditionFailed || e.Required != contract.RequireGodotBinary || !strings.Contains(e.Hint, "GODOT_BIN") {
 		t.Fatalf("check_project without Godot: %s", r.StructuredContent)
 	}
 	p.AssertOnlyJSONRPC()
@@ -150,7 +150,7 @@ func TestHeadlessToolsFallBackToTheEditorsExecutable(t *testing.T) {
 	addon.HandleResult("cmd_get_editor_state", map[string]any{"project_dir": project, "godot_executable": sh})
 	os.Remove(ran)
 	r = call(p, "godot_diagnostics_check_project", map[string]any{})
-	if e := errorOf(r); !r.IsError || e.Required != envelope.RequireGodotBinary || !strings.Contains(e.Hint, "is not named like Godot") {
+	if e := errorOf(r); !r.IsError || e.Required != contract.RequireGodotBinary || !strings.Contains(e.Hint, "is not named like Godot") {
 		t.Fatalf("check_project with a program not named like Godot: %+v", r)
 	}
 	if _, err := os.Stat(ran); err == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/plugins/scene"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
@@ -22,7 +23,7 @@ func TestBinaryToolsetRefusalNamesEveryBadField(t *testing.T) {
 	addon := dialAddon(t, p)
 	r := call(p, "godot_scene_get_tree", map[string]any{"max_depth": "deep", "type": 5, "limit": 0, "colour": "red"})
 	e := errorOf(r)
-	if !r.IsError || e.Code != envelope.ValidationError {
+	if !r.IsError || e.Code != contract.ValidationError {
 		t.Fatalf("bad call answered %s, want VALIDATION_ERROR", r.StructuredContent)
 	}
 	for _, want := range []string{
@@ -62,10 +63,10 @@ func TestBinarySceneEditSendsOneCommand(t *testing.T) {
 		t.Fatalf("one scene edit sent %v, want exactly [cmd_scene_create_node]", got)
 	}
 
-	noScene := envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor. Open one with godot_scene_open {path}.")
+	noScene := contract.Precondition(contract.RequireActiveScene, "No scene is open in the editor. Open one with godot_scene_open {path}.")
 	addon.HandleError("cmd_scene_create_node", noScene)
 	r = call(p, "godot_scene_create_node", map[string]any{"type": "Sprite2D"})
-	if e := errorOf(r); !r.IsError || e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireActiveScene || e.Hint != noScene.Hint {
+	if e := errorOf(r); !r.IsError || e.Code != contract.PreconditionFailed || e.Required != contract.RequireActiveScene || e.Hint != noScene.Hint {
 		t.Fatalf("create_node without a scene: %s, want the editor's PRECONDITION_FAILED required active_scene", r.StructuredContent)
 	}
 	if got := commandNames(addon.Received()); len(got) != 2 || got[1] != "cmd_scene_create_node" {
@@ -96,7 +97,7 @@ func TestSDKTestAnswersAsTheRealHost(t *testing.T) {
 	p.Initialize()
 	addon := dialAddon(t, p)
 	h := sdktest.Start(t, scene.Toolset())
-	noScene := envelope.Precondition(envelope.RequireActiveScene, "No scene is open in the editor. Open one with godot_scene_open {path}.")
+	noScene := contract.Precondition(contract.RequireActiveScene, "No scene is open in the editor. Open one with godot_scene_open {path}.")
 	addon.HandleError("cmd_scene_delete_node", noScene)
 	h.Addon().HandleError("cmd_scene_delete_node", sdk.PreconditionFailed(noScene.Required, noScene.Hint))
 
@@ -128,7 +129,7 @@ func TestSDKTestAnswersAsTheRealHost(t *testing.T) {
 			if res.Err == nil {
 				t.Fatalf("sdktest accepted %v: %s; the host answered %+v", tc.args, res.Structured, want)
 			}
-			got := envelope.Error{Code: envelope.ErrorCode(res.Err.Code), Hint: res.Err.Hint, Required: res.Err.Required}
+			got := contract.Error{Code: contract.ErrorCode(res.Err.Code), Hint: res.Err.Hint, Required: res.Err.Required}
 			if got != want {
 				t.Errorf("sdktest answered %+v\nthe host answered %+v", got, want)
 			}

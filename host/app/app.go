@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
-	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/extinstall"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
@@ -26,6 +26,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/toolsets"
 	"github.com/godot-mcp/godot-mcp/host/trust"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Options configure an App.
@@ -63,7 +64,7 @@ func (h hostServices) Send(ctx context.Context, command string, params json.RawM
 	return h.app.Bridge.Send(ctx, command, params, timeout)
 }
 
-func (h hostServices) EditorCommand(command string) (envelope.CommandInfo, bool, *envelope.Error) {
+func (h hostServices) EditorCommand(command string) (envelope.CommandInfo, bool, *contract.Error) {
 	return h.app.Bridge.Command(command)
 }
 
@@ -91,7 +92,7 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 	br, err := bridge.New(bridge.Options{
 		URL:           cfg.BridgeURL,
 		Token:         cfg.BridgeToken,
-		ServerVersion: contract.Version,
+		ServerVersion: buildinfo.Version,
 		Logger:        log.With("component", "bridge"),
 		EnabledToolsets: func() []string {
 			if a.Toolsets == nil {

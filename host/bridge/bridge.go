@@ -28,6 +28,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/connlimit"
 	"github.com/godot-mcp/godot-mcp/internal/logcap"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Defaults used when the corresponding Options field is zero.
@@ -364,7 +365,7 @@ func (b *Bridge) Send(ctx context.Context, command string, params any, timeout t
 		timeout = DefaultSendTimeout
 	}
 	if command == "" {
-		return envelope.Failure("", envelope.Errorf(envelope.ValidationError, "Send needs a command name (e.g. 'cmd_ping')."))
+		return envelope.Failure("", contract.Errorf(contract.ValidationError, "Send needs a command name (e.g. 'cmd_ping')."))
 	}
 	raw, verr := encodeParams(command, params)
 	if verr != nil {
@@ -404,11 +405,11 @@ func (b *Bridge) Send(ctx context.Context, command string, params any, timeout t
 }
 
 // Push sends a fire-and-forget command (no id, no answer). It returns
-// ErrNotConnected without an editor, and an *envelope.Error when params are
+// ErrNotConnected without an editor, and an *contract.Error when params are
 // not a JSON object.
 func (b *Bridge) Push(command string, params any) error {
 	if command == "" {
-		return envelope.Errorf(envelope.ValidationError, "Push needs a command name.")
+		return contract.Errorf(contract.ValidationError, "Push needs a command name.")
 	}
 	raw, verr := encodeParams(command, params)
 	if verr != nil {
@@ -433,13 +434,13 @@ func (b *Bridge) PushToolsets(enabled []string) {
 }
 
 // Ping checks the editor answers cmd_ping with {pong: true}. The timeout is
-// ctx's deadline, else DefaultPingTimeout. A failure is an *envelope.Error.
+// ctx's deadline, else DefaultPingTimeout. A failure is an *contract.Error.
 func (b *Bridge) Ping(ctx context.Context) error {
 	timeout := DefaultPingTimeout
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = time.Until(dl)
 		if timeout <= 0 {
-			return envelope.Errorf(envelope.Timeout, "The context for cmd_ping had already expired.")
+			return contract.Errorf(contract.Timeout, "The context for cmd_ping had already expired.")
 		}
 	}
 	r := b.Send(ctx, envelope.CmdPing, nil, timeout)
@@ -447,7 +448,7 @@ func (b *Bridge) Ping(ctx context.Context) error {
 		return e
 	}
 	if !isPong(r.Result) {
-		return envelope.Errorf(envelope.InternalError, "The editor answered cmd_ping without {\"pong\": true}. Reinstall the addon (godot-mcp addon install) so it matches the server.")
+		return contract.Errorf(contract.InternalError, "The editor answered cmd_ping without {\"pong\": true}. Reinstall the addon (godot-mcp addon install) so it matches the server.")
 	}
 	return nil
 }
@@ -493,28 +494,28 @@ func (b *Bridge) Close() error {
 	return err
 }
 
-func (b *Bridge) notConnected(command string) *envelope.Error {
-	return &envelope.Error{
-		Code:     envelope.BridgeDisconnected,
-		Required: envelope.RequireBridgeConnected,
+func (b *Bridge) notConnected(command string) *contract.Error {
+	return &contract.Error{
+		Code:     contract.BridgeDisconnected,
+		Required: contract.RequireBridgeConnected,
 		Hint: fmt.Sprintf("No Godot editor is connected to the bridge, so '%s' was not sent. Open the project in Godot 4 with the godot-mcp addon enabled; it dials %s and reconnects automatically. Then retry.",
 			command, b.URL()),
 	}
 }
 
-func timeoutFailure(command string, timeout time.Duration, cancelled bool, waited time.Duration) *envelope.Error {
+func timeoutFailure(command string, timeout time.Duration, cancelled bool, waited time.Duration) *contract.Error {
 	if cancelled {
-		return envelope.Errorf(envelope.Timeout,
+		return contract.Errorf(contract.Timeout,
 			"'%s' was cancelled after %s (timeout %s) before the editor answered; it may still run in the editor. Check the editor state before retrying.",
 			command, waited.Round(time.Millisecond), timeout)
 	}
-	return envelope.Errorf(envelope.Timeout,
+	return contract.Errorf(contract.Timeout,
 		"The editor did not answer '%s' within %s. It may be busy (importing, a modal dialog, paused in the debugger); the command may still complete. Check the editor, then retry with a longer timeout.",
 		command, timeout)
 }
 
 // encodeParams returns params as a JSON object.
-func encodeParams(command string, params any) ([]byte, *envelope.Error) {
+func encodeParams(command string, params any) ([]byte, *contract.Error) {
 	var raw []byte
 	switch v := params.(type) {
 	case nil:
@@ -525,16 +526,16 @@ func encodeParams(command string, params any) ([]byte, *envelope.Error) {
 			return []byte("{}"), nil
 		}
 		if !jsonValid(raw) {
-			return nil, envelope.Errorf(envelope.ValidationError, "The params of '%s' are not valid JSON; pass a JSON object.", command)
+			return nil, contract.Errorf(contract.ValidationError, "The params of '%s' are not valid JSON; pass a JSON object.", command)
 		}
 		if !utf8.Valid(raw) {
-			return nil, envelope.Errorf(envelope.ValidationError, "The params of '%s' are not valid UTF-8; the bridge sends UTF-8 text frames only.", command)
+			return nil, contract.Errorf(contract.ValidationError, "The params of '%s' are not valid UTF-8; the bridge sends UTF-8 text frames only.", command)
 		}
 	default:
 		var err error
 		raw, err = envelope.Marshal(params)
 		if err != nil {
-			return nil, envelope.Errorf(envelope.ValidationError, "The params of '%s' cannot be encoded as JSON: %v. Pass a JSON object.", command, err)
+			return nil, contract.Errorf(contract.ValidationError, "The params of '%s' cannot be encoded as JSON: %v. Pass a JSON object.", command, err)
 		}
 	}
 	t := trimSpace(raw)
@@ -542,7 +543,7 @@ func encodeParams(command string, params any) ([]byte, *envelope.Error) {
 		return []byte("{}"), nil
 	}
 	if len(t) == 0 || t[0] != '{' {
-		return nil, envelope.Errorf(envelope.ValidationError, "The params of '%s' must be a JSON object, not %s.", command, jsonKind(t))
+		return nil, contract.Errorf(contract.ValidationError, "The params of '%s' must be a JSON object, not %s.", command, jsonKind(t))
 	}
 	return raw, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -133,7 +134,7 @@ func TestConcurrentSends(t *testing.T) {
 	ctx := testCtx(t)
 	b := start(t)
 	a := connect(t, b)
-	a.Handle("cmd_echo", func(ctx context.Context, params json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_echo", func(ctx context.Context, params json.RawMessage) (any, *contract.Error) {
 		select {
 		case <-time.After(time.Duration(rand.IntN(20)) * time.Millisecond):
 		case <-ctx.Done():
@@ -189,7 +190,7 @@ func TestSendTimeout(t *testing.T) {
 	t0 := time.Now()
 	r := b.Send(ctx, "cmd_hang", nil, 50*time.Millisecond)
 	took := time.Since(t0)
-	if r.OK || r.Error != envelope.Timeout {
+	if r.OK || r.Error != contract.Timeout {
 		t.Fatalf("got %+v, want TIMEOUT", r)
 	}
 	if !strings.Contains(r.Hint, "cmd_hang") || !strings.Contains(r.Hint, "50ms") {
@@ -205,12 +206,12 @@ func TestSendTimeout(t *testing.T) {
 
 	t.Run("late answer is dropped", func(t *testing.T) {
 		release := make(chan struct{})
-		a.Handle("cmd_slow", func(ctx context.Context, _ json.RawMessage) (any, *envelope.Error) {
+		a.Handle("cmd_slow", func(ctx context.Context, _ json.RawMessage) (any, *contract.Error) {
 			<-release
 			return map[string]bool{"late": true}, nil
 		})
 		r := b.Send(ctx, "cmd_slow", nil, 20*time.Millisecond)
-		if r.Error != envelope.Timeout {
+		if r.Error != contract.Timeout {
 			t.Fatalf("got %+v, want TIMEOUT", r)
 		}
 		close(release)
@@ -238,14 +239,14 @@ func TestSendCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	r := b.Send(ctx, "cmd_hang", nil, 10*time.Second)
-	if r.Error != envelope.Timeout || !strings.Contains(r.Hint, "cancelled") || !strings.Contains(r.Hint, "cmd_hang") {
+	if r.Error != contract.Timeout || !strings.Contains(r.Hint, "cancelled") || !strings.Contains(r.Hint, "cmd_hang") {
 		t.Fatalf("got %+v, want TIMEOUT saying cancelled", r)
 	}
 
 	done, cancel2 := context.WithCancel(context.Background())
 	cancel2()
 	t0 := time.Now()
-	if r := b.Send(done, "cmd_hang", nil, 10*time.Second); r.Error != envelope.Timeout {
+	if r := b.Send(done, "cmd_hang", nil, 10*time.Second); r.Error != contract.Timeout {
 		t.Fatalf("already-cancelled ctx: %+v", r)
 	}
 	if time.Since(t0) > 500*time.Millisecond {
@@ -261,7 +262,7 @@ func TestSendWithoutPeer(t *testing.T) {
 	if took := time.Since(t0); took > 50*time.Millisecond {
 		t.Errorf("Send without peer took %v, want immediate", took)
 	}
-	if r.OK || r.Error != envelope.BridgeDisconnected || r.Required != envelope.RequireBridgeConnected {
+	if r.OK || r.Error != contract.BridgeDisconnected || r.Required != contract.RequireBridgeConnected {
 		t.Fatalf("got %+v", r)
 	}
 	if !strings.Contains(r.Hint, b.URL()) {
@@ -271,8 +272,8 @@ func TestSendWithoutPeer(t *testing.T) {
 		t.Errorf("Push: %v", err)
 	}
 	b.PushToolsets([]string{"scene"}) // no-op, no panic
-	var e *envelope.Error
-	if err := b.Ping(ctx); !errors.As(err, &e) || e.Code != envelope.BridgeDisconnected {
+	var e *contract.Error
+	if err := b.Ping(ctx); !errors.As(err, &e) || e.Code != contract.BridgeDisconnected {
 		t.Errorf("Ping: %v", err)
 	}
 }
@@ -311,7 +312,7 @@ func TestDropMidFlight(t *testing.T) {
 			_ = tc.drop(a)
 			for range n {
 				res := <-results
-				if res.r.Error != envelope.BridgeDisconnected || res.r.Required != envelope.RequireBridgeConnected {
+				if res.r.Error != contract.BridgeDisconnected || res.r.Required != contract.RequireBridgeConnected {
 					t.Fatalf("got %+v", res.r)
 				}
 				if !strings.Contains(res.r.Hint, "cmd_hang") {
@@ -341,14 +342,14 @@ func TestPeerReplacement(t *testing.T) {
 	cur.HandleResult("cmd_where", map[string]string{"who": "new"})
 
 	r := <-pending
-	if r.Error != envelope.BridgeDisconnected || !strings.Contains(r.Hint, "replaced") {
+	if r.Error != contract.BridgeDisconnected || !strings.Contains(r.Hint, "replaced") {
 		t.Errorf("old waiter got %+v, want BRIDGE_DISCONNECTED (replaced)", r)
 	}
 	n, err := old.WaitNotice(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Error != envelope.PeerReplaced || n.ID != "" {
+	if n.Error != contract.PeerReplaced || n.ID != "" {
 		t.Errorf("notice = %+v", n)
 	}
 	select {
@@ -415,8 +416,8 @@ func TestToken(t *testing.T) {
 			if !errors.As(err, &refused) {
 				t.Fatalf("Dial error = %v, want HelloRefusedError", err)
 			}
-			var e *envelope.Error
-			if !errors.As(err, &e) || e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "GODOT_MCP_BRIDGE_TOKEN") {
+			var e *contract.Error
+			if !errors.As(err, &e) || e.Code != contract.ValidationError || !strings.Contains(e.Hint, "GODOT_MCP_BRIDGE_TOKEN") {
 				t.Errorf("refusal = %+v", refused.Response)
 			}
 			if refused.CloseStatus != websocket.StatusPolicyViolation {
@@ -589,7 +590,7 @@ func TestOversizedFrameDropped(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := <-pending
-	if r.Error != envelope.InternalError || !strings.Contains(r.Hint, "64 MiB") || !strings.Contains(r.Hint, "cmd_big") {
+	if r.Error != contract.InternalError || !strings.Contains(r.Hint, "64 MiB") || !strings.Contains(r.Hint, "cmd_big") {
 		t.Fatalf("got %+v, want INTERNAL_ERROR about the frame limit", r)
 	}
 	if err := b.Ping(ctx); err != nil {
@@ -644,7 +645,7 @@ func TestMalformedFramesDropped(t *testing.T) {
 			}
 			if tc.failsWaiter {
 				r := <-pending
-				if r.Error != envelope.InternalError || !strings.Contains(r.Hint, "cmd_wait") {
+				if r.Error != contract.InternalError || !strings.Contains(r.Hint, "cmd_wait") {
 					t.Fatalf("got %+v, want INTERNAL_ERROR naming cmd_wait", r)
 				}
 			} else {
@@ -679,28 +680,28 @@ func TestEditorAnswers(t *testing.T) {
 	t.Run("unknown command in the addon", func(t *testing.T) {
 		r := b.Send(ctx, "cmd_not_there", nil, 2*time.Second)
 		want := "The addon has no handler for 'cmd_not_there'. Reinstall the addon (godot-mcp addon install) so it matches the server."
-		if r.Error != envelope.InternalError || r.Hint != want {
+		if r.Error != contract.InternalError || r.Hint != want {
 			t.Fatalf("got %+v", r)
 		}
 	})
 	t.Run("structured failure passes through", func(t *testing.T) {
-		a.HandleError("cmd_make", envelope.Precondition(envelope.RequireActiveScene, "Open a scene first."))
+		a.HandleError("cmd_make", contract.Precondition(contract.RequireActiveScene, "Open a scene first."))
 		r := b.Send(ctx, "cmd_make", nil, 2*time.Second)
-		if r.OK || r.Error != envelope.PreconditionFailed || r.Required != "active_scene" || r.Hint != "Open a scene first." {
+		if r.OK || r.Error != contract.PreconditionFailed || r.Required != "active_scene" || r.Hint != "Open a scene first." {
 			t.Fatalf("got %+v", r)
 		}
 	})
 	t.Run("unknown error code", func(t *testing.T) {
-		a.HandleError("cmd_odd", &envelope.Error{Code: "WEIRD_CODE", Hint: "x"})
+		a.HandleError("cmd_odd", &contract.Error{Code: "WEIRD_CODE", Hint: "x"})
 		r := b.Send(ctx, "cmd_odd", nil, 2*time.Second)
-		if e := r.Err(); e == nil || e.Code != envelope.InternalError || !strings.Contains(e.Hint, "WEIRD_CODE") {
+		if e := r.Err(); e == nil || e.Code != contract.InternalError || !strings.Contains(e.Hint, "WEIRD_CODE") {
 			t.Fatalf("got %+v / %v", r, r.Err())
 		}
 	})
 	t.Run("handler panic", func(t *testing.T) {
-		a.Handle("cmd_boom", func(context.Context, json.RawMessage) (any, *envelope.Error) { panic("kaboom") })
+		a.Handle("cmd_boom", func(context.Context, json.RawMessage) (any, *contract.Error) { panic("kaboom") })
 		r := b.Send(ctx, "cmd_boom", nil, 2*time.Second)
-		if r.Error != envelope.InternalError || !strings.Contains(r.Hint, "kaboom") {
+		if r.Error != contract.InternalError || !strings.Contains(r.Hint, "kaboom") {
 			t.Fatalf("got %+v", r)
 		}
 	})
@@ -714,7 +715,7 @@ func TestEditorAnswers(t *testing.T) {
 		if d := time.Since(t0); d < 60*time.Millisecond {
 			t.Errorf("answer came after %v, Delay not applied", d)
 		}
-		if r := b.Send(ctx, envelope.CmdPing, nil, 10*time.Millisecond); r.Error != envelope.Timeout {
+		if r := b.Send(ctx, envelope.CmdPing, nil, 10*time.Millisecond); r.Error != contract.Timeout {
 			t.Errorf("got %+v, want TIMEOUT", r)
 		}
 	})
@@ -739,14 +740,14 @@ func TestEditorToServerRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Error != envelope.InternalError || !strings.Contains(r.Hint, "no handler for 'cmd_weird'") {
+	if r.Error != contract.InternalError || !strings.Contains(r.Hint, "no handler for 'cmd_weird'") {
 		t.Errorf("got %+v", r)
 	}
 	r, err = a.Request(ctx, envelope.CmdEditorHello, fakeaddon.DefaultHello())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Error != envelope.ValidationError {
+	if r.Error != contract.ValidationError {
 		t.Errorf("second hello: %+v", r)
 	}
 	// A push from the editor needs no answer and harms nothing.
@@ -818,8 +819,8 @@ func TestPushes(t *testing.T) {
 	if len(a.Received()) != 0 {
 		t.Errorf("pushes counted as commands: %+v", a.Received())
 	}
-	var e *envelope.Error
-	if err := b.Push("cmd_x", []int{1}); !errors.As(err, &e) || e.Code != envelope.ValidationError {
+	var e *contract.Error
+	if err := b.Push("cmd_x", []int{1}); !errors.As(err, &e) || e.Code != contract.ValidationError {
 		t.Errorf("Push with array params: %v", err)
 	}
 }
@@ -852,7 +853,7 @@ func TestParams(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := b.Send(ctx, "cmd_p", tc.params, 2*time.Second)
 			if tc.wire == "" {
-				if r.Error != envelope.ValidationError || !strings.Contains(r.Hint, "cmd_p") {
+				if r.Error != contract.ValidationError || !strings.Contains(r.Hint, "cmd_p") {
 					t.Fatalf("got %+v, want VALIDATION_ERROR", r)
 				}
 				return
@@ -869,7 +870,7 @@ func TestParams(t *testing.T) {
 			}
 		})
 	}
-	if r := b.Send(ctx, "", nil, time.Second); r.Error != envelope.ValidationError {
+	if r := b.Send(ctx, "", nil, time.Second); r.Error != contract.ValidationError {
 		t.Errorf("empty command: %+v", r)
 	}
 }
@@ -883,7 +884,7 @@ func TestReconnectAfterDrop(t *testing.T) {
 	}
 	_ = a1.CloseNow()
 	eventually(t, "disconnect", func() bool { return !b.Status().Connected })
-	if r := b.Send(ctx, "cmd_x", nil, time.Second); r.Error != envelope.BridgeDisconnected {
+	if r := b.Send(ctx, "cmd_x", nil, time.Second); r.Error != contract.BridgeDisconnected {
 		t.Fatalf("got %+v", r)
 	}
 
@@ -937,7 +938,7 @@ func TestFirstMessageMustBeHello(t *testing.T) {
 				t.Errorf("close status = %v, want 1008", got)
 			}
 			n := a.Notices()
-			if len(n) != 1 || n[0].Error != envelope.ValidationError || n[0].ID != tc.id || !strings.Contains(n[0].Hint, "cmd_editor_hello") {
+			if len(n) != 1 || n[0].Error != contract.ValidationError || n[0].ID != tc.id || !strings.Contains(n[0].Hint, "cmd_editor_hello") {
 				t.Errorf("answer = %+v", n)
 			}
 			if b.Status().Connected {
@@ -1015,14 +1016,14 @@ func TestStartAndClose(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-pending; r.Error != envelope.BridgeDisconnected {
+	if r := <-pending; r.Error != contract.BridgeDisconnected {
 		t.Errorf("pending after Close: %+v", r)
 	}
 	<-a.Done()
 	if got := a.CloseStatus(); got != websocket.StatusGoingAway {
 		t.Errorf("addon saw close status %v, want 1001", got)
 	}
-	if r := b.Send(ctx, "cmd_x", nil, time.Second); r.Error != envelope.BridgeDisconnected {
+	if r := b.Send(ctx, "cmd_x", nil, time.Second); r.Error != contract.BridgeDisconnected {
 		t.Errorf("Send after Close: %+v", r)
 	}
 	if st := b.Status(); st.Listening || st.Connected {
@@ -1138,7 +1139,7 @@ func TestInvalidUTF8ParamsRefused(t *testing.T) {
 	b := start(t)
 	a := connect(t, b)
 	r := b.Send(testCtx(t), "cmd_x", json.RawMessage("{\"a\":\"\xff\"}"), time.Second)
-	if r.Error != envelope.ValidationError || !strings.Contains(r.Hint, "UTF-8") {
+	if r.Error != contract.ValidationError || !strings.Contains(r.Hint, "UTF-8") {
 		t.Fatalf("got %+v", r)
 	}
 	if n := len(a.Received()); n != 0 {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // The editor's command table: every command the connected editor's router
@@ -13,15 +14,13 @@ import (
 // again in cmd_editor_commands pushes (after an extension loads). The host
 // holds toolsets to it (host/pluginhost); it is never a hand-kept list.
 
-var commandClasses = map[string]bool{"read_only": true, "mutating": true, "destructive": true, "runtime": true}
-
 // cleanCommands keeps the well-formed entries of a declared table; the
 // others are logged and dropped, so an undeclared command is refused.
 func cleanCommands(log *slog.Logger, table map[string]envelope.CommandInfo) map[string]envelope.CommandInfo {
 	out := make(map[string]envelope.CommandInfo, len(table))
 	var bad []string
 	for name, info := range table {
-		if name == "" || !commandClasses[info.Class] || info.Owner == "" {
+		if name == "" || !contract.Class(info.Class).Valid() || info.Owner == "" {
 			bad = append(bad, name)
 			continue
 		}
@@ -53,7 +52,7 @@ func (p *peer) updateCommands(params json.RawMessage) {
 // Command looks command up in the connected editor's command table. ok is
 // false when the editor does not declare it. Without an editor, err is the
 // BRIDGE_DISCONNECTED failure a Send would answer.
-func (b *Bridge) Command(command string) (info envelope.CommandInfo, ok bool, err *envelope.Error) {
+func (b *Bridge) Command(command string) (info envelope.CommandInfo, ok bool, err *contract.Error) {
 	p := b.activePeer()
 	if p == nil {
 		return envelope.CommandInfo{}, false, b.notConnected(command)

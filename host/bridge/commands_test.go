@@ -6,6 +6,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestCommandTableFromTheEditor(t *testing.T) {
 	logs := &logBuffer{}
 	b := start(t, func(o *bridge.Options) { o.Logger = logs.logger() })
-	if _, _, err := b.Command("cmd_get_editor_state"); err == nil || err.Code != envelope.BridgeDisconnected {
+	if _, _, err := b.Command("cmd_get_editor_state"); err == nil || err.Code != contract.BridgeDisconnected {
 		t.Fatalf("without an editor: %+v", err)
 	}
 	a := connect(t, b, fakeaddon.WithCommands(map[string]envelope.CommandInfo{

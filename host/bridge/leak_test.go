@@ -9,6 +9,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -36,7 +37,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 		for range 3 {
 			go func() { done <- b.Send(ctx, "cmd_hang", nil, 10*time.Second) }()
 		}
-		if r := b.Send(ctx, "cmd_hang", nil, 5*time.Millisecond); r.Error != envelope.Timeout {
+		if r := b.Send(ctx, "cmd_hang", nil, 5*time.Millisecond); r.Error != contract.Timeout {
 			t.Errorf("got %+v", r)
 		}
 		if _, err := fakeaddon.Dial(ctx, b.URL(), fakeaddon.WithToken("bad")); err == nil {

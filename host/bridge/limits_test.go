@@ -16,7 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -207,7 +207,7 @@ func TestHelloLimitThenFullLimit(t *testing.T) {
 	h := fakeaddon.DefaultHello()
 	h.ProjectDir = "/" + strings.Repeat("p", 4000)
 	a := connect(t, b, fakeaddon.WithHello(h))
-	a.Handle("cmd_big", func(context.Context, json.RawMessage) (any, *envelope.Error) {
+	a.Handle("cmd_big", func(context.Context, json.RawMessage) (any, *contract.Error) {
 		return map[string]string{"blob": strings.Repeat("x", 4<<20)}, nil
 	})
 	r := b.Send(ctx, "cmd_big", nil, 20*time.Second)

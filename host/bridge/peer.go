@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // outQueue is the number of frames that may wait for the writer goroutine.
@@ -127,7 +128,7 @@ func (p *peer) take(id string) *waiter {
 
 // abandon gives up on id with failure e. If an answer (or a detach failure)
 // won the race, that answer is returned instead.
-func (p *peer) abandon(id string, w *waiter, e *envelope.Error) envelope.Response {
+func (p *peer) abandon(id string, w *waiter, e *contract.Error) envelope.Response {
 	if p.take(id) != nil {
 		return envelope.Failure(id, e)
 	}
@@ -145,7 +146,7 @@ func (p *peer) resolve(r envelope.Response) bool {
 }
 
 // fail resolves id's waiter with a failure built from its command name.
-func (p *peer) fail(id string, mk func(command string) *envelope.Error) bool {
+func (p *peer) fail(id string, mk func(command string) *contract.Error) bool {
 	w := p.take(id)
 	if w == nil {
 		return false
@@ -172,7 +173,7 @@ func (p *peer) detach(reason detachReason) {
 	}
 }
 
-func disconnectError(reason detachReason, command string) *envelope.Error {
+func disconnectError(reason detachReason, command string) *contract.Error {
 	var hint string
 	switch reason {
 	case detachReplaced:
@@ -182,7 +183,7 @@ func disconnectError(reason detachReason, command string) *envelope.Error {
 	default:
 		hint = fmt.Sprintf("The editor disconnected while '%s' was in flight; it may or may not have run. Wait for the addon to reconnect (it retries automatically), check the editor state, then retry.", command)
 	}
-	return &envelope.Error{Code: envelope.BridgeDisconnected, Hint: hint, Required: envelope.RequireBridgeConnected}
+	return &contract.Error{Code: contract.BridgeDisconnected, Hint: hint, Required: contract.RequireBridgeConnected}
 }
 
 // enqueue queues a frame without a waiter (a push or an answer to the editor).
@@ -285,13 +286,13 @@ func (p *peer) handleFrame(data []byte) {
 			return
 		}
 		tooLarge := errors.Is(err, envelope.ErrFrameTooLarge)
-		p.fail(id, func(command string) *envelope.Error {
+		p.fail(id, func(command string) *contract.Error {
 			if tooLarge {
-				return envelope.Errorf(envelope.InternalError,
+				return contract.Errorf(contract.InternalError,
 					"The editor's answer to '%s' exceeded the %d MiB frame limit and was dropped. Ask for less data (paginate, filter, lower the resolution) and retry.",
 					command, envelope.MaxFrameBytes>>20)
 			}
-			return envelope.Errorf(envelope.InternalError,
+			return contract.Errorf(contract.InternalError,
 				"The editor's answer to '%s' was not a valid envelope (%v) and was dropped. Reinstall the addon (godot-mcp addon install) so it matches the server, then retry.",
 				command, err)
 		})
@@ -325,10 +326,10 @@ func (p *peer) answerEditor(f envelope.Frame) {
 	case envelope.CmdPing:
 		resp = envelope.Response{ID: f.ID, OK: true, Result: []byte(`{"pong":true}`)}
 	case envelope.CmdEditorHello:
-		resp = envelope.Failure(f.ID, envelope.Errorf(envelope.ValidationError,
+		resp = envelope.Failure(f.ID, contract.Errorf(contract.ValidationError,
 			"This connection already said cmd_editor_hello and was accepted; send it only once, as the first message."))
 	default:
-		resp = envelope.Failure(f.ID, envelope.Errorf(envelope.InternalError,
+		resp = envelope.Failure(f.ID, contract.Errorf(contract.InternalError,
 			"The server has no handler for '%s'. Update godot-mcp or reinstall the addon (godot-mcp addon install) so both match.", f.Command))
 	}
 	data, err := envelope.Marshal(resp)

@@ -16,10 +16,10 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/connlimit"
 	"github.com/godot-mcp/godot-mcp/internal/logcap"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // HelloResult is the result of an accepted cmd_editor_hello.
@@ -108,7 +108,7 @@ func (b *Bridge) handshake(conn *websocket.Conn, remote string) (PeerInfo, []byt
 	refuse := func(id, reason, hint string) (PeerInfo, []byte, bool) {
 		// reason is a fixed phrase; token values never reach the log.
 		b.warn.WarnAs(b.log, "handshake: "+reason, "refused an editor handshake", "reason", reason, "remote", remote)
-		if frame, err := envelope.Marshal(envelope.Failure(id, envelope.Errorf(envelope.ValidationError, "%s", hint))); err == nil {
+		if frame, err := envelope.Marshal(envelope.Failure(id, contract.Errorf(contract.ValidationError, "%s", hint))); err == nil {
 			wctx, wcancel := context.WithTimeout(ctx, b.opts.WriteTimeout)
 			_ = conn.Write(wctx, websocket.MessageText, frame)
 			wcancel()
@@ -219,7 +219,7 @@ func (b *Bridge) runPeer(p *peer, helloAnswer []byte) {
 
 	if old != nil {
 		old.detach(detachReplaced)
-		notice, _ := envelope.Marshal(envelope.Failure("", envelope.Errorf(envelope.PeerReplaced,
+		notice, _ := envelope.Marshal(envelope.Failure("", contract.Errorf(contract.PeerReplaced,
 			"Another Godot editor connected to this godot-mcp server and replaced this one (one editor per server). Close the other editor, or give each editor its own server with GODOT_MCP_BRIDGE_URL.")))
 		old.requestClose(notice, StatusPeerReplaced, "peer replaced")
 		b.log.Info("editor connection replaced", "old_remote", old.info.RemoteAddr, "old_project_dir", logcap.Value(old.info.ProjectDir))

@@ -12,12 +12,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/profile"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Var describes one setting.
@@ -26,17 +28,16 @@ type Var struct {
 	Flag    string // command-line flag (overrides the environment)
 	Default string
 	Usage   string
-	Secret  bool // never printed or logged
 }
 
 // Vars is the single table of settings, in documentation order.
 var Vars = []Var{
 	{Env: "GODOT_MCP_BRIDGE_URL", Flag: "bridge-url", Default: "ws://127.0.0.1:9080", Usage: "WebSocket URL the bridge listens on; the editor addon dials the same URL"},
-	{Env: "GODOT_MCP_BRIDGE_TOKEN", Flag: "", Default: "", Usage: "opt-in shared secret for the bridge handshake; set it for the editor too (both ends prove it in the hello, neither sends it); never logged", Secret: true},
+	{Env: "GODOT_MCP_BRIDGE_TOKEN", Flag: "", Default: "", Usage: "opt-in shared secret for the bridge handshake; set it for the editor too (both ends prove it in the hello, neither sends it); never logged"},
 	{Env: "GODOT_MCP_TRANSPORT", Flag: "transport", Default: "stdio", Usage: "MCP transport: stdio or http (streamable HTTP)"},
 	{Env: "GODOT_MCP_HTTP_HOST", Flag: "http-host", Default: "127.0.0.1", Usage: "HTTP transport bind host; a wildcard binds what it names: 0.0.0.0 IPv4 only, :: IPv6 only (a non-loopback bind needs GODOT_MCP_AUTH_TOKEN)"},
 	{Env: "GODOT_MCP_HTTP_PORT", Flag: "http-port", Default: "9090", Usage: "HTTP transport bind port"},
-	{Env: "GODOT_MCP_AUTH_TOKEN", Flag: "", Default: "", Usage: "bearer token for the HTTP transport; required for a non-loopback bind", Secret: true},
+	{Env: "GODOT_MCP_AUTH_TOKEN", Flag: "", Default: "", Usage: "bearer token for the HTTP transport; required for a non-loopback bind"},
 	{Env: "GODOT_MCP_HTTP_HOST_ORIGIN_PROTECTION", Flag: "", Default: "auto", Usage: "HTTP Host/Origin (DNS-rebinding) guard: auto protects loopback binds, true always, false opts out"},
 	{Env: "GODOT_MCP_PROJECT_DIR", Flag: "project", Default: "", Usage: "explicit Godot project dir (else the connected editor's)"},
 	{Env: "GODOT_MCP_PLUGIN_DIR", Flag: "plugin-dir", Default: "", Usage: "directory of third-party toolset executables (default: <user config dir>/godot-mcp/plugins)"},
@@ -44,7 +45,7 @@ var Vars = []Var{
 	{Env: "GODOT_MCP_PROFILE", Flag: "profile", Default: "", Usage: "toolsets enabled at start by profile: minimal, 2d, 3d, world3d, playtest, all, or none (see docs/clients.md); setting it or GODOT_MCP_DEFAULT_TOOLSETS overrides the profile a known client gets when it connects (Codex, Antigravity, Cursor, VS Code)"},
 	{Env: "GODOT_MCP_APPROVAL", Flag: "approval", Default: "auto", Usage: "who approves the calls of GODOT_MCP_APPROVAL_SCOPE: auto (no one: they run once confirmed), elicit (ask the user via MCP elicitation) or webhook"},
 	{Env: "GODOT_MCP_APPROVAL_SCOPE", Flag: "approval-scope", Default: "destructive", Usage: "which calls need approval, comma-separated: destructive (always: every call that destroys or overwrites, i.e. a destructive tool, a call with confirm: true, or one that meets its tool's destructive_when), writes (also every other mutating call), code (also every tool that can make code run: writing scripts, adding autoloads, playing or running the game), or all"},
-	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves calls (GODOT_MCP_APPROVAL=webhook); it may carry credentials, so it is never logged nor passed to toolsets or games", Secret: true},
+	{Env: "GODOT_MCP_APPROVAL_URL", Flag: "", Default: "", Usage: "webhook that approves calls (GODOT_MCP_APPROVAL=webhook); it may carry credentials, so it is never logged nor passed to toolsets or games"},
 	{Env: "GODOT_MCP_APPROVAL_TIMEOUT", Flag: "", Default: "30s", Usage: "how long to wait for an approval before denying"},
 	{Env: "GODOT_MCP_EAGER_TOOLSETS", Flag: "", Default: "false", Usage: "true starts a toolset's plugin process when it is enabled; by default enabling serves its tools at once and its process starts on its first call (see docs/performance.md)"},
 	{Env: "GODOT_MCP_TOOLSET_IDLE", Flag: "", Default: "10m", Usage: "a toolset plugin that served no call for this long is stopped, and started again by its next call (0: never stopped)"},
@@ -316,22 +317,14 @@ func DefaultPluginDir() string {
 	return filepath.Join(dir, "godot-mcp", "plugins")
 }
 
-// SecretEnv lists the variables marked Secret: they are never logged, and
-// never passed to a child process (toolset plugins, games).
-func SecretEnv() []string {
-	var out []string
-	for _, v := range Vars {
-		if v.Secret {
-			out = append(out, v.Env)
-		}
-	}
-	return out
-}
+// Secret reports whether the variable is one of contract.SecretEnv: never
+// printed or logged, never passed to a child process (toolset plugins, games).
+func (v Var) Secret() bool { return slices.Contains(contract.SecretEnv, v.Env) }
 
 // ScrubEnv returns env (KEY=value entries) without the secret variables.
 func ScrubEnv(env []string) []string {
 	secret := map[string]bool{}
-	for _, k := range SecretEnv() {
+	for _, k := range contract.SecretEnv {
 		secret[k] = true
 	}
 	out := make([]string, 0, len(env))

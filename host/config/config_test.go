@@ -4,8 +4,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/env-vars.md")
@@ -88,5 +91,26 @@ func TestEnvVarsDoc(t *testing.T) {
 	got, err := os.ReadFile(path)
 	if err != nil || string(got) != Markdown() {
 		t.Fatal("docs/env-vars.md is stale: run `make docs`")
+	}
+}
+
+// Every secret the contract names is a variable of the server's, and none
+// reaches a child process's environment.
+func TestSecretsAreVarsAndAreScrubbed(t *testing.T) {
+	secret := 0
+	for _, v := range Vars {
+		if v.Secret() {
+			secret++
+		}
+	}
+	if secret != len(contract.SecretEnv) {
+		t.Fatalf("%d of contract.SecretEnv %v are server variables", secret, contract.SecretEnv)
+	}
+	env := []string{"HOME=/h"}
+	for _, k := range contract.SecretEnv {
+		env = append(env, k+"=x")
+	}
+	if got := ScrubEnv(env); !slices.Equal(got, []string{"HOME=/h"}) {
+		t.Fatalf("ScrubEnv kept %v", got)
 	}
 }

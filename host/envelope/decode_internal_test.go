@@ -2,6 +2,7 @@ package envelope
 
 import (
 	"encoding/json"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"reflect"
 	"testing"
 )
@@ -43,8 +44,8 @@ func TestResponseMarshalMatchesStruct(t *testing.T) {
 	for _, r := range []Response{
 		{ID: "1", OK: true, Result: json.RawMessage(`{"a":"<b>&"}`)},
 		{OK: true},
-		{ID: "2", OK: false, Error: PreconditionFailed, Hint: "needs <scene> & \"quotes\"", Required: RequireActiveScene},
-		{ID: "3", OK: false, Error: InternalError, Hint: "\u2028 line sep"},
+		{ID: "2", OK: false, Error: contract.PreconditionFailed, Hint: "needs <scene> & \"quotes\"", Required: contract.RequireActiveScene},
+		{ID: "3", OK: false, Error: contract.InternalError, Hint: "\u2028 line sep"},
 	} {
 		got, err := Marshal(r)
 		if err != nil {

@@ -8,6 +8,10 @@
 //
 // Pushes (server → addon, no waiter) carry no id. The PEER_REPLACED notice is
 // {"ok": false, "error": "PEER_REPLACED", "hint": "..."} with neither id nor command.
+//
+// The words inside the frames (error codes, the error type, precondition
+// names, command classes) are the contract's, in sdk/contract; this package
+// holds only the frames themselves.
 package envelope
 
 import (
@@ -21,66 +25,7 @@ import (
 	"strconv"
 
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
-)
-
-// ErrorCode is the stable, enumerated failure code. Clients match on it, never on prose.
-type ErrorCode string
-
-// The complete ErrorCode enum, exactly as the spec lists it.
-const (
-	PreconditionFailed ErrorCode = "PRECONDITION_FAILED"
-	ResourceNotFound   ErrorCode = "RESOURCE_NOT_FOUND"
-	ValidationError    ErrorCode = "VALIDATION_ERROR"
-	BridgeDisconnected ErrorCode = "BRIDGE_DISCONNECTED"
-	Timeout            ErrorCode = "TIMEOUT"
-	InternalError      ErrorCode = "INTERNAL_ERROR"
-	ApprovalDenied     ErrorCode = "APPROVAL_DENIED"
-	PeerReplaced       ErrorCode = "PEER_REPLACED"
-)
-
-// Codes lists every ErrorCode in spec order.
-var Codes = []ErrorCode{
-	PreconditionFailed, ResourceNotFound, ValidationError, BridgeDisconnected,
-	Timeout, InternalError, ApprovalDenied, PeerReplaced,
-}
-
-// Valid reports whether c is one of the enumerated codes.
-func (c ErrorCode) Valid() bool {
-	for _, k := range Codes {
-		if c == k {
-			return true
-		}
-	}
-	return false
-}
-
-// Machine-checkable names of preconditions, used in the `required` field.
-const (
-	RequireActiveScene     = "active_scene"
-	RequireConfirm         = "confirm"
-	RequireBridgeConnected = "bridge_connected"
-	RequireRuntimeProbe    = "runtime_probe"
-	RequireGameNotBreaked  = "game_not_breaked"
-	RequireGodotVersion    = "godot_version"
-	RequireProjectDir      = "project_dir"
-	// RequireGodotBinary: the tool starts a separate Godot process and no
-	// Godot binary is found (GODOT_BIN, else godot on PATH).
-	RequireGodotBinary = "godot_binary"
-	// RequireToolsetEnabled: the called tool's toolset is not enabled
-	// (godot_enable_toolset; the hint names the toolset).
-	RequireToolsetEnabled = "toolset_enabled"
-	// RequireCommandClass: a toolset sent an editor command above its
-	// tool's class (or a changing command during a dry run); see
-	// docs/contract.md.
-	RequireCommandClass = "command_class"
-	// RequirePluginTrusted: a third-party toolset's executable is not the
-	// one the user trusted (its SHA-256 changed); `godot-mcp toolset trust
-	// NAME` trusts the new one (host/trust).
-	RequirePluginTrusted = "plugin_trusted"
-	// RequireExportTemplates: a whole-game export (godot_export_export,
-	// godot_export_check_templates) lacks the platform's export templates
-	// for this Godot version; the hint names the files and the directory.
-	RequireExportTemplates = "export_templates"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Commands the host itself speaks on the bridge.
@@ -104,28 +49,28 @@ type Command struct {
 
 // Response is an addon → server answer to a Command.
 type Response struct {
-	ID       string          `json:"id,omitempty"`
-	OK       bool            `json:"ok"`
-	Result   json.RawMessage `json:"result,omitempty"`
-	Error    ErrorCode       `json:"error,omitempty"`
-	Hint     string          `json:"hint,omitempty"`
-	Required string          `json:"required,omitempty"`
+	ID       string             `json:"id,omitempty"`
+	OK       bool               `json:"ok"`
+	Result   json.RawMessage    `json:"result,omitempty"`
+	Error    contract.ErrorCode `json:"error,omitempty"`
+	Hint     string             `json:"hint,omitempty"`
+	Required string             `json:"required,omitempty"`
 }
 
-// Err returns the response's failure as an *Error, or nil when OK.
-func (r Response) Err() *Error {
+// Err returns the response's failure as a *contract.Error, or nil when OK.
+func (r Response) Err() *contract.Error {
 	if r.OK {
 		return nil
 	}
 	code := r.Error
 	if !code.Valid() {
-		return &Error{Code: InternalError, Hint: fmt.Sprintf("The editor answered with an unknown error code %q (hint: %s). Update the addon to match the server.", r.Error, r.Hint)}
+		return &contract.Error{Code: contract.InternalError, Hint: fmt.Sprintf("The editor answered with an unknown error code %q (hint: %s). Update the addon to match the server.", r.Error, r.Hint)}
 	}
-	return &Error{Code: code, Hint: r.Hint, Required: r.Required}
+	return &contract.Error{Code: code, Hint: r.Hint, Required: r.Required}
 }
 
 // Failure builds a failed Response for id from err.
-func Failure(id string, err *Error) Response {
+func Failure(id string, err *contract.Error) Response {
 	return Response{ID: id, OK: false, Error: err.Code, Hint: err.Hint, Required: err.Required}
 }
 
@@ -138,53 +83,17 @@ func Success(id string, result any) (Response, error) {
 	return Response{ID: id, OK: true, Result: raw}, nil
 }
 
-// Error is a structured failure an agent can act on. It implements error.
-type Error struct {
-	Code     ErrorCode `json:"error"`
-	Hint     string    `json:"hint"`
-	Required string    `json:"required,omitempty"`
-}
-
-func (e *Error) Error() string {
-	if e.Required != "" {
-		return fmt.Sprintf("%s (required: %s): %s", e.Code, e.Required, e.Hint)
-	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Hint)
-}
-
-// Errorf builds an *Error with a formatted hint.
-func Errorf(code ErrorCode, format string, args ...any) *Error {
-	return &Error{Code: code, Hint: fmt.Sprintf(format, args...)}
-}
-
-// Precondition builds a PRECONDITION_FAILED error naming what is required.
-func Precondition(required, hint string) *Error {
-	return &Error{Code: PreconditionFailed, Hint: hint, Required: required}
-}
-
-// AsError extracts an *Error from err's chain; any other error becomes INTERNAL_ERROR.
-func AsError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return &Error{Code: InternalError, Hint: "godot-mcp failed internally: " + err.Error() + ". Retry; if it persists, check the server log (stderr)."}
-}
-
 // Frame is any message read from the editor: a Response (has ok) or a
 // request from the editor (has command), e.g. cmd_editor_hello or cmd_ping.
 type Frame struct {
-	ID       string          `json:"id"`
-	Command  string          `json:"command"`
-	Params   json.RawMessage `json:"params"`
-	OK       *bool           `json:"ok"`
-	Result   json.RawMessage `json:"result"`
-	Error    ErrorCode       `json:"error"`
-	Hint     string          `json:"hint"`
-	Required string          `json:"required"`
+	ID       string             `json:"id"`
+	Command  string             `json:"command"`
+	Params   json.RawMessage    `json:"params"`
+	OK       *bool              `json:"ok"`
+	Result   json.RawMessage    `json:"result"`
+	Error    contract.ErrorCode `json:"error"`
+	Hint     string             `json:"hint"`
+	Required string             `json:"required"`
 }
 
 // IsResponse reports whether the frame answers a server command.
@@ -318,7 +227,7 @@ type EditorHello struct {
 
 // CommandInfo is one entry of the editor's command table.
 type CommandInfo struct {
-	// Class is "read_only", "mutating", "destructive" or "runtime".
+	// Class is a contract.Class: "read_only", "mutating", "destructive" or "runtime".
 	Class string `json:"class"`
 	// DryRun: the command takes a dry_run flag and then changes nothing.
 	DryRun bool `json:"dry_run,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // FuzzDecodeFrame feeds arbitrary bytes to DecodeFrame, the first thing that
@@ -107,7 +108,7 @@ func checkResponseRoundTrip(t *testing.T, r envelope.Response) {
 		if !e.Code.Valid() {
 			t.Fatalf("Err() of %+v has the code %q, which is not in the enum", back, e.Code)
 		}
-		if !r.Error.Valid() && (e.Code != envelope.InternalError || e.Hint == "") {
+		if !r.Error.Valid() && (e.Code != contract.InternalError || e.Hint == "") {
 			t.Fatalf("Err() of %+v with an unknown code is %+v; want INTERNAL_ERROR with a hint", back, e)
 		}
 	}

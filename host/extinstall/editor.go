@@ -11,6 +11,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Core addon commands that (re)load and unload one extension folder.
@@ -61,7 +62,7 @@ type loadResult struct {
 // without an editor or GODOT_MCP_PROJECT_DIR it does nothing: the first
 // call with an editor connected installs it. The error is
 // PRECONDITION_FAILED (required toolset_editor_code) with what to do.
-func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *envelope.Error {
+func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *contract.Error {
 	if len(info.EditorFiles) == 0 {
 		return nil
 	}
@@ -97,15 +98,15 @@ func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *e
 	resp := in.Bridge.Send(ctx, CmdLoad, map[string]string{"prefix": name}, editorTimeout)
 	if !resp.OK {
 		hint := resp.Hint
-		if resp.Error == envelope.InternalError && strings.Contains(hint, "no handler for") {
+		if resp.Error == contract.InternalError && strings.Contains(hint, "no handler for") {
 			hint = "the connected editor's godot-mcp addon is too old to load toolset editor code; update it with `godot-mcp addon install` and re-enable the plugin"
 		}
-		return envelope.Precondition(RequireEditorCode, fmt.Sprintf("The editor could not load toolset %q's editor code from %s: %s. Fix it (see the editor's Output panel), then retry.", name, ResPath(name), strings.TrimSuffix(hint, ".")))
+		return contract.Precondition(RequireEditorCode, fmt.Sprintf("The editor could not load toolset %q's editor code from %s: %s. Fix it (see the editor's Output panel), then retry.", name, ResPath(name), strings.TrimSuffix(hint, ".")))
 	}
 	var got loadResult
 	_ = json.Unmarshal(resp.Result, &got)
 	if got.Version != info.EditorVersion {
-		return envelope.Precondition(RequireEditorCode, fmt.Sprintf("The editor loaded toolset %q's editor code at version %q, but the toolset needs %q. Check %s%s and retry; if it persists, disable and enable the toolset.", name, got.Version, info.EditorVersion, ResPath(name), StampFile))
+		return contract.Precondition(RequireEditorCode, fmt.Sprintf("The editor loaded toolset %q's editor code at version %q, but the toolset needs %q. Check %s%s and retry; if it persists, disable and enable the toolset.", name, got.Version, info.EditorVersion, ResPath(name), StampFile))
 	}
 	in.log().Info("the editor loaded a toolset's editor code", "toolset", name, "version", got.Version, "commands", len(got.Commands))
 	return nil

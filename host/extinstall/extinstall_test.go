@@ -11,6 +11,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 func files(handlers string) []pluginhost.EditorFile {
@@ -67,7 +68,7 @@ func TestInstallUpgradeRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, e = Install(proj, "hello", "v3", files("three"))
-	if e == nil || e.Code != envelope.PreconditionFailed || e.Required != RequireEditorCode || !strings.Contains(e.Hint, "res://addons/godot_mcp_ext/hello/handlers.gd") || !strings.Contains(e.Hint, "not overwritten") {
+	if e == nil || e.Code != contract.PreconditionFailed || e.Required != RequireEditorCode || !strings.Contains(e.Hint, "res://addons/godot_mcp_ext/hello/handlers.gd") || !strings.Contains(e.Hint, "not overwritten") {
 		t.Fatalf("edited upgrade = %+v", e)
 	}
 	if read(t, filepath.Join(dir, "handlers.gd")) != "mine" {
@@ -144,7 +145,7 @@ func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
 		}
 		st, _ := ReadStamp(proj, "hello")
 		if st == nil {
-			return envelope.Response{Error: envelope.ResourceNotFound, Hint: "no folder"}
+			return envelope.Response{Error: contract.ResourceNotFound, Hint: "no folder"}
 		}
 		b, _ := json.Marshal(loadResult{Prefix: "hello", Version: loaded})
 		return envelope.Response{OK: true, Result: b}
@@ -171,7 +172,7 @@ func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
 	}
 	// The editor cannot load it: refused with the editor's reason.
 	fb.answer = func(string, any) envelope.Response {
-		return envelope.Response{Error: envelope.PreconditionFailed, Hint: "'res://addons/godot_mcp_ext/hello/handlers.gd' has errors; open it in the script editor"}
+		return envelope.Response{Error: contract.PreconditionFailed, Hint: "'res://addons/godot_mcp_ext/hello/handlers.gd' has errors; open it in the script editor"}
 	}
 	if e := in.Ensure(context.Background(), info); e == nil || !strings.Contains(e.Hint, "has errors") {
 		t.Fatalf("broken = %+v", e)

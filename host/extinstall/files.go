@@ -19,9 +19,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/internal/nolinks"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Root is where extensions live, relative to the project directory.
@@ -141,8 +141,8 @@ func (f *folder) edited(st *Stamp) []string {
 	return out
 }
 
-func refuse(hint string) *envelope.Error {
-	return envelope.Precondition(RequireEditorCode, hint)
+func refuse(hint string) *contract.Error {
+	return contract.Precondition(RequireEditorCode, hint)
 }
 
 func fileList(toolset string, files []string) string {
@@ -159,7 +159,7 @@ func fileList(toolset string, files []string) string {
 // file was edited by the user, a symbolic link is on the way of any file
 // it would read, write or remove, or the stamp lists a path outside the
 // folder. changed reports whether anything was written.
-func Install(projectDir, toolset, version string, files []pluginhost.EditorFile) (changed bool, e *envelope.Error) {
+func Install(projectDir, toolset, version string, files []pluginhost.EditorFile) (changed bool, e *contract.Error) {
 	if _, err := os.Stat(filepath.Join(projectDir, "project.godot")); err != nil {
 		return false, refuse(fmt.Sprintf("Toolset %q's editor code cannot be installed: %s has no project.godot, so it is not a Godot project. Connect the editor of your project (or set GODOT_MCP_PROJECT_DIR to it) and retry.", toolset, projectDir))
 	}
@@ -168,7 +168,7 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 		return false, refuse(fmt.Sprintf("Toolset %q's editor code cannot be installed into %s: %v.", toolset, projectDir, err))
 	}
 	defer f.close()
-	linked := func(err error) *envelope.Error {
+	linked := func(err error) *contract.Error {
 		return refuse(fmt.Sprintf("Toolset %q's editor code was not installed: %v, and godot-mcp does not write through links in a project (one planted in a cloned project could lead the write anywhere). Remove the link, then enable toolset %q again.", toolset, err, toolset))
 	}
 	for _, p := range []string{Root + "/" + toolset, f.rel(StampFile)} {
@@ -212,7 +212,7 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 			if nolinks.IsLink(err) {
 				return true, linked(err)
 			}
-			return true, envelope.Errorf(envelope.InternalError, "Could not install toolset %q's editor code into %s: %v. Check that the project folder is writable, then enable the toolset again.", toolset, ResPath(toolset), err)
+			return true, contract.Errorf(contract.InternalError, "Could not install toolset %q's editor code into %s: %v. Check that the project folder is writable, then enable the toolset again.", toolset, ResPath(toolset), err)
 		}
 	}
 	if st != nil { // files of the old version that the new one no longer ships
@@ -224,7 +224,7 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 	}
 	b, _ := json.MarshalIndent(want, "", "\t")
 	if err := f.files.WriteFile(f.rel(StampFile), append(b, '\n'), 0o644); err != nil {
-		return true, envelope.Errorf(envelope.InternalError, "Could not write %s%s: %v.", ResPath(toolset), StampFile, err)
+		return true, contract.Errorf(contract.InternalError, "Could not write %s%s: %v.", ResPath(toolset), StampFile, err)
 	}
 	return true, nil
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 const approvalInputID = "godot_mcp_approval"
@@ -161,32 +161,32 @@ func approvalQuestion(ctx context.Context, tool string, args json.RawMessage) st
 // may run. It returns an input-required result to send back (first round),
 // or the verdict once the client has answered the question this server
 // asked for this very call.
-func (s *Server) elicitApproval(ctx context.Context, req mcp.CallToolRequest, tool string, args json.RawMessage) (*mcp.CallToolResult, *envelope.Error) {
+func (s *Server) elicitApproval(ctx context.Context, req mcp.CallToolRequest, tool string, args json.RawMessage) (*mcp.CallToolResult, *contract.Error) {
 	if answer := server.ElicitationResponse(req.Params.InputResponses, approvalInputID); answer != nil {
 		if why := s.approvals.answer(req.Params.RequestState, tool, args); why != "" {
-			return nil, envelope.Errorf(envelope.ApprovalDenied,
+			return nil, contract.Errorf(contract.ApprovalDenied,
 				"The approval sent with %s does not count: %s. Call %s again without inputResponses; the user is then asked.", tool, why, tool)
 		}
 		if answer.Action != mcp.ElicitationResponseActionAccept {
-			return nil, envelope.Errorf(envelope.ApprovalDenied, "The user did not approve %s (%s). Ask the user what they want instead; do not retry unchanged.", tool, answer.Action)
+			return nil, contract.Errorf(contract.ApprovalDenied, "The user did not approve %s (%s). Ask the user what they want instead; do not retry unchanged.", tool, answer.Action)
 		}
 		var content struct {
 			Approve bool `json:"approve"`
 		}
 		raw, _ := json.Marshal(answer.Content)
 		if json.Unmarshal(raw, &content) != nil || !content.Approve {
-			return nil, envelope.Errorf(envelope.ApprovalDenied, "The user declined %s. Ask the user what they want instead; do not retry unchanged.", tool)
+			return nil, contract.Errorf(contract.ApprovalDenied, "The user declined %s. Ask the user what they want instead; do not retry unchanged.", tool)
 		}
 		return nil, nil
 	}
 	if !clientCanElicit(ctx) {
-		return nil, envelope.Errorf(envelope.ApprovalDenied,
+		return nil, contract.Errorf(contract.ApprovalDenied,
 			"%s needs the user's approval (GODOT_MCP_APPROVAL=elicit) but this MCP client does not support elicitation. "+
 				"Use a client with elicitation, or ask the operator to change GODOT_MCP_APPROVAL.", tool)
 	}
 	question := approvalQuestion(ctx, tool, args)
 	if question == "" {
-		return nil, envelope.Errorf(envelope.ApprovalDenied,
+		return nil, contract.Errorf(contract.ApprovalDenied,
 			"The arguments of %s are too long (%d bytes) to show the user in full for approval, and a shortened question could hide what the call changes. Split it into smaller calls.", tool, len(args))
 	}
 	params := mcp.ElicitationParams{
@@ -209,18 +209,18 @@ func (s *Server) elicitApproval(ctx context.Context, req mcp.CallToolRequest, to
 // error, another status, a refusal — denies: it fails closed.
 func WebhookApprover(url string, timeout time.Duration) Approver {
 	client := &http.Client{Timeout: timeout}
-	return func(ctx context.Context, tool string, args json.RawMessage) *envelope.Error {
+	return func(ctx context.Context, tool string, args json.RawMessage) *contract.Error {
 		body, _ := json.Marshal(map[string]any{"tool": tool, "arguments": args, "reason": approvalReason(ctx), "requested_at": time.Now().UTC().Format(time.RFC3339)})
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 		if err != nil {
-			return envelope.Errorf(envelope.ApprovalDenied, "The approval webhook URL is invalid (%v); %s was not run.", err, tool)
+			return contract.Errorf(contract.ApprovalDenied, "The approval webhook URL is invalid (%v); %s was not run.", err, tool)
 		}
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := client.Do(req)
 		if err != nil {
-			return envelope.Errorf(envelope.ApprovalDenied, "The approval webhook did not answer (%v); %s was not run. Retry later or ask the operator.", err, tool)
+			return contract.Errorf(contract.ApprovalDenied, "The approval webhook did not answer (%v); %s was not run. Retry later or ask the operator.", err, tool)
 		}
 		defer resp.Body.Close()
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
@@ -233,7 +233,7 @@ func WebhookApprover(url string, timeout time.Duration) Approver {
 			if reason == "" {
 				reason = fmt.Sprintf("HTTP %d", resp.StatusCode)
 			}
-			return envelope.Errorf(envelope.ApprovalDenied, "The approval webhook refused %s (%s). Do not retry unchanged; ask the user.", tool, reason)
+			return contract.Errorf(contract.ApprovalDenied, "The approval webhook refused %s (%s). Do not retry unchanged; ask the user.", tool, reason)
 		}
 		return nil
 	}

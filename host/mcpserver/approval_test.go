@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 type elicitAnswer func(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
@@ -48,13 +48,13 @@ func TestElicitApproval(t *testing.T) {
 		name    string
 		answer  *mcp.ElicitationResult
 		handler bool
-		want    envelope.ErrorCode // "" = ran
+		want    contract.ErrorCode // "" = ran
 	}{
 		{"yes", &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"approve": true}}}, true, ""},
-		{"no", &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"approve": false}}}, true, envelope.ApprovalDenied},
-		{"declined", &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, true, envelope.ApprovalDenied},
-		{"cancelled", &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, true, envelope.ApprovalDenied},
-		{"client without elicitation", nil, false, envelope.ApprovalDenied},
+		{"no", &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"approve": false}}}, true, contract.ApprovalDenied},
+		{"declined", &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, true, contract.ApprovalDenied},
+		{"cancelled", &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, true, contract.ApprovalDenied},
+		{"client without elicitation", nil, false, contract.ApprovalDenied},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -136,7 +136,7 @@ func TestWebhookApproval(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || err.Code != envelope.ApprovalDenied {
+		if err == nil || err.Code != contract.ApprovalDenied {
 			t.Fatalf("%s: want APPROVAL_DENIED (fail closed), got %v", name, err)
 		}
 	}
@@ -168,7 +168,7 @@ func TestElicitedApprovalIsBoundToItsQuestion(t *testing.T) {
 			req.Params.InputResponses = mcp.InputResponses{approvalInputID: mcp.NewElicitationInputResponse(yes)}
 			req.Params.RequestState = state
 			pending, err := s.elicitApproval(context.Background(), req, "godot_scene_delete", json.RawMessage(`{"path":"a","confirm":true}`))
-			if pending != nil || err == nil || err.Code != envelope.ApprovalDenied {
+			if pending != nil || err == nil || err.Code != contract.ApprovalDenied {
 				t.Fatalf("state %q: an unasked approval counted (%v, %v)", state, pending, err)
 			}
 		}
@@ -182,7 +182,7 @@ func TestElicitedApprovalIsBoundToItsQuestion(t *testing.T) {
 		})))
 		call(t, c, "godot_enable_toolset", map[string]any{"name": "scene"})
 		res := call(t, c, "godot_scene_delete", map[string]any{"path": "a", "confirm": true})
-		wantError(t, res, envelope.ApprovalDenied, "")
+		wantError(t, res, contract.ApprovalDenied, "")
 		if ts.callCount() != 0 {
 			t.Fatal("a late approval ran the call")
 		}
@@ -197,7 +197,7 @@ func TestElicitedApprovalIsBoundToItsQuestion(t *testing.T) {
 		})))
 		call(t, c, "godot_enable_toolset", map[string]any{"name": "scene"})
 		res := call(t, c, "godot_scene_delete", map[string]any{"path": strings.Repeat("n", maxApprovalMessage), "confirm": true})
-		wantError(t, res, envelope.ApprovalDenied, "")
+		wantError(t, res, contract.ApprovalDenied, "")
 		if ts.callCount() != 0 || asked != 0 {
 			t.Fatalf("calls %d, asked %d", ts.callCount(), asked)
 		}

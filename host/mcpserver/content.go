@@ -11,8 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file serves toolsets' MCP resources, resource templates and prompts.
@@ -25,7 +25,7 @@ type ResourceContents = plugmodel.ResourceContents
 
 // ResourceReader reads uri. params are a template's variables (nil for a
 // fixed resource).
-type ResourceReader func(ctx context.Context, uri string, params map[string]string) ([]ResourceContents, *envelope.Error)
+type ResourceReader func(ctx context.Context, uri string, params map[string]string) ([]ResourceContents, *contract.Error)
 
 // Resource is a resource with a fixed URI, or, when Template is true, a
 // resource template whose URI is an RFC 6570 template.
@@ -353,7 +353,7 @@ func (s *Server) ServedResources() []string {
 
 // contentError is the JSON-RPC error text of a failed read or render: the
 // stable code first, then the hint, as in a tool's text fallback.
-type contentError struct{ e *envelope.Error }
+type contentError struct{ e *contract.Error }
 
 func (c contentError) Error() string {
 	text := string(c.e.Code) + ": " + c.e.Hint

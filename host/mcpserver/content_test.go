@@ -11,8 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // contentToolsets serves toolsets "docs" (a resource, a template and a
@@ -38,15 +37,15 @@ func (f *contentToolsets) Enabled() []string {
 	return out
 }
 
-func readme(_ context.Context, uri string, _ map[string]string) ([]ResourceContents, *envelope.Error) {
+func readme(_ context.Context, uri string, _ map[string]string) ([]ResourceContents, *contract.Error) {
 	return []ResourceContents{{MimeType: "text/plain", Text: "read " + uri}}, nil
 }
 
-func (f *contentToolsets) Enable(_ context.Context, name, _ string) (EnableOutcome, *envelope.Error) {
+func (f *contentToolsets) Enable(_ context.Context, name, _ string) (EnableOutcome, *contract.Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.enabled[name] = true
-	tool := Tool{Def: ToolDef{Name: "godot_" + name + "_noop", Description: "Nothing.", Toolset: name, Class: safety.ReadOnly,
+	tool := Tool{Def: ToolDef{Name: "godot_" + name + "_noop", Description: "Nothing.", Toolset: name, Class: contract.ReadOnly,
 		InputSchema: json.RawMessage(`{"type":"object"}`)}, Exec: func(context.Context, Call) Result {
 		return Result{Structured: json.RawMessage(`{}`), Content: []Content{
 			{Type: "audio", Data: []byte("RIFF"), MimeType: "audio/wav"},
@@ -60,10 +59,10 @@ func (f *contentToolsets) Enable(_ context.Context, name, _ string) (EnableOutco
 		Tools: []Tool{tool},
 		Resources: []Resource{
 			{URI: "docs://readme", Name: "readme", Title: "Read me", Description: "The readme.", MimeType: "text/plain", Toolset: name, Read: readme},
-			{URI: "docs://missing", Name: "missing", Toolset: name, Read: func(context.Context, string, map[string]string) ([]ResourceContents, *envelope.Error) {
-				return nil, envelope.Errorf(envelope.ResourceNotFound, "No such page.")
+			{URI: "docs://missing", Name: "missing", Toolset: name, Read: func(context.Context, string, map[string]string) ([]ResourceContents, *contract.Error) {
+				return nil, contract.Errorf(contract.ResourceNotFound, "No such page.")
 			}},
-			{URI: "docs://page/{id}", Name: "page", Template: true, Toolset: name, Read: func(_ context.Context, uri string, params map[string]string) ([]ResourceContents, *envelope.Error) {
+			{URI: "docs://page/{id}", Name: "page", Template: true, Toolset: name, Read: func(_ context.Context, uri string, params map[string]string) ([]ResourceContents, *contract.Error) {
 				return []ResourceContents{{URI: uri, MimeType: "image/png", Blob: []byte("page " + params["id"]), Binary: true}}, nil
 			}},
 		},
@@ -78,7 +77,7 @@ func (f *contentToolsets) Enable(_ context.Context, name, _ string) (EnableOutco
 	}, nil
 }
 
-func (f *contentToolsets) Disable(_ context.Context, name string) (DisableOutcome, *envelope.Error) {
+func (f *contentToolsets) Disable(_ context.Context, name string) (DisableOutcome, *contract.Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.enabled[name] {
@@ -182,7 +181,7 @@ func TestToolsetResourcesAndPrompts(t *testing.T) {
 
 	// A second toolset cannot take a served URI; its tools are not left behind.
 	clash := call(t, c, "godot_enable_toolset", map[string]any{"name": "clash"})
-	if e := wantError(t, clash, envelope.ValidationError, ""); !strings.Contains(e.Hint, "docs://readme is already served by toolset \"docs\"") {
+	if e := wantError(t, clash, contract.ValidationError, ""); !strings.Contains(e.Hint, "docs://readme is already served by toolset \"docs\"") {
 		t.Errorf("clash = %#v", clash.Content)
 	}
 	ts.mu.Lock()
@@ -212,7 +211,7 @@ func TestCallLogRecordsReachTheCallingClient(t *testing.T) {
 	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
 	var ids []string
 	if err := s.AddTools(Tool{
-		Def: ToolDef{Name: "godot_logs_talk", Description: "Logs.", Toolset: "logs", Class: safety.ReadOnly, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Def: ToolDef{Name: "godot_logs_talk", Description: "Logs.", Toolset: "logs", Class: contract.ReadOnly, InputSchema: json.RawMessage(`{"type":"object"}`)},
 		Exec: func(_ context.Context, c Call) Result {
 			ids = append(ids, c.CallID)
 			s.LogCall(c.CallID, slog.LevelInfo, "just so", nil)

@@ -15,10 +15,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/addonversion"
-	"github.com/godot-mcp/godot-mcp/host/contract"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/internal/schema"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // CoreToolset is the name of the always-on toolset served by the host itself.
@@ -238,35 +237,35 @@ type ClassDescription struct {
 
 func coreTools(s *Server) []Tool {
 	return []Tool{
-		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", safety.ReadOnly, nil,
+		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", contract.ReadOnly, nil,
 			"Versions (build, contract, MCP protocol), the bridge and the connected editor, version_notice when addon and server differ, "+
 				"every toolset's state, plugin-directory files not served, and tools that cannot work here (unavailable). Call it first.",
 			false, s.serverInfo),
-		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", safety.ReadOnly, nil,
+		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", contract.ReadOnly, nil,
 			"Every known toolset, built-in or third-party (with its path): enabled, state and last_error, tool count, min_godot, description, keywords; "+
 				"one still being described is listed as describing.",
 			false, func(ctx context.Context, _ Call, _ NoArgs) Result {
 				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
 			}),
-		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", safety.ReadOnly, nil,
+		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", contract.ReadOnly, nil,
 			"Starts toolsets so their tools appear (one tools/list_changed): name (one, or all), names or profile, all or nothing; "+
 				"refused for a toolset needing a newer Godot. client_note: what your client will not show.",
 			false, s.enableToolset),
-		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", safety.ReadOnly, nil,
+		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", contract.ReadOnly, nil,
 			"Stops a toolset's plugin and removes its tools (one tools/list_changed).",
 			false, s.disableToolset),
-		coreTool[NoArgs, EditorState]("godot_get_editor_state", "Editor state", safety.ReadOnly, []string{envelope.RequireBridgeConnected},
+		coreTool[NoArgs, EditorState]("godot_get_editor_state", "Editor state", contract.ReadOnly, []string{contract.RequireBridgeConnected},
 			"One call to orient in the editor: project, Godot version, viewport size, open scenes and the active one (dirty or not), selection, "+
 				"whether a game is playing, whether the filesystem is scanning, and what undo/redo would do.",
 			false, passThrough[NoArgs, EditorState](s, "cmd_get_editor_state", editorStateTimeout)),
-		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", safety.Mutating, []string{envelope.RequireBridgeConnected},
+		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", contract.Mutating, []string{contract.RequireBridgeConnected},
 			"Undo the last editor action(s) (the active scene's history, else the global one). Each godot-mcp edit is one action. "+
 				"dry_run lists what would be undone. Undoing more than one action (count > 1) can discard work of the user's too, so it needs confirm: true.",
 			true, s.undoRedo("cmd_undo")).destructiveWhen("count>1"),
-		coreTool[UndoArgs, UndoResult]("godot_redo", "Redo", safety.Mutating, []string{envelope.RequireBridgeConnected},
+		coreTool[UndoArgs, UndoResult]("godot_redo", "Redo", contract.Mutating, []string{contract.RequireBridgeConnected},
 			"Redo the last undone editor action(s). dry_run lists what would be redone.",
 			true, s.undoRedo("cmd_redo")),
-		coreTool[DescribeClassArgs, ClassDescription]("godot_describe_class", "Describe a class", safety.ReadOnly, []string{envelope.RequireBridgeConnected},
+		coreTool[DescribeClassArgs, ClassDescription]("godot_describe_class", "Describe a class", contract.ReadOnly, []string{contract.RequireBridgeConnected},
 			"ClassDB reference for a Godot class: inheritance chain, properties (type, hint, default), methods, signals, constants and enums, "+
 				"optionally filtered by a member-name substring. Unknown classes get a did-you-mean.",
 			false, passThrough[DescribeClassArgs, ClassDescription](s, "cmd_describe_class", describeClassTimeout)),
@@ -285,17 +284,17 @@ func CoreToolNames() []string {
 }
 
 // coreTool builds a host-served tool from typed input and output structs.
-func coreTool[In, Out any](name, title string, class safety.Class, pre []string, desc string, preview bool,
+func coreTool[In, Out any](name, title string, class contract.Class, pre []string, desc string, preview bool,
 	fn func(ctx context.Context, call Call, in In) Result) Tool {
 	// Declared like an SDK tool (sdk.NewTool): a misspelt precondition or
 	// a malformed schema tag panics here, the first time the server starts.
 	for _, p := range pre {
-		if !slices.Contains(safety.Preconditions, p) {
-			panic(fmt.Sprintf("core tool %s: unknown precondition %q (known: %s)", name, p, strings.Join(safety.Preconditions, ", ")))
+		if !slices.Contains(contract.Preconditions, p) {
+			panic(fmt.Sprintf("core tool %s: unknown precondition %q (known: %s)", name, p, strings.Join(contract.Preconditions, ", ")))
 		}
 	}
 	for _, f := range schema.Fields(reflect.TypeFor[In]()) {
-		if f.Name == "dry_run" || f.Name == "confirm" {
+		if slices.Contains(contract.ReservedArgs, f.Name) {
 			panic(fmt.Sprintf("core tool %s: input field %q (%s) is reserved: the host owns dry_run and confirm (Call.DryRun, Call.Confirm)", name, f.Name, f.GoName))
 		}
 	}
@@ -309,14 +308,14 @@ func coreTool[In, Out any](name, title string, class safety.Class, pre []string,
 		Exec: func(ctx context.Context, call Call) Result {
 			var in In
 			if err := json.Unmarshal(call.Arguments, &in); err != nil {
-				return Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s: %v", name, err))
+				return Fail(contract.Errorf(contract.ValidationError, "Arguments of %s: %v", name, err))
 			}
 			return fn(ctx, call, in)
 		},
 	}
 }
 
-// destructiveWhen marks calls that meet one of conds as destructive (see safety.Condition).
+// destructiveWhen marks calls that meet one of conds as destructive (see contract.Condition).
 func (t Tool) destructiveWhen(conds ...string) Tool {
 	t.Def.DestructiveWhen = conds
 	return t
@@ -356,7 +355,7 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 	st := s.bridge.Status()
 	info := ServerInfo{
 		Name:                  "godot-mcp",
-		Version:               contract.Version,
+		Version:               buildinfo.Version,
 		ContractVersion:       contract.ContractVersion,
 		MinCompatibleContract: contract.MinCompatibleContract,
 		MCPProtocolVersion:    negotiatedProtocol(ctx),
@@ -375,8 +374,8 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 			ProjectDir: st.Peer.ProjectDir, GodotVersion: st.Peer.GodotVersion,
 			AddonVersion: st.Peer.AddonVersion, ConnectedAt: st.Peer.ConnectedAt,
 		}
-		info.Bridge.Peer.GodotTested, info.Bridge.Peer.GodotNote = contract.GodotTested(st.Peer.GodotVersion)
-		info.VersionNotice = addonversion.Notice(contract.Version, st.Peer.AddonVersion)
+		info.Bridge.Peer.GodotTested, info.Bridge.Peer.GodotNote = buildinfo.GodotTested(st.Peer.GodotVersion)
+		info.VersionNotice = addonversion.Notice(buildinfo.Version, st.Peer.AddonVersion)
 	}
 	return OK(info)
 }
@@ -388,7 +387,7 @@ func negotiatedProtocol(ctx context.Context) string {
 	if v := server.RequestProtocolVersion(ctx); v != "" {
 		return v
 	}
-	return contract.MCPProtocolVersion
+	return buildinfo.MCPProtocolVersion
 }
 
 func (s *Server) listToolsets(ctx context.Context) []ToolsetStatus {
@@ -414,7 +413,7 @@ func (s *Server) listToolsets(ctx context.Context) []ToolsetStatus {
 	return list
 }
 
-func (s *Server) unknownToolset(ctx context.Context, name string) *envelope.Error {
+func (s *Server) unknownToolset(ctx context.Context, name string) *contract.Error {
 	var names []string
 	for _, t := range s.listToolsets(ctx) {
 		names = append(names, t.Name)
@@ -423,7 +422,7 @@ func (s *Server) unknownToolset(ctx context.Context, name string) *envelope.Erro
 	if len(names) > 0 {
 		known = "known toolsets: " + strings.Join(names, ", ")
 	}
-	return envelope.Errorf(envelope.ValidationError, "Unknown toolset %q; %s. Call godot_list_toolsets to see them.", name, known)
+	return contract.Errorf(contract.ValidationError, "Unknown toolset %q; %s. Call godot_list_toolsets to see them.", name, known)
 }
 
 func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, bool) {
@@ -448,9 +447,9 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 	}
 	switch {
 	case given > 1:
-		return Fail(envelope.Errorf(envelope.ValidationError, "Give one of name (one toolset), names (several) or profile, not more."))
+		return Fail(contract.Errorf(contract.ValidationError, "Give one of name (one toolset), names (several) or profile, not more."))
 	case in.Profile != "":
-		var perr *envelope.Error
+		var perr *contract.Error
 		if names, perr = s.ProfileToolsets(ctx, in.Profile); perr != nil {
 			return Fail(perr)
 		}
@@ -459,7 +458,7 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 	case len(in.Names) > 0:
 		names = in.Names
 	default:
-		return Fail(envelope.Errorf(envelope.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, world3d, playtest, all); godot_list_toolsets lists the toolsets."))
+		return Fail(contract.Errorf(contract.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, world3d, playtest, all); godot_list_toolsets lists the toolsets."))
 	}
 	names = s.expandToolsets(ctx, names)
 	outs, err := s.enable(ctx, names...)
@@ -510,14 +509,14 @@ func (s *Server) expandToolsets(ctx context.Context, names []string) []string {
 
 // EnableToolset enables a toolset as godot_enable_toolset does (used for
 // GODOT_MCP_DEFAULT_TOOLSETS at start).
-func (s *Server) EnableToolset(ctx context.Context, name string) *envelope.Error {
+func (s *Server) EnableToolset(ctx context.Context, name string) *contract.Error {
 	_, err := s.enable(ctx, name)
 	return err
 }
 
 // enable enables the named toolsets, all or nothing, and serves their tools,
 // resources and prompts with one change each (one tools/list_changed).
-func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, *envelope.Error) {
+func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, *contract.Error) {
 	for _, name := range names {
 		if _, ok := s.findToolset(ctx, name); !ok || s.toolsets == nil {
 			return nil, s.unknownToolset(ctx, name)
@@ -587,7 +586,7 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 		if err != nil {
 			rollback()
 			if len(names) > 1 {
-				err = &envelope.Error{Code: err.Code, Required: err.Required,
+				err = &contract.Error{Code: err.Code, Required: err.Required,
 					Hint: fmt.Sprintf("Toolset %q cannot be enabled: %s Nothing was enabled; enable the others by name (%s).", name, strings.TrimSpace(err.Hint), strings.Join(without(names, name), ", "))}
 			}
 			if len(restarted) > 0 {
@@ -617,21 +616,21 @@ func (s *Server) enable(ctx context.Context, names ...string) ([]EnableOutcome, 
 		rollback()
 		var taken *NameTakenError
 		if errors.As(aerr, &taken) {
-			return nil, envelope.Errorf(envelope.ValidationError,
+			return nil, contract.Errorf(contract.ValidationError,
 				"Toolset %s cannot be enabled: %v. Tool names are godot_<toolset>_<tool> and are never taken over; "+
 					"disable the other toolset first, or ask the toolset's author to rename it (its executable's name).", which, aerr)
 		}
-		return nil, envelope.Errorf(envelope.InternalError, "toolset %s declared a tool the host cannot serve: %v. Report this to the toolset's author.", which, aerr)
+		return nil, contract.Errorf(contract.InternalError, "toolset %s declared a tool the host cannot serve: %v. Report this to the toolset's author.", which, aerr)
 	}
 	if cerr := s.addContent(content); cerr != nil {
 		s.RemoveTools(servedToolNames(tools)...)
 		rollback()
 		var taken *ResourceTakenError
 		if errors.As(cerr, &taken) {
-			return nil, envelope.Errorf(envelope.ValidationError,
+			return nil, contract.Errorf(contract.ValidationError,
 				"Toolset %s cannot be enabled: %v. Resources are never shadowed; disable the other toolset first, or ask the toolset's author to change the URI.", which, cerr)
 		}
-		return nil, envelope.Errorf(envelope.InternalError, "toolset %s cannot be served: %v. Disable the other toolset first, or report this to the toolset's author.", which, cerr)
+		return nil, contract.Errorf(contract.InternalError, "toolset %s cannot be served: %v. Disable the other toolset first, or report this to the toolset's author.", which, cerr)
 	}
 	if staged {
 		for _, name := range started {

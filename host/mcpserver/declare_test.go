@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Precondition names are checked when a tool is declared: the host refuses
@@ -16,7 +16,7 @@ import (
 func TestAddToolsRefusesUnknownPreconditions(t *testing.T) {
 	s := New(Options{Bridge: &stubBridge{}})
 	exec := func(context.Context, Call) Result { return OK(map[string]any{}) }
-	err := s.AddTools(Tool{Def: ToolDef{Name: "godot_x_look", Toolset: "x", Class: safety.ReadOnly, Description: "d",
+	err := s.AddTools(Tool{Def: ToolDef{Name: "godot_x_look", Toolset: "x", Class: contract.ReadOnly, Description: "d",
 		InputSchema: json.RawMessage(`{"type":"object"}`), Preconditions: []string{"active_scen"}}, Exec: exec})
 	if err == nil || !strings.Contains(err.Error(), `unknown precondition "active_scen"`) || !strings.Contains(err.Error(), "active_scene") {
 		t.Fatalf("AddTools with a misspelt precondition: %v", err)
@@ -31,7 +31,7 @@ func TestAddToolsRefusesUnknownPreconditions(t *testing.T) {
 			t.Error("a core tool declaring an unknown precondition did not panic")
 		}
 	}()
-	coreTool[NoArgs, NoArgs]("godot_bad", "Bad", safety.ReadOnly, []string{"bridge_conected"}, "d", false,
+	coreTool[NoArgs, NoArgs]("godot_bad", "Bad", contract.ReadOnly, []string{"bridge_conected"}, "d", false,
 		func(context.Context, Call, NoArgs) Result { return OK(NoArgs{}) })
 }
 
@@ -39,7 +39,7 @@ func TestAddToolsRefusesUnknownPreconditions(t *testing.T) {
 // when the tool is declared, never silently ignored.
 func TestAddToolsRefusesUnenforcedSchemaKeywords(t *testing.T) {
 	s := New(Options{Bridge: &stubBridge{}})
-	err := s.AddTools(Tool{Def: ToolDef{Name: "godot_x_look", Toolset: "x", Class: safety.ReadOnly, Description: "d",
+	err := s.AddTools(Tool{Def: ToolDef{Name: "godot_x_look", Toolset: "x", Class: contract.ReadOnly, Description: "d",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"p":{"type":"string","pattern":"^a"}}}`)},
 		Exec: func(context.Context, Call) Result { return OK(map[string]any{}) }})
 	if err == nil || !strings.Contains(err.Error(), `"pattern"`) {
@@ -58,6 +58,6 @@ func TestCoreToolRefusesReservedInputFields(t *testing.T) {
 			t.Errorf("recovered %v, want a panic naming confirm", r)
 		}
 	}()
-	coreTool[in, NoArgs]("godot_bad", "Bad", safety.Mutating, nil, "d", true,
+	coreTool[in, NoArgs]("godot_bad", "Bad", contract.Mutating, nil, "d", true,
 		func(context.Context, Call, in) Result { return OK(NoArgs{}) })
 }

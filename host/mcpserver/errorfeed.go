@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file attaches to every tool result the errors that appeared in the
@@ -49,7 +50,7 @@ const (
 // command table (*bridge.Bridge): the host pulls only from an editor that
 // declares CmdErrorFeed (an older addon, or a fake editor, does not).
 type commandTable interface {
-	Command(command string) (info envelope.CommandInfo, ok bool, err *envelope.Error)
+	Command(command string) (info envelope.CommandInfo, ok bool, err *contract.Error)
 }
 
 // FeedError is one error (or warning) of the feed as a result lists it.
@@ -144,7 +145,7 @@ func (s *Server) attachErrors(ctx context.Context, out *mcp.CallToolResult) {
 	f.mu.Lock()
 	c.busy = false
 	if failed {
-		if e := r.Err(); e != nil && e.Code == envelope.Timeout {
+		if e := r.Err(); e != nil && e.Code == contract.Timeout {
 			f.backoff = time.Now().Add(errorPullBackoff)
 		}
 		f.mu.Unlock()

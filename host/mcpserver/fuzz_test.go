@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/schema"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // fuzzTool is one input schema under fuzz, compiled as the host compiles it.
@@ -26,11 +26,11 @@ func fuzzTools(t testing.TB) []fuzzTool {
 	t.Helper()
 	defs := New(Options{}).Surface()
 	destructive, err := safety.InjectFlags(json.RawMessage(
-		`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`), safety.Destructive)
+		`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`), contract.Destructive)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs = append(defs, ToolDef{Name: "fuzz_delete_file", Toolset: "fuzz", Class: safety.Destructive, InputSchema: destructive})
+	defs = append(defs, ToolDef{Name: "fuzz_delete_file", Toolset: "fuzz", Class: contract.Destructive, InputSchema: destructive})
 	out := make([]fuzzTool, 0, len(defs))
 	for _, d := range defs {
 		r, err := compileInput(d.InputSchema)
@@ -80,7 +80,7 @@ func FuzzValidateArgs(f *testing.F) {
 			if args != nil {
 				t.Fatalf("%s(%q): both arguments and an error", name, raw)
 			}
-			if verr.Code != envelope.ValidationError || verr.Hint == "" {
+			if verr.Code != contract.ValidationError || verr.Hint == "" {
 				t.Fatalf("%s(%q): refused with %+v; want VALIDATION_ERROR with a hint", name, raw, verr)
 			}
 			return
@@ -109,7 +109,7 @@ func FuzzValidateArgs(f *testing.F) {
 
 		flags, ferr := safety.ReadFlags(args)
 		if ferr != nil {
-			if ferr.Code != envelope.ValidationError || ferr.Hint == "" {
+			if ferr.Code != contract.ValidationError || ferr.Hint == "" {
 				t.Fatalf("%s(%q): ReadFlags refused with %+v; want VALIDATION_ERROR with a hint", name, raw, ferr)
 			}
 			if tool.def.Class.TakesDryRun() {
@@ -120,10 +120,10 @@ func FuzzValidateArgs(f *testing.F) {
 		cerr := safety.Check(name, tool.def.Class, flags)
 		switch {
 		case tool.def.Class.NeedsConfirm() && !flags.DryRun && !flags.Confirm:
-			if cerr == nil || cerr.Code != envelope.PreconditionFailed || cerr.Required != envelope.RequireConfirm {
+			if cerr == nil || cerr.Code != contract.PreconditionFailed || cerr.Required != contract.RequireConfirm {
 				t.Fatalf("%s(%q): destructive call without confirm: Check gave %+v; want PRECONDITION_FAILED required=confirm", name, raw, cerr)
 			}
-		case tool.def.Class == safety.ReadOnly && tool.closed && !tool.props["dry_run"]:
+		case tool.def.Class == contract.ReadOnly && tool.closed && !tool.props["dry_run"]:
 			if cerr != nil {
 				t.Fatalf("%s(%q): read-only call the schema accepted was refused by Check: %+v", name, raw, cerr)
 			}

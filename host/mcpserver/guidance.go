@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/docs"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file is the core's guidance: MCP resources an agent reads instead of
@@ -86,10 +86,10 @@ func (s *Server) coreResources() []Resource {
 		out = append(out, Resource{
 			URI: DocsURIPrefix + g.name, Name: g.name, Title: g.title, Description: g.description,
 			MimeType: "text/markdown", Toolset: CoreToolset,
-			Read: func(context.Context, string, map[string]string) ([]ResourceContents, *envelope.Error) {
+			Read: func(context.Context, string, map[string]string) ([]ResourceContents, *contract.Error) {
 				text, err := fs.ReadFile(docs.Guides, file)
 				if err != nil {
-					return nil, envelope.Errorf(envelope.InternalError, "The guide %s is missing from this build: %v.", file, err)
+					return nil, contract.Errorf(contract.InternalError, "The guide %s is missing from this build: %v.", file, err)
 				}
 				return []ResourceContents{{MimeType: "text/markdown", Text: servedGuide(string(text))}}, nil
 			},
@@ -100,7 +100,7 @@ func (s *Server) coreResources() []Resource {
 			URI: EditorStateURI, Name: "editor_state", Title: "Editor state",
 			Description: "The connected editor now: project, Godot version, open scenes and the active one, selection, playing, scanning, undo/redo (what godot_get_editor_state answers). Fails with BRIDGE_DISCONNECTED when no editor is connected.",
 			MimeType:    "application/json", Toolset: CoreToolset,
-			Read: func(ctx context.Context, _ string, _ map[string]string) ([]ResourceContents, *envelope.Error) {
+			Read: func(ctx context.Context, _ string, _ map[string]string) ([]ResourceContents, *contract.Error) {
 				return s.editorJSON(ctx, "cmd_get_editor_state", NoArgs{}, editorStateTimeout)
 			},
 		},
@@ -108,10 +108,10 @@ func (s *Server) coreResources() []Resource {
 			URI: ClassURITemplate, Template: true, Name: "class", Title: "Class reference",
 			Description: "ClassDB reference of a Godot class (or a script class_name), e.g. godot://class/CharacterBody2D: inheritance, properties with type, hint and default, methods, signals, constants, enums (what godot_describe_class answers). Needs a connected editor.",
 			MimeType:    "application/json", Toolset: CoreToolset,
-			Read: func(ctx context.Context, _ string, params map[string]string) ([]ResourceContents, *envelope.Error) {
+			Read: func(ctx context.Context, _ string, params map[string]string) ([]ResourceContents, *contract.Error) {
 				name := strings.TrimSpace(params["name"])
 				if name == "" {
-					return nil, envelope.Errorf(envelope.ValidationError, "Name a class in the URI, e.g. godot://class/Node2D.")
+					return nil, contract.Errorf(contract.ValidationError, "Name a class in the URI, e.g. godot://class/Node2D.")
 				}
 				return s.editorJSON(ctx, "cmd_describe_class", DescribeClassArgs{ClassName: name}, describeClassTimeout)
 			},
@@ -120,17 +120,17 @@ func (s *Server) coreResources() []Resource {
 			URI: ToolURITemplate, Template: true, Name: "tool", Title: "Tool contract",
 			Description: "The full contract of a served tool, e.g. godot://tool/godot_scene_get_tree: description, safety class, preconditions, and input and output schemas with every field described (tools/list serves output schemas as a summary: top-level fields and types).",
 			MimeType:    "application/json", Toolset: CoreToolset,
-			Read: func(_ context.Context, _ string, params map[string]string) ([]ResourceContents, *envelope.Error) {
+			Read: func(_ context.Context, _ string, params map[string]string) ([]ResourceContents, *contract.Error) {
 				name := params["name"]
 				s.mu.RLock()
 				reg, ok := s.tools[name]
 				s.mu.RUnlock()
 				if !ok {
-					return nil, envelope.Errorf(envelope.ResourceNotFound, "No tool %q is served. tools/list lists the tools; a toolset's tools appear once godot_enable_toolset enabled it.", name)
+					return nil, contract.Errorf(contract.ResourceNotFound, "No tool %q is served. tools/list lists the tools; a toolset's tools appear once godot_enable_toolset enabled it.", name)
 				}
 				text, err := json.Marshal(reg.def)
 				if err != nil {
-					return nil, envelope.Errorf(envelope.InternalError, "The contract of %s could not be encoded: %v.", name, err)
+					return nil, contract.Errorf(contract.InternalError, "The contract of %s could not be encoded: %v.", name, err)
 				}
 				return []ResourceContents{{MimeType: "application/json", Text: string(text)}}, nil
 			},
@@ -140,12 +140,12 @@ func (s *Server) coreResources() []Resource {
 }
 
 // editorJSON asks the editor and returns its answer as one JSON content.
-func (s *Server) editorJSON(ctx context.Context, command string, params any, timeout time.Duration) ([]ResourceContents, *envelope.Error) {
+func (s *Server) editorJSON(ctx context.Context, command string, params any, timeout time.Duration) ([]ResourceContents, *contract.Error) {
 	if s.bridge == nil {
-		return nil, &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: "No editor bridge is running."}
+		return nil, &contract.Error{Code: contract.BridgeDisconnected, Required: contract.RequireBridgeConnected, Hint: "No editor bridge is running."}
 	}
 	if !s.bridge.Status().Connected {
-		return nil, &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: bridgeHint(s.bridge.Status())}
+		return nil, &contract.Error{Code: contract.BridgeDisconnected, Required: contract.RequireBridgeConnected, Hint: bridgeHint(s.bridge.Status())}
 	}
 	resp := s.bridge.Send(ctx, command, params, timeout)
 	if e := resp.Err(); e != nil {
@@ -174,7 +174,7 @@ func corePrompts() []Prompt {
 					path = "res://main.tscn"
 				}
 				if !strings.HasPrefix(path, "res://") || !strings.HasSuffix(path, ".tscn") {
-					return PromptResult{Err: envelope.Errorf(envelope.ValidationError, "path must be a res:// path ending in .tscn, got %q.", path)}
+					return PromptResult{Err: contract.Errorf(contract.ValidationError, "path must be a res:// path ending in .tscn, got %q.", path)}
 				}
 				idea := strings.TrimSpace(args["idea"])
 				if idea == "" {

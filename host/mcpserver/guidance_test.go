@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 func readResource(t *testing.T, c *client.Client, uri string) (string, string, error) {
@@ -107,7 +108,7 @@ func TestEditorStateAndClassResourcesAskTheEditor(t *testing.T) {
 
 	// The editor's own failure (an unknown class) reaches the client as its code and hint.
 	b.mu.Lock()
-	b.answers["cmd_describe_class"] = envelope.Failure("3", envelope.Errorf(envelope.ResourceNotFound, "Unknown class Nod2D; did you mean Node2D?"))
+	b.answers["cmd_describe_class"] = envelope.Failure("3", contract.Errorf(contract.ResourceNotFound, "Unknown class Nod2D; did you mean Node2D?"))
 	b.mu.Unlock()
 	if _, _, err := readResource(t, c, "godot://class/Nod2D"); err == nil || !strings.Contains(err.Error(), "RESOURCE_NOT_FOUND: Unknown class Nod2D; did you mean Node2D?") {
 		t.Errorf("unknown class: %v", err)

@@ -10,8 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/profile"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file fits the server to its client (host/profile): the profile a
@@ -26,10 +26,10 @@ import (
 const clientStartWait = startWait
 
 // ProfileToolsets are the toolsets of a profile; All is every known one.
-func (s *Server) ProfileToolsets(ctx context.Context, name string) ([]string, *envelope.Error) {
+func (s *Server) ProfileToolsets(ctx context.Context, name string) ([]string, *contract.Error) {
 	p, ok := profile.Lookup(name)
 	if !ok {
-		return nil, envelope.Errorf(envelope.ValidationError, "Unknown profile %q; profiles: %s (godot_list_toolsets lists the toolsets to name instead).", name, strings.Join(profile.Names(), ", "))
+		return nil, contract.Errorf(contract.ValidationError, "Unknown profile %q; profiles: %s (godot_list_toolsets lists the toolsets to name instead).", name, strings.Join(profile.Names(), ", "))
 	}
 	if p.Toolsets == nil {
 		return s.expandToolsets(ctx, []string{AllToolsets}), nil

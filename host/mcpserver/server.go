@@ -22,12 +22,13 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
-	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 	"github.com/godot-mcp/godot-mcp/internal/schema"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Bridge is what the MCP server needs of the editor bridge.
@@ -38,8 +39,8 @@ type Bridge interface {
 }
 
 // Approver decides whether a confirmed destructive call may run. A nil
-// *envelope.Error means approved.
-type Approver func(ctx context.Context, tool string, args json.RawMessage) *envelope.Error
+// *contract.Error means approved.
+type Approver func(ctx context.Context, tool string, args json.RawMessage) *contract.Error
 
 // Options configure a Server.
 type Options struct {
@@ -135,7 +136,7 @@ func New(opts Options) *Server {
 	hooks.AddAfterInitialize(s.startClientProfile)
 	hooks.AddAfterInitialize(s.setInstructions)
 	hooks.AddAfterDiscover(s.setDiscoverInstructions)
-	s.mcp = server.NewMCPServer("godot-mcp", contract.Version,
+	s.mcp = server.NewMCPServer("godot-mcp", buildinfo.Version,
 		server.WithHooks(hooks),
 		server.WithToolFilter(hideUnavailableTool),
 		server.WithToolCapabilities(true),
@@ -237,7 +238,7 @@ func (s *Server) answerDisabledTool(ctx context.Context, req mcp.CallToolRequest
 	args := req.GetArguments()
 	tool, _ := args["tool"].(string)
 	toolset, _ := args["toolset"].(string)
-	out := shape(Fail(envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf(
+	out := shape(Fail(contract.Precondition(contract.RequireToolsetEnabled, fmt.Sprintf(
 		"%s belongs to the toolset %q, which is not enabled. Call godot_enable_toolset with {\"names\":[%q]} (or {\"name\":\"all\"}), then call %s again.",
 		tool, toolset, toolset, tool))))
 	s.attachErrors(ctx, out)
@@ -345,8 +346,8 @@ func (s *Server) AddTools(tools ...Tool) error {
 			return fmt.Errorf("tool %s: %w", def.Name, err)
 		}
 		for _, p := range def.Preconditions {
-			if !slices.Contains(safety.Preconditions, p) {
-				return fmt.Errorf("tool %s: unknown precondition %q (known: %s)", def.Name, p, strings.Join(safety.Preconditions, ", "))
+			if !slices.Contains(contract.Preconditions, p) {
+				return fmt.Errorf("tool %s: unknown precondition %q (known: %s)", def.Name, p, strings.Join(contract.Preconditions, ", "))
 			}
 		}
 		input, err := safety.InjectFlagsFor(def.InputSchema, decl)
@@ -481,7 +482,7 @@ func (s *Server) handler(reg *registered) server.ToolHandlerFunc {
 		case req.Params.Arguments != nil:
 			var err error
 			if rawArgs, err = json.Marshal(req.Params.Arguments); err != nil {
-				return shape(Fail(envelope.Errorf(envelope.ValidationError, "Arguments of %s could not be read: %v", reg.def.Name, err))), nil
+				return shape(Fail(contract.Errorf(contract.ValidationError, "Arguments of %s could not be read: %v", reg.def.Name, err))), nil
 			}
 		}
 		start := time.Now()
@@ -553,12 +554,13 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	// dry_run and confirm belong to the host: they travel as Call flags, and
 	// the tool receives only its own arguments.
 	toolArgs := rawArgs
-	if _, hasDry := args["dry_run"]; hasDry || args["confirm"] != nil {
-		delete(args, "dry_run")
-		delete(args, "confirm")
+	if _, hasDry := args[contract.ArgDryRun]; hasDry || args[contract.ArgConfirm] != nil {
+		for _, name := range contract.ReservedArgs {
+			delete(args, name)
+		}
 		var err error
 		if toolArgs, err = json.Marshal(args); err != nil {
-			return Fail(envelope.Errorf(envelope.InternalError, "could not re-encode the arguments of %s: %v", def.Name, err)), nil
+			return Fail(contract.Errorf(contract.InternalError, "could not re-encode the arguments of %s: %v", def.Name, err)), nil
 		}
 	}
 	call := Call{Tool: def.Name, Arguments: toolArgs, DryRun: flags.DryRun, Confirm: flags.Confirm}
@@ -583,17 +585,17 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 // round trip of their own: the editor command the tool sends checks them as
 // part of its work and answers PRECONDITION_FAILED with required; confirm
 // is the class rule (safety.CheckCall).
-func (s *Server) checkPreconditions(def ToolDef) *envelope.Error {
+func (s *Server) checkPreconditions(def ToolDef) *contract.Error {
 	for _, p := range def.Preconditions {
 		switch p {
-		case envelope.RequireBridgeConnected:
+		case contract.RequireBridgeConnected:
 			if st := s.bridge.Status(); !st.Connected {
 				// Same answer the bridge gives for a send without a peer.
-				return &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: bridgeHint(st)}
+				return &contract.Error{Code: contract.BridgeDisconnected, Required: contract.RequireBridgeConnected, Hint: bridgeHint(st)}
 			}
-		case envelope.RequireProjectDir:
+		case contract.RequireProjectDir:
 			if s.projectDir() == "" {
-				return envelope.Precondition(envelope.RequireProjectDir, "No Godot project is known: connect an editor, or set GODOT_MCP_PROJECT_DIR.")
+				return contract.Precondition(contract.RequireProjectDir, "No Godot project is known: connect an editor, or set GODOT_MCP_PROJECT_DIR.")
 			}
 		}
 	}
@@ -648,7 +650,7 @@ func shape(r Result) *mcp.CallToolResult {
 
 // ErrorText is the text content of a failed call: the error object
 // {"error": CODE, "hint": ..., "required": ...} as one line of JSON.
-func ErrorText(e *envelope.Error) string {
+func ErrorText(e *contract.Error) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -674,21 +676,21 @@ func textFallback(structured json.RawMessage) string {
 // cleanStructured makes sure a result is a JSON object of valid UTF-8
 // (invalid bytes become U+FFFD, as in the text fallback): MCP requires an
 // object for structuredContent, and the editor or a plugin may send anything.
-func cleanStructured(raw json.RawMessage) (json.RawMessage, *envelope.Error) {
+func cleanStructured(raw json.RawMessage) (json.RawMessage, *contract.Error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || trimmed[0] != '{' || !rawjson.Valid(trimmed) {
-		return nil, envelope.Errorf(envelope.InternalError, "The editor or toolset answered with a result that is not a JSON object (%.40s). Reinstall the addon so it matches the server.", trimmed)
+		return nil, contract.Errorf(contract.InternalError, "The editor or toolset answered with a result that is not a JSON object (%.40s). Reinstall the addon so it matches the server.", trimmed)
 	}
 	if utf8.Valid(trimmed) {
 		return trimmed, nil
 	}
 	var v any
 	if err := json.Unmarshal(trimmed, &v); err != nil {
-		return nil, envelope.Errorf(envelope.InternalError, "The result could not be decoded: %v.", err)
+		return nil, contract.Errorf(contract.InternalError, "The result could not be decoded: %v.", err)
 	}
 	clean, err := json.Marshal(v)
 	if err != nil {
-		return nil, envelope.Errorf(envelope.InternalError, "The result could not be re-encoded: %v.", err)
+		return nil, contract.Errorf(contract.InternalError, "The result could not be re-encoded: %v.", err)
 	}
 	return clean, nil
 }

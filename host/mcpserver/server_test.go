@@ -16,10 +16,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
-	"github.com/godot-mcp/godot-mcp/host/contract"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -40,12 +40,12 @@ func (b *stubBridge) Send(_ context.Context, command string, params any, _ time.
 	defer b.mu.Unlock()
 	b.sent = append(b.sent, envelope.Command{Command: command, Params: raw})
 	if !b.connected {
-		return envelope.Failure("", &envelope.Error{Code: envelope.BridgeDisconnected, Required: envelope.RequireBridgeConnected, Hint: "no editor"})
+		return envelope.Failure("", &contract.Error{Code: contract.BridgeDisconnected, Required: contract.RequireBridgeConnected, Hint: "no editor"})
 	}
 	if r, ok := b.answers[command]; ok {
 		return r
 	}
-	return envelope.Failure("", envelope.Errorf(envelope.InternalError, "no answer for %s", command))
+	return envelope.Failure("", contract.Errorf(contract.InternalError, "no answer for %s", command))
 }
 
 func (b *stubBridge) Status() bridge.Status {
@@ -118,7 +118,7 @@ func structured(t *testing.T, res *mcp.CallToolResult, into any) {
 	}
 }
 
-func wantError(t *testing.T, res *mcp.CallToolResult, code envelope.ErrorCode, required string) envelope.Error {
+func wantError(t *testing.T, res *mcp.CallToolResult, code contract.ErrorCode, required string) contract.Error {
 	t.Helper()
 	if !res.IsError {
 		t.Fatalf("want isError %s, got success %+v", code, res.StructuredContent)
@@ -129,7 +129,7 @@ func wantError(t *testing.T, res *mcp.CallToolResult, code envelope.ErrorCode, r
 	if len(res.Content) != 1 {
 		t.Fatalf("want one content item (the error object), got %+v", res.Content)
 	}
-	var e envelope.Error
+	var e contract.Error
 	if err := json.Unmarshal([]byte(mcp.GetTextFromContent(res.Content[0])), &e); err != nil {
 		t.Fatalf("the text content is not the error object: %v: %+v", err, res.Content)
 	}
@@ -154,7 +154,7 @@ func TestServerInfoWithoutEditor(t *testing.T) {
 	}
 	var info ServerInfo
 	structured(t, res, &info)
-	if info.ContractVersion != 2 || info.MinCompatibleContract != 2 || info.Version != contract.Version {
+	if info.ContractVersion != 2 || info.MinCompatibleContract != 2 || info.Version != buildinfo.Version {
 		t.Fatalf("versions: %+v", info)
 	}
 	if info.Bridge.Connected || info.Bridge.Peer != nil || info.Bridge.URL == "" {
@@ -183,7 +183,7 @@ func TestServerInfoVersionNotice(t *testing.T) {
 		t.Fatalf("want a version notice naming the addon version, got %q", info.VersionNotice)
 	}
 	b.mu.Lock()
-	b.peer.AddonVersion = contract.Version
+	b.peer.AddonVersion = buildinfo.Version
 	b.mu.Unlock()
 	info = ServerInfo{}
 	structured(t, call(t, c, "godot_get_server_info", nil), &info)
@@ -196,7 +196,7 @@ func TestEditorToolsNeedBridge(t *testing.T) {
 	b := &stubBridge{}
 	c := newClient(t, New(Options{Config: testConfig(), Bridge: b}))
 	for _, tool := range []string{"godot_get_editor_state", "godot_undo", "godot_redo"} {
-		wantError(t, call(t, c, tool, nil), envelope.BridgeDisconnected, envelope.RequireBridgeConnected)
+		wantError(t, call(t, c, tool, nil), contract.BridgeDisconnected, contract.RequireBridgeConnected)
 	}
 	if n := len(b.commands()); n != 0 {
 		t.Fatalf("a tool reached the bridge without an editor: %d commands", n)
@@ -238,39 +238,39 @@ func TestUndoRedoArguments(t *testing.T) {
 	if cmds[1].Command != "cmd_redo" || string(cmds[1].Params) != `{"count":1,"dry_run":false,"history":"auto"}` {
 		t.Fatalf("redo sent %s %s", cmds[1].Command, cmds[1].Params)
 	}
-	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 1000, "confirm": true}), envelope.ValidationError, "")
+	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 1000, "confirm": true}), contract.ValidationError, "")
 	// Undoing more than one action discards work: it needs confirm, like a destructive tool.
-	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 2}), envelope.PreconditionFailed, envelope.RequireConfirm)
-	wantError(t, call(t, c, "godot_undo", map[string]any{"count": "two"}), envelope.ValidationError, "")
-	wantError(t, call(t, c, "godot_undo", map[string]any{"bogus": 1}), envelope.ValidationError, "")
-	wantError(t, call(t, c, "godot_undo", map[string]any{"history": "everything"}), envelope.ValidationError, "")
+	wantError(t, call(t, c, "godot_undo", map[string]any{"count": 2}), contract.PreconditionFailed, contract.RequireConfirm)
+	wantError(t, call(t, c, "godot_undo", map[string]any{"count": "two"}), contract.ValidationError, "")
+	wantError(t, call(t, c, "godot_undo", map[string]any{"bogus": 1}), contract.ValidationError, "")
+	wantError(t, call(t, c, "godot_undo", map[string]any{"history": "everything"}), contract.ValidationError, "")
 	if len(b.commands()) != 2 {
 		t.Fatal("invalid arguments reached the editor")
 	}
 }
 
 func TestEditorErrorsPassThrough(t *testing.T) {
-	fail := envelope.Failure("1", &envelope.Error{Code: envelope.ResourceNotFound, Hint: "No class 'Node2', did you mean Node2D?"})
+	fail := envelope.Failure("1", &contract.Error{Code: contract.ResourceNotFound, Hint: "No class 'Node2', did you mean Node2D?"})
 	b := &stubBridge{connected: true, answers: map[string]envelope.Response{"cmd_describe_class": fail}}
 	c := newClient(t, New(Options{Config: testConfig(), Bridge: b}))
-	e := wantError(t, call(t, c, "godot_describe_class", map[string]any{"class_name": "Node2"}), envelope.ResourceNotFound, "")
+	e := wantError(t, call(t, c, "godot_describe_class", map[string]any{"class_name": "Node2"}), contract.ResourceNotFound, "")
 	if !strings.Contains(e.Hint, "Node2D") {
 		t.Fatalf("hint lost: %q", e.Hint)
 	}
-	wantError(t, call(t, c, "godot_describe_class", nil), envelope.ValidationError, "")
+	wantError(t, call(t, c, "godot_describe_class", nil), contract.ValidationError, "")
 }
 
 func TestUnknownToolsetRefusedWithKnownNames(t *testing.T) {
 	c := newClient(t, New(Options{Config: testConfig(), Bridge: &stubBridge{}}))
 	for _, tool := range []string{"godot_enable_toolset", "godot_disable_toolset"} {
-		e := wantError(t, call(t, c, tool, map[string]any{"name": "nope"}), envelope.ValidationError, "")
+		e := wantError(t, call(t, c, tool, map[string]any{"name": "nope"}), contract.ValidationError, "")
 		if !strings.Contains(e.Hint, "nope") || !strings.Contains(e.Hint, "godot_list_toolsets") {
 			t.Fatalf("hint: %q", e.Hint)
 		}
 	}
 	ts := newFakeToolsets("scene", "scripts")
 	c = newClient(t, New(Options{Config: testConfig(), Bridge: &stubBridge{}, Toolsets: ts}))
-	e := wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"name": "nope"}), envelope.ValidationError, "")
+	e := wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"name": "nope"}), contract.ValidationError, "")
 	if !strings.Contains(e.Hint, "scene, scripts") {
 		t.Fatalf("hint does not list the known toolsets: %q", e.Hint)
 	}
@@ -282,7 +282,7 @@ type fakeToolsets struct {
 	names      []string
 	enabled    map[string]bool
 	calls      []Call
-	failEnable map[string]*envelope.Error // toolsets whose Enable fails so
+	failEnable map[string]*contract.Error // toolsets whose Enable fails so
 }
 
 func newFakeToolsets(names ...string) *fakeToolsets {
@@ -312,12 +312,12 @@ func (f *fakeToolsets) tools(name string) []Tool {
 	}
 	schema := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`)
 	return []Tool{
-		{Def: ToolDef{Name: "godot_" + name + "_delete", Description: "Delete.", Toolset: name, Class: safety.Destructive, InputSchema: schema}, Exec: exec},
-		{Def: ToolDef{Name: "godot_" + name + "_edit", Description: "Edit.", Toolset: name, Class: safety.Mutating, InputSchema: schema, Preview: true}, Exec: exec},
+		{Def: ToolDef{Name: "godot_" + name + "_delete", Description: "Delete.", Toolset: name, Class: contract.Destructive, InputSchema: schema}, Exec: exec},
+		{Def: ToolDef{Name: "godot_" + name + "_edit", Description: "Edit.", Toolset: name, Class: contract.Mutating, InputSchema: schema, Preview: true}, Exec: exec},
 	}
 }
 
-func (f *fakeToolsets) Enable(_ context.Context, name, _ string) (EnableOutcome, *envelope.Error) {
+func (f *fakeToolsets) Enable(_ context.Context, name, _ string) (EnableOutcome, *contract.Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.failEnable[name]; err != nil {
@@ -328,7 +328,7 @@ func (f *fakeToolsets) Enable(_ context.Context, name, _ string) (EnableOutcome,
 	return EnableOutcome{Tools: f.tools(name), AlreadyEnabled: already}, nil
 }
 
-func (f *fakeToolsets) Disable(_ context.Context, name string) (DisableOutcome, *envelope.Error) {
+func (f *fakeToolsets) Disable(_ context.Context, name string) (DisableOutcome, *contract.Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.enabled[name] {
@@ -418,7 +418,7 @@ func TestHostEnforcesSafetyClass(t *testing.T) {
 	call(t, c, "godot_enable_toolset", map[string]any{"name": "scene"})
 
 	// Destructive without confirm: refused before the toolset is called.
-	wantError(t, call(t, c, "godot_scene_delete", map[string]any{"path": "a"}), envelope.PreconditionFailed, envelope.RequireConfirm)
+	wantError(t, call(t, c, "godot_scene_delete", map[string]any{"path": "a"}), contract.PreconditionFailed, contract.RequireConfirm)
 	if ts.callCount() != 0 {
 		t.Fatal("destructive call reached the toolset without confirm")
 	}
@@ -453,12 +453,12 @@ func TestHostEnforcesSafetyClass(t *testing.T) {
 	}
 	// Approval denied → APPROVAL_DENIED, the toolset is not called.
 	denied := New(Options{Config: testConfig(), Bridge: &stubBridge{}, Toolsets: newFakeToolsets("scene"),
-		Approver: func(context.Context, string, json.RawMessage) *envelope.Error {
-			return envelope.Errorf(envelope.ApprovalDenied, "The user declined.")
+		Approver: func(context.Context, string, json.RawMessage) *contract.Error {
+			return contract.Errorf(contract.ApprovalDenied, "The user declined.")
 		}})
 	c2 := newClient(t, denied)
 	call(t, c2, "godot_enable_toolset", map[string]any{"name": "scene"})
-	wantError(t, call(t, c2, "godot_scene_delete", map[string]any{"path": "a", "confirm": true}), envelope.ApprovalDenied, "")
+	wantError(t, call(t, c2, "godot_scene_delete", map[string]any{"path": "a", "confirm": true}), contract.ApprovalDenied, "")
 }
 
 func TestAnnotationsFromClass(t *testing.T) {
@@ -533,7 +533,7 @@ func TestNonObjectOrInvalidUTF8ResultsAreCleaned(t *testing.T) {
 		c := newClient(t, New(Options{Config: testConfig(), Bridge: b}))
 		res := call(t, c, "godot_get_editor_state", nil)
 		if !tc.ok {
-			wantError(t, res, envelope.InternalError, "")
+			wantError(t, res, contract.InternalError, "")
 			continue
 		}
 		raw, _ := json.Marshal(res.StructuredContent)
@@ -584,7 +584,7 @@ func TestLargeResultsAreNotRepeatedAsText(t *testing.T) {
 func TestAddToolsRefusesATakenName(t *testing.T) {
 	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
 	tool := func(name, toolset string) Tool {
-		return Tool{Def: ToolDef{Name: name, Toolset: toolset, Class: safety.ReadOnly, Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		return Tool{Def: ToolDef{Name: name, Toolset: toolset, Class: contract.ReadOnly, Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)},
 			Exec: func(context.Context, Call) Result { return OK(map[string]any{"toolset": toolset}) }}
 	}
 	var taken *NameTakenError

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/docs"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file serves the workflow skills (docs/skills/<name>/SKILL.md, in the
@@ -98,7 +98,7 @@ func skillResources() []Resource {
 		URI: SkillIndexURI, Name: "skills_index", Title: "Skills",
 		Description: "The workflow skills this server serves (build and run a 2D scene, playtest a feature, fix a crash, a tile map level, animate a character, add a third-party toolset): name, description and the skill://<name>/SKILL.md to read.",
 		MimeType:    "application/json", Toolset: CoreToolset,
-		Read: func(context.Context, string, map[string]string) ([]ResourceContents, *envelope.Error) {
+		Read: func(context.Context, string, map[string]string) ([]ResourceContents, *contract.Error) {
 			return []ResourceContents{{MimeType: "application/json", Text: string(index)}}, nil
 		},
 	})
@@ -107,7 +107,7 @@ func skillResources() []Resource {
 		out = append(out, Resource{
 			URI: sk.URI, Name: "skill_" + strings.ReplaceAll(sk.Name, "-", "_"), Title: "Skill: " + sk.Name,
 			Description: sk.Description, MimeType: "text/markdown", Toolset: CoreToolset,
-			Read: func(context.Context, string, map[string]string) ([]ResourceContents, *envelope.Error) {
+			Read: func(context.Context, string, map[string]string) ([]ResourceContents, *contract.Error) {
 				return []ResourceContents{{MimeType: "text/markdown", Text: body}}, nil
 			},
 		})

@@ -16,8 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/safety"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // stdioSession runs ServeStdio on pipes and speaks raw JSON-RPC lines to it.
@@ -104,7 +103,7 @@ func (ss *stdioSession) wait(id string) (map[string]any, []map[string]any) {
 // blocks until cancelled when told to.
 func echoTool(s **Server) Tool {
 	return Tool{
-		Def: ToolDef{Name: "godot_t_echo", Description: "echo", Toolset: "t", Class: safety.ReadOnly,
+		Def: ToolDef{Name: "godot_t_echo", Description: "echo", Toolset: "t", Class: contract.ReadOnly,
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"block":{"type":"boolean"},"fail":{"type":"boolean"}}}`)},
 		Exec: func(ctx context.Context, call Call) Result {
 			var in struct {
@@ -118,10 +117,10 @@ func echoTool(s **Server) Tool {
 			}
 			if in.Block {
 				<-ctx.Done()
-				return Fail(envelope.Errorf(envelope.Timeout, "stopped: %v", context.Cause(ctx)))
+				return Fail(contract.Errorf(contract.Timeout, "stopped: %v", context.Cause(ctx)))
 			}
 			if in.Fail {
-				return Fail(envelope.Precondition(envelope.RequireActiveScene, "open a scene"))
+				return Fail(contract.Precondition(contract.RequireActiveScene, "open a scene"))
 			}
 			return Result{Structured: json.RawMessage(fmt.Sprintf(`{"text":%q,"html":"<&>"}`, in.Text)),
 				Content: []Content{{Type: "image", MimeType: "image/png", Data: []byte{1, 2, 3}}}}
@@ -397,21 +396,21 @@ func TestStdioErrorResultWireShape(t *testing.T) {
 			continue
 		}
 		item, _ := content[0].(map[string]any)
-		var e envelope.Error
+		var e contract.Error
 		if item["type"] != "text" || json.Unmarshal([]byte(fmt.Sprint(item["text"])), &e) != nil || e.Code == "" || e.Hint == "" {
 			t.Errorf("call %s: the text is not the error object: %v", id, item)
 		}
 		switch id {
 		case "1":
-			if e.Code != envelope.BridgeDisconnected || e.Required != envelope.RequireBridgeConnected {
+			if e.Code != contract.BridgeDisconnected || e.Required != contract.RequireBridgeConnected {
 				t.Errorf("no editor: %+v", e)
 			}
 		case "2":
-			if e.Code != envelope.PreconditionFailed || e.Required != envelope.RequireActiveScene {
+			if e.Code != contract.PreconditionFailed || e.Required != contract.RequireActiveScene {
 				t.Errorf("precondition: %+v", e)
 			}
 		case "3":
-			if e.Code != envelope.ValidationError || !strings.Contains(e.Hint, "count") {
+			if e.Code != contract.ValidationError || !strings.Contains(e.Hint, "count") {
 				t.Errorf("validation: %+v", e)
 			}
 		}

@@ -7,10 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/host/contract"
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Surface is the whole client-facing contract: what `godot-mcp contract`
@@ -18,9 +17,9 @@ import (
 type Surface struct {
 	ContractVersion       int                  `json:"contract_version"`
 	MinCompatibleContract int                  `json:"min_compatible_contract"`
-	ErrorCodes            []envelope.ErrorCode `json:"error_codes"`
+	ErrorCodes            []contract.ErrorCode `json:"error_codes"`
 	Requirements          []string             `json:"requirements"`
-	SafetyClasses         []safety.Class       `json:"safety_classes"`
+	SafetyClasses         []contract.Class     `json:"safety_classes"`
 	Toolsets              []SurfaceToolset     `json:"toolsets"`
 	// Resources and Prompts are the core's, always served (guidance.go).
 	Resources []SurfaceResource `json:"resources"`
@@ -81,11 +80,11 @@ func NewSurface(toolsets ...SurfaceToolset) Surface {
 		Prompts:               prompts,
 		ContractVersion:       contract.ContractVersion,
 		MinCompatibleContract: contract.MinCompatibleContract,
-		ErrorCodes:            envelope.Codes,
-		Requirements: []string{envelope.RequireActiveScene, envelope.RequireConfirm, envelope.RequireBridgeConnected,
-			envelope.RequireRuntimeProbe, envelope.RequireGameNotBreaked, envelope.RequireGodotVersion, envelope.RequireProjectDir, envelope.RequireGodotBinary, envelope.RequireCommandClass,
-			envelope.RequireToolsetEnabled, envelope.RequirePluginTrusted, envelope.RequireExportTemplates},
-		SafetyClasses: []safety.Class{safety.ReadOnly, safety.Mutating, safety.Destructive, safety.Runtime},
+		ErrorCodes:            contract.Codes,
+		Requirements: []string{contract.RequireActiveScene, contract.RequireConfirm, contract.RequireBridgeConnected,
+			contract.RequireRuntimeProbe, contract.RequireGameNotBreaked, contract.RequireGodotVersion, contract.RequireProjectDir, contract.RequireGodotBinary, contract.RequireCommandClass,
+			contract.RequireToolsetEnabled, contract.RequirePluginTrusted, contract.RequireExportTemplates},
+		SafetyClasses: []contract.Class{contract.ReadOnly, contract.Mutating, contract.Destructive, contract.Runtime},
 		Toolsets:      all,
 	}
 }

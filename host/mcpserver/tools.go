@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
 	"github.com/godot-mcp/godot-mcp/internal/schema"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // ToolDef is a tool as the host serves it, whoever implements it (the core or
@@ -22,13 +22,13 @@ type ToolDef struct {
 	Title         string          `json:"title,omitempty"`
 	Description   string          `json:"description"`
 	Toolset       string          `json:"toolset"`
-	Class         safety.Class    `json:"safety"`
+	Class         contract.Class  `json:"safety"`
 	Preconditions []string        `json:"preconditions,omitempty"`
 	InputSchema   json.RawMessage `json:"input_schema"`
 	OutputSchema  json.RawMessage `json:"output_schema,omitempty"`
 	// DestructiveWhen lists conditions on the arguments that make one call
 	// destructive ("overwrite", "count>1"): it then needs confirm: true and
-	// goes through the approver. See safety.Condition.
+	// goes through the approver. See contract.Condition.
 	DestructiveWhen []string `json:"destructive_when,omitempty"`
 	// RunsCode: the tool can make code run (approval scope "code").
 	RunsCode bool `json:"runs_code,omitempty"`
@@ -61,13 +61,13 @@ type Executor func(ctx context.Context, call Call) Result
 func OK(v any) Result {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return Fail(envelope.Errorf(envelope.InternalError, "could not encode the result: %v", err))
+		return Fail(contract.Errorf(contract.InternalError, "could not encode the result: %v", err))
 	}
 	return Result{Structured: raw}
 }
 
 // Fail wraps an error as a Result.
-func Fail(err *envelope.Error) Result { return Result{Err: err} }
+func Fail(err *contract.Error) Result { return Result{Err: err} }
 
 // registered is a ToolDef plus its parsed input schema and executor.
 type registered struct {
@@ -100,13 +100,13 @@ func compileInput(raw json.RawMessage) (*schema.Schema, error) {
 // tool's input schema, the one validation of a call: the refusal names every
 // bad field with what it expected. It returns the arguments to run with
 // (declared defaults filled in) and their members.
-func validateArgs(tool string, s *schema.Schema, raw json.RawMessage) (json.RawMessage, map[string]json.RawMessage, *envelope.Error) {
+func validateArgs(tool string, s *schema.Schema, raw json.RawMessage) (json.RawMessage, map[string]json.RawMessage, *contract.Error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		trimmed = []byte("{}")
 	}
 	if trimmed[0] != '{' {
-		return nil, nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s must be a JSON object.", tool)
+		return nil, nil, contract.Errorf(contract.ValidationError, "Arguments of %s must be a JSON object.", tool)
 	}
 	if s != nil {
 		trimmed = applyAliases(s, trimmed)
@@ -114,15 +114,15 @@ func validateArgs(tool string, s *schema.Schema, raw json.RawMessage) (json.RawM
 		if err != nil {
 			var ae *schema.ArgumentError
 			if errors.As(err, &ae) {
-				return nil, nil, &envelope.Error{Code: envelope.ValidationError, Hint: ae.Hint}
+				return nil, nil, &contract.Error{Code: contract.ValidationError, Hint: ae.Hint}
 			}
-			return nil, nil, envelope.Errorf(envelope.InternalError, "Arguments of %s: %v", tool, err)
+			return nil, nil, contract.Errorf(contract.InternalError, "Arguments of %s: %v", tool, err)
 		}
 		trimmed = out
 	}
 	members, err := rawjson.Object(trimmed)
 	if err != nil {
-		return nil, nil, envelope.Errorf(envelope.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
+		return nil, nil, contract.Errorf(contract.ValidationError, "Arguments of %s are not valid JSON: %v", tool, err)
 	}
 	args := make(map[string]json.RawMessage, len(members))
 	for _, m := range members {
@@ -133,11 +133,11 @@ func validateArgs(tool string, s *schema.Schema, raw json.RawMessage) (json.RawM
 
 // safetyTool reads what host/safety needs of a definition.
 func safetyTool(def ToolDef) (safety.Tool, error) {
-	conds, err := safety.ParseConditions(def.DestructiveWhen)
+	conds, err := contract.ParseConditions(def.DestructiveWhen)
 	if err != nil {
 		return safety.Tool{}, err
 	}
-	if len(conds) > 0 && def.Class == safety.ReadOnly {
+	if len(conds) > 0 && def.Class == contract.ReadOnly {
 		return safety.Tool{}, fmt.Errorf("a read_only tool cannot be destructive_when %v", def.DestructiveWhen)
 	}
 	return safety.Tool{Name: def.Name, Class: def.Class, DestructiveWhen: conds, RunsCode: def.RunsCode}, nil

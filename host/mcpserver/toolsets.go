@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"context"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // ToolsetStatus describes one known toolset.
@@ -70,12 +70,12 @@ type toolsetStatuser interface {
 // refusal such as an untrusted new file); godot_enable_toolset then
 // restarts it from the new file.
 type toolsetChanges interface {
-	Changed(name string) (string, *envelope.Error)
+	Changed(name string) (string, *contract.Error)
 }
 
 type toolsetStager interface {
-	EnableStaged(ctx context.Context, name, godotVersion string) (EnableOutcome, *envelope.Error)
-	InstallEditorCode(ctx context.Context, name string) *envelope.Error
+	EnableStaged(ctx context.Context, name, godotVersion string) (EnableOutcome, *contract.Error)
+	InstallEditorCode(ctx context.Context, name string) *contract.Error
 	AbortStaged(ctx context.Context, name string)
 }
 
@@ -84,8 +84,8 @@ type Toolsets interface {
 	List(ctx context.Context) []ToolsetStatus
 	// Enable starts the toolset and returns the tools to serve. godotVersion
 	// is the connected editor's ("" when none) for min_godot gating.
-	Enable(ctx context.Context, name, godotVersion string) (EnableOutcome, *envelope.Error)
-	Disable(ctx context.Context, name string) (DisableOutcome, *envelope.Error)
+	Enable(ctx context.Context, name, godotVersion string) (EnableOutcome, *contract.Error)
+	Disable(ctx context.Context, name string) (DisableOutcome, *contract.Error)
 	Enabled() []string
 }
 

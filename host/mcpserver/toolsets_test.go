@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // ToolOwner makes fakeToolsets name the toolset of its tools.
@@ -95,20 +95,20 @@ func TestEnableSeveralToolsetsAtOnce(t *testing.T) {
 
 func TestEnableSeveralToolsetsAllOrNothing(t *testing.T) {
 	ts := newFakeToolsets("scene", "scripts", "project")
-	ts.failEnable = map[string]*envelope.Error{"project": envelope.Precondition(envelope.RequireGodotVersion, "project needs Godot 4.5")}
+	ts.failEnable = map[string]*contract.Error{"project": contract.Precondition(contract.RequireGodotVersion, "project needs Godot 4.5")}
 	b := &stubBridge{}
 	c := newClient(t, New(Options{Config: testConfig(), Bridge: b, Toolsets: ts}))
 	changed := countListChanged(c)
 
-	e := wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"names": []string{"scene", "nope"}}), envelope.ValidationError, "")
+	e := wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"names": []string{"scene", "nope"}}), contract.ValidationError, "")
 	if !strings.Contains(e.Hint, `"nope"`) || !strings.Contains(e.Hint, "scene, scripts, project") && !strings.Contains(e.Hint, "project, scene, scripts") {
 		t.Errorf("unknown name: %q", e.Hint)
 	}
-	e = wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"names": []string{"scene", "scripts", "project"}}), envelope.PreconditionFailed, envelope.RequireGodotVersion)
+	e = wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"names": []string{"scene", "scripts", "project"}}), contract.PreconditionFailed, contract.RequireGodotVersion)
 	if !strings.Contains(e.Hint, "project needs Godot 4.5") || !strings.Contains(e.Hint, "project") {
 		t.Errorf("failing toolset: %q", e.Hint)
 	}
-	e = wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"name": "all"}), envelope.PreconditionFailed, envelope.RequireGodotVersion)
+	e = wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"name": "all"}), contract.PreconditionFailed, contract.RequireGodotVersion)
 	if !strings.Contains(e.Hint, "scene, scripts") {
 		t.Errorf("all with a failing toolset should name the others to enable: %q", e.Hint)
 	}
@@ -120,8 +120,8 @@ func TestEnableSeveralToolsetsAllOrNothing(t *testing.T) {
 		t.Errorf("a refused enable changed the tools (list_changed %d, pushed %v)", changed.Load(), b.pushed)
 	}
 
-	wantError(t, call(t, c, "godot_enable_toolset", map[string]any{}), envelope.ValidationError, "")
-	e = wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"name": "scene", "names": []string{"scripts"}}), envelope.ValidationError, "")
+	wantError(t, call(t, c, "godot_enable_toolset", map[string]any{}), contract.ValidationError, "")
+	e = wantError(t, call(t, c, "godot_enable_toolset", map[string]any{"name": "scene", "names": []string{"scripts"}}), contract.ValidationError, "")
 	if !strings.Contains(e.Hint, "names") {
 		t.Errorf("name and names: %q", e.Hint)
 	}
@@ -134,7 +134,7 @@ func TestToolOfDisabledToolsetNamesTheToolset(t *testing.T) {
 	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}, Toolsets: ts})
 	c := newClient(t, s)
 
-	e := wantError(t, call(t, c, "godot_scene_edit", map[string]any{"path": "a"}), envelope.PreconditionFailed, envelope.RequireToolsetEnabled)
+	e := wantError(t, call(t, c, "godot_scene_edit", map[string]any{"path": "a"}), contract.PreconditionFailed, contract.RequireToolsetEnabled)
 	for _, want := range []string{`"scene"`, "godot_enable_toolset", `{"names":["scene"]}`, "godot_scene_edit"} {
 		if !strings.Contains(e.Hint, want) {
 			t.Errorf("hint %q lacks %s", e.Hint, want)
@@ -176,9 +176,9 @@ func TestToolOfDisabledToolsetNamesTheToolset(t *testing.T) {
 	if res["isError"] != true || len(content) != 1 {
 		t.Fatalf("stdio: %v", resp)
 	}
-	var se envelope.Error
+	var se contract.Error
 	json.Unmarshal([]byte(fmt.Sprint(content[0].(map[string]any)["text"])), &se)
-	if se.Code != envelope.PreconditionFailed || se.Required != envelope.RequireToolsetEnabled || !strings.Contains(se.Hint, `"scripts"`) {
+	if se.Code != contract.PreconditionFailed || se.Required != contract.RequireToolsetEnabled || !strings.Contains(se.Hint, `"scripts"`) {
 		t.Errorf("stdio: %+v", se)
 	}
 }
@@ -206,11 +206,11 @@ func TestHTTPDisabledToolsetToolAndErrorShape(t *testing.T) {
 	if _, err := c.Initialize(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	e := wantError(t, call(t, c, "godot_scene_edit", map[string]any{"path": "a"}), envelope.PreconditionFailed, envelope.RequireToolsetEnabled)
+	e := wantError(t, call(t, c, "godot_scene_edit", map[string]any{"path": "a"}), contract.PreconditionFailed, contract.RequireToolsetEnabled)
 	if !strings.Contains(e.Hint, `"scene"`) {
 		t.Errorf("hint: %q", e.Hint)
 	}
-	wantError(t, call(t, c, "godot_get_editor_state", nil), envelope.BridgeDisconnected, envelope.RequireBridgeConnected)
+	wantError(t, call(t, c, "godot_get_editor_state", nil), contract.BridgeDisconnected, contract.RequireBridgeConnected)
 	var info ServerInfo
 	structured(t, call(t, c, "godot_get_server_info", nil), &info)
 	if info.MCPProtocolVersion != "2025-11-25" {

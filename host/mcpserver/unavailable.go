@@ -6,8 +6,8 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/godotexe"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file says which tools cannot work in this setup, before an agent
@@ -59,11 +59,11 @@ func (s *Server) unavailableTools() []UnavailableTool {
 	if _, hint := s.godotBinary(); hint != "" {
 		seen := map[string]bool{}
 		add := func(tool, toolset string, pre []string) {
-			if seen[tool] || !slices.Contains(pre, envelope.RequireGodotBinary) {
+			if seen[tool] || !slices.Contains(pre, contract.RequireGodotBinary) {
 				return
 			}
 			seen[tool] = true
-			out = append(out, UnavailableTool{Tool: tool, Toolset: toolset, Required: envelope.RequireGodotBinary, Hint: hint})
+			out = append(out, UnavailableTool{Tool: tool, Toolset: toolset, Required: contract.RequireGodotBinary, Hint: hint})
 		}
 		s.mu.RLock()
 		for name, reg := range s.tools {

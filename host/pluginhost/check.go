@@ -8,10 +8,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/internal/rawjson"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file checks what a toolset hands the host, so that a plugin not
@@ -28,8 +27,6 @@ const ReservedToolsetName = "ext"
 var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
 var editorVersionRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-
-var safetyClasses = map[string]bool{"read_only": true, "mutating": true, "destructive": true, "runtime": true}
 
 // checkInfo checks a toolset's description.
 func checkInfo(info plugmodel.ToolsetInfo) error {
@@ -54,10 +51,10 @@ func checkInfo(info plugmodel.ToolsetInfo) error {
 			return fmt.Errorf("two tools are named %q", ti.Name)
 		}
 		seen[ti.Name] = true
-		if !safetyClasses[ti.Safety] {
+		if !contract.Class(ti.Safety).Valid() {
 			return fmt.Errorf("tool %q: unknown safety class %q", ti.Name, ti.Safety)
 		}
-		if _, err := safety.ParseConditions(ti.DestructiveWhen); err != nil {
+		if _, err := contract.ParseConditions(ti.DestructiveWhen); err != nil {
 			return fmt.Errorf("tool %q: %w", ti.Name, err)
 		}
 		if err := checkObjectSchema(ti.InputSchema); err != nil {
@@ -138,25 +135,25 @@ func checkObjectSchema(raw json.RawMessage) error {
 }
 
 // checkError refuses an unknown error code.
-func checkError(toolset string, e *envelope.Error) *envelope.Error {
+func checkError(toolset string, e *contract.Error) *contract.Error {
 	if !e.Code.Valid() {
-		return envelope.Errorf(envelope.InternalError,
+		return contract.Errorf(contract.InternalError,
 			"Toolset '%s' answered with an unknown error code %q (hint: %s). This is a bug in the toolset.", toolset, e.Code, e.Hint)
 	}
 	return e
 }
 
 // checkContent refuses a content item of unknown type.
-func checkContent(toolset string, c plugmodel.Content) *envelope.Error {
+func checkContent(toolset string, c plugmodel.Content) *contract.Error {
 	switch c.Type {
 	case "text", "image", "audio":
 	case "resource":
 		if c.URI == "" {
-			return envelope.Errorf(envelope.InternalError,
+			return contract.Errorf(contract.InternalError,
 				"Toolset '%s' returned an embedded resource without a URI. This is a bug in the toolset.", toolset)
 		}
 	default:
-		return envelope.Errorf(envelope.InternalError,
+		return contract.Errorf(contract.InternalError,
 			"Toolset '%s' returned a content item of unknown type %q. This is a bug in the toolset.", toolset, c.Type)
 	}
 	return nil
@@ -168,7 +165,7 @@ func checkResult(toolset string, r plugmodel.CallResult) plugmodel.CallResult {
 		return plugmodel.CallResult{Err: checkError(toolset, r.Err)}
 	}
 	if len(r.Structured) == 0 || r.Structured[0] != '{' || !rawjson.Valid(r.Structured) {
-		return plugmodel.CallResult{Err: envelope.Errorf(envelope.InternalError,
+		return plugmodel.CallResult{Err: contract.Errorf(contract.InternalError,
 			"Toolset '%s' returned a result that is not a JSON object. This is a bug in the toolset.", toolset)}
 	}
 	for _, c := range r.Content {
@@ -184,7 +181,7 @@ func checkResourceResult(toolset string, r plugmodel.ResourceResult) plugmodel.R
 		return plugmodel.ResourceResult{Err: checkError(toolset, r.Err)}
 	}
 	if len(r.Contents) == 0 {
-		return plugmodel.ResourceResult{Err: envelope.Errorf(envelope.InternalError,
+		return plugmodel.ResourceResult{Err: contract.Errorf(contract.InternalError,
 			"Toolset '%s' read a resource with no contents. This is a bug in the toolset.", toolset)}
 	}
 	return r
@@ -196,7 +193,7 @@ func checkPromptResult(toolset string, r plugmodel.PromptResult) plugmodel.Promp
 	}
 	for _, m := range r.Messages {
 		if m.Role != "user" && m.Role != "assistant" {
-			return plugmodel.PromptResult{Err: envelope.Errorf(envelope.InternalError,
+			return plugmodel.PromptResult{Err: contract.Errorf(contract.InternalError,
 				"Toolset '%s' returned a prompt message with role %q. This is a bug in the toolset.", toolset, m.Role)}
 		}
 		if err := checkContent(toolset, m.Content); err != nil {

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/logcap"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 const objSchema = `{"type":"object","properties":{}}`
@@ -106,7 +106,7 @@ func TestCheckInfo(t *testing.T) {
 }
 
 func TestCheckAnswers(t *testing.T) {
-	internal := &envelope.Error{Code: envelope.InternalError}
+	internal := &contract.Error{Code: contract.InternalError}
 	calls := []struct {
 		name string
 		in   plugmodel.CallResult
@@ -117,9 +117,9 @@ func TestCheckAnswers(t *testing.T) {
 			plugmodel.CallResult{Structured: json.RawMessage(`{"a":1}`), Content: []plugmodel.Content{{Type: "image", Data: []byte{1, 2}, MimeType: "image/png"}, {Type: "text", Text: "t"}}},
 			plugmodel.CallResult{Structured: json.RawMessage(`{"a":1}`), Content: []plugmodel.Content{{Type: "image", Data: []byte{1, 2}, MimeType: "image/png"}, {Type: "text", Text: "t"}}}, ""},
 		{"error",
-			plugmodel.CallResult{Err: &envelope.Error{Code: envelope.PreconditionFailed, Hint: "h", Required: "confirm"}},
-			plugmodel.CallResult{Err: &envelope.Error{Code: envelope.PreconditionFailed, Hint: "h", Required: "confirm"}}, ""},
-		{"unknown code", plugmodel.CallResult{Err: &envelope.Error{Code: "NOPE", Hint: "h"}}, plugmodel.CallResult{Err: internal}, `unknown error code "NOPE"`},
+			plugmodel.CallResult{Err: &contract.Error{Code: contract.PreconditionFailed, Hint: "h", Required: "confirm"}},
+			plugmodel.CallResult{Err: &contract.Error{Code: contract.PreconditionFailed, Hint: "h", Required: "confirm"}}, ""},
+		{"unknown code", plugmodel.CallResult{Err: &contract.Error{Code: "NOPE", Hint: "h"}}, plugmodel.CallResult{Err: internal}, `unknown error code "NOPE"`},
 		{"empty result", plugmodel.CallResult{}, plugmodel.CallResult{Err: internal}, "not a JSON object"},
 		{"array result", plugmodel.CallResult{Structured: json.RawMessage(`[1]`)}, plugmodel.CallResult{Err: internal}, "not a JSON object"},
 		{"broken JSON", plugmodel.CallResult{Structured: json.RawMessage(`{"a":`)}, plugmodel.CallResult{Err: internal}, "not a JSON object"},
@@ -146,7 +146,7 @@ func TestCheckAnswers(t *testing.T) {
 	if got := checkResourceResult("ts", plugmodel.ResourceResult{}); got.Err == nil || !strings.Contains(got.Err.Hint, "no contents") {
 		t.Errorf("empty read: %+v", got)
 	}
-	if got := checkResourceResult("ts", plugmodel.ResourceResult{Err: &envelope.Error{Code: "NOPE"}}); got.Err == nil || got.Err.Code != envelope.InternalError {
+	if got := checkResourceResult("ts", plugmodel.ResourceResult{Err: &contract.Error{Code: "NOPE"}}); got.Err == nil || got.Err.Code != contract.InternalError {
 		t.Errorf("unknown code in a read: %+v", got)
 	}
 	for _, tc := range []struct {
@@ -156,7 +156,7 @@ func TestCheckAnswers(t *testing.T) {
 	}{
 		{"bad role", plugmodel.PromptResult{Messages: []plugmodel.PromptMessage{{Role: "system", Content: plugmodel.Content{Type: "text"}}}}, `role "system"`},
 		{"bad content", plugmodel.PromptResult{Messages: []plugmodel.PromptMessage{{Role: "user", Content: plugmodel.Content{Type: "video"}}}}, `unknown type "video"`},
-		{"unknown code", plugmodel.PromptResult{Err: &envelope.Error{Code: "NOPE"}}, `unknown error code "NOPE"`},
+		{"unknown code", plugmodel.PromptResult{Err: &contract.Error{Code: "NOPE"}}, `unknown error code "NOPE"`},
 	} {
 		if got := checkPromptResult("ts", tc.in); got.Err == nil || !strings.Contains(got.Err.Hint, tc.hint) {
 			t.Errorf("%s: got %+v, want a hint with %q", tc.name, got, tc.hint)
@@ -174,7 +174,7 @@ func TestGatedHost(t *testing.T) {
 	svc := &callLogServices{}
 	logs := &logBuffer{}
 	gate := safety.NewGate("ts", nil)
-	_, end := gate.Begin("c1", safety.SendCall{Tool: "t", Class: safety.ReadOnly})
+	_, end := gate.Begin("c1", safety.SendCall{Tool: "t", Class: contract.ReadOnly})
 	defer end()
 	h := &gatedHost{svc: svc, logger: slog.New(slog.NewTextHandler(logs, nil)), gate: gate, warn: logcap.NewLimiter(time.Second)}
 	level, ctx := slog.LevelWarn, plugmodel.WithCallID(context.Background(), "c1")
@@ -195,9 +195,9 @@ func TestGatedHostReachesOnlyItsOwnRunningCalls(t *testing.T) {
 	svc := &callLogServices{}
 	logs := &logBuffer{}
 	mine, theirs := safety.NewGate("mine", nil), safety.NewGate("theirs", nil)
-	_, endTheirs := theirs.Begin("p-theirs", safety.SendCall{Tool: "delete", Class: safety.Destructive, Confirm: true, ProgressToken: "p-theirs"})
+	_, endTheirs := theirs.Begin("p-theirs", safety.SendCall{Tool: "delete", Class: contract.Destructive, Confirm: true, ProgressToken: "p-theirs"})
 	defer endTheirs()
-	_, endMine := mine.Begin("p-mine", safety.SendCall{Tool: "peek", Class: safety.ReadOnly, ProgressToken: "p-mine"})
+	_, endMine := mine.Begin("p-mine", safety.SendCall{Tool: "peek", Class: contract.ReadOnly, ProgressToken: "p-mine"})
 	h := &gatedHost{svc: svc, logger: slog.New(slog.NewTextHandler(logs, nil)), gate: mine, warn: logcap.NewLimiter(time.Minute)}
 	ctx := context.Background()
 	for _, id := range []string{"p-theirs", "p-unknown"} {

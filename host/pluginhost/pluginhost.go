@@ -41,13 +41,14 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/godot-mcp/godot-mcp/host/contract"
+	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/logcap"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/pluginrpc"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // HostServices is what the host lends a plugin: the editor bridge and
@@ -60,7 +61,7 @@ type HostServices interface {
 	// EditorCommand looks command up in the connected editor's command
 	// table (declared false: the editor does not declare it); err is the
 	// failure a Send would answer when no editor is connected.
-	EditorCommand(command string) (info envelope.CommandInfo, declared bool, err *envelope.Error)
+	EditorCommand(command string) (info envelope.CommandInfo, declared bool, err *contract.Error)
 	// Progress forwards a progress notification for the call that carried
 	// token (never empty).
 	Progress(ctx context.Context, token string, progress, total float64, message string)
@@ -105,8 +106,8 @@ type Plugin struct {
 	conn    plugmodel.Toolset
 	closer  func() // ends conn's streams (nil: nothing to end)
 	info    plugmodel.ToolsetInfo
-	classes map[string]safety.Class // tool name -> its declared class
-	gate    *safety.Gate            // binds the plugin's editor commands to its live calls
+	classes map[string]contract.Class // tool name -> its declared class
+	gate    *safety.Gate              // binds the plugin's editor commands to its live calls
 
 	broken   atomic.Bool // the connection failed; the process is being killed
 	stopOnce sync.Once
@@ -221,7 +222,7 @@ func Open(ctx context.Context, spec Spec, ts plugmodel.Toolset, svc HostServices
 // description.
 func (p *Plugin) open(ctx context.Context, svc HostServices) error {
 	host := &gatedHost{svc: svc, logger: p.logger, gate: p.gate, warn: logcap.NewLimiter(10 * time.Second)}
-	if err := p.conn.Setup(ctx, plugmodel.HostConfig{Host: host, HostVersion: contract.Version, ContractVersion: contract.ContractVersion}); err != nil {
+	if err := p.conn.Setup(ctx, plugmodel.HostConfig{Host: host, HostVersion: buildinfo.Version, ContractVersion: contract.ContractVersion}); err != nil {
 		return fmt.Errorf("setup: %w", err)
 	}
 	info, err := p.conn.Describe(ctx)
@@ -235,9 +236,9 @@ func (p *Plugin) open(ctx context.Context, svc HostServices) error {
 		return fmt.Errorf("the plugin calls itself %q, not %q: a third-party toolset's executable must be named after its toolset", info.Name, p.spec.Name)
 	}
 	p.info = info
-	p.classes = make(map[string]safety.Class, len(info.Tools))
+	p.classes = make(map[string]contract.Class, len(info.Tools))
 	for _, t := range info.Tools {
-		p.classes[t.Name] = safety.Class(t.Safety)
+		p.classes[t.Name] = contract.Class(t.Safety)
 	}
 	return nil
 }
@@ -309,8 +310,8 @@ func (p *Plugin) Stop(ctx context.Context) error {
 }
 
 // notRunning answers a call to a plugin that exited.
-func (p *Plugin) notRunning() *envelope.Error {
-	return envelope.Errorf(envelope.InternalError,
+func (p *Plugin) notRunning() *contract.Error {
+	return contract.Errorf(contract.InternalError,
 		"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)
 }
 
@@ -347,7 +348,7 @@ func (p *Plugin) ReadResource(ctx context.Context, req plugmodel.ResourceRequest
 	if p.Exited() {
 		return plugmodel.ResourceResult{Err: p.notRunning()}
 	}
-	callID, end := p.gate.Begin("", safety.SendCall{Tool: "resource " + req.URI, Class: safety.ReadOnly})
+	callID, end := p.gate.Begin("", safety.SendCall{Tool: "resource " + req.URI, Class: contract.ReadOnly})
 	req.CallID = callID
 	res, err := p.conn.ReadResource(ctx, req)
 	if refusal := end(); refusal != nil {
@@ -365,7 +366,7 @@ func (p *Plugin) GetPrompt(ctx context.Context, req plugmodel.PromptRequest) plu
 	if p.Exited() {
 		return plugmodel.PromptResult{Err: p.notRunning()}
 	}
-	callID, end := p.gate.Begin("", safety.SendCall{Tool: "prompt " + req.Name, Class: safety.ReadOnly})
+	callID, end := p.gate.Begin("", safety.SendCall{Tool: "prompt " + req.Name, Class: contract.ReadOnly})
 	req.CallID = callID
 	res, err := p.conn.GetPrompt(ctx, req)
 	if refusal := end(); refusal != nil {
@@ -378,29 +379,29 @@ func (p *Plugin) GetPrompt(ctx context.Context, req plugmodel.PromptRequest) plu
 }
 
 // callFailure explains a Call that got no answer from the plugin.
-func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *envelope.Error {
+func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *contract.Error {
 	name := p.info.Name
 	// gRPC's own deadline timer can fire a moment before ctx's: look at both.
 	code := status.Code(err)
 	dl, hasDeadline := ctx.Deadline()
 	switch {
 	case ctx.Err() == context.DeadlineExceeded || (code == codes.DeadlineExceeded && hasDeadline && !time.Now().Before(dl.Add(-50*time.Millisecond))):
-		return envelope.Errorf(envelope.Timeout,
+		return contract.Errorf(contract.Timeout,
 			"Toolset '%s' did not finish '%s' in time. Check the editor's state before retrying: the tool may have partly run.", name, tool)
 	case ctx.Err() == context.Canceled || code == codes.Canceled:
-		return envelope.Errorf(envelope.InternalError,
+		return contract.Errorf(contract.InternalError,
 			"The call to '%s' was cancelled before toolset '%s' answered.", tool, name)
 	case code == codes.ResourceExhausted:
 		// The answer (or the request) was larger than the plugin protocol
 		// carries; gRPC refused it on one side and the plugin is fine.
 		p.logger.Warn("toolset message over the plugin protocol's limit", "tool", tool, "error", err)
-		return envelope.Errorf(envelope.InternalError,
+		return contract.Errorf(contract.InternalError,
 			"Toolset '%s' answered '%s' with more than the plugin protocol carries (%d MiB a message), so the result was dropped; the toolset keeps running. Ask for less in one call (a page, a limit, a smaller region or fewer items).",
 			name, tool, pluginproto.MaxMessageBytes>>20)
 	}
 	if p.client == nil { // in-process: nothing crashed, the toolset failed
 		p.logger.Error("in-process toolset failed during a call", "tool", tool, "error", err)
-		return envelope.Errorf(envelope.InternalError, "Toolset '%s' failed during '%s': %v. Retry; if it persists, check the server log (stderr).", name, tool, err)
+		return contract.Errorf(contract.InternalError, "Toolset '%s' failed during '%s': %v. Retry; if it persists, check the server log (stderr).", name, tool, err)
 	}
 	// The connection failed: the plugin crashed or is about to be gone.
 	// Wait briefly for the process to be reaped so Exited is true when we
@@ -414,7 +415,7 @@ func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *envel
 		go p.Kill()
 	}
 	p.logger.Error("toolset plugin failed during a call", "tool", tool, "error", err, "exited", p.client.Exited())
-	return envelope.Errorf(envelope.InternalError,
+	return contract.Errorf(contract.InternalError,
 		"toolset '%s' crashed during the call; it will be restarted on the next call. Retry once; if it crashes again, check the server log (stderr).", name)
 }
 

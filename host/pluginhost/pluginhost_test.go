@@ -17,6 +17,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // testPlugin is the path of testdata/testplugin, built once by TestMain.
@@ -70,7 +71,7 @@ var testCommands = map[string]envelope.CommandInfo{
 	"cmd_testplugin_delete":  {Class: "destructive", Owner: "testplugin", DryRun: true},
 }
 
-func (f *fakeServices) EditorCommand(command string) (envelope.CommandInfo, bool, *envelope.Error) {
+func (f *fakeServices) EditorCommand(command string) (envelope.CommandInfo, bool, *contract.Error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	table := f.table
@@ -200,22 +201,22 @@ func TestCallRoundTrip(t *testing.T) {
 	cases := []struct {
 		name         string
 		req          plugmodel.CallRequest
-		answer       *envelope.Error
-		wantCode     envelope.ErrorCode
+		answer       *contract.Error
+		wantCode     contract.ErrorCode
 		wantRequired string
 		wantHint     string
 	}{
 		{"editor failure", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
-			envelope.Precondition(envelope.RequireActiveScene, "Open a scene."), envelope.PreconditionFailed, "active_scene", "Open a scene."},
+			contract.Precondition(contract.RequireActiveScene, "Open a scene."), contract.PreconditionFailed, "active_scene", "Open a scene."},
 		{"no editor", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)},
-			&envelope.Error{Code: envelope.BridgeDisconnected, Hint: "No editor.", Required: envelope.RequireBridgeConnected}, envelope.BridgeDisconnected, "bridge_connected", "No editor."},
+			&contract.Error{Code: contract.BridgeDisconnected, Hint: "No editor.", Required: contract.RequireBridgeConnected}, contract.BridgeDisconnected, "bridge_connected", "No editor."},
 		// The host validates arguments before it calls (mcpserver); a
 		// plugin handed arguments that do not fit still refuses them.
 		{"arguments that do not fit", plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`)},
-			nil, envelope.ValidationError, "", `arguments do not fit tool "echo"`},
-		{"panic in a tool", plugmodel.CallRequest{Tool: "panic"}, nil, envelope.InternalError, "", "panicked: tool bug"},
-		{"destructive without confirm", plugmodel.CallRequest{Tool: "wipe"}, nil, envelope.PreconditionFailed, "confirm", "confirm: true"},
-		{"unknown tool", plugmodel.CallRequest{Tool: "nope"}, nil, envelope.ResourceNotFound, "", `has no tool "nope"`},
+			nil, contract.ValidationError, "", `arguments do not fit tool "echo"`},
+		{"panic in a tool", plugmodel.CallRequest{Tool: "panic"}, nil, contract.InternalError, "", "panicked: tool bug"},
+		{"destructive without confirm", plugmodel.CallRequest{Tool: "wipe"}, nil, contract.PreconditionFailed, "confirm", "confirm: true"},
+		{"unknown tool", plugmodel.CallRequest{Tool: "nope"}, nil, contract.ResourceNotFound, "", `has no tool "nope"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -271,15 +272,15 @@ func TestResourcesAndPromptsRoundTrip(t *testing.T) {
 	if res.Err != nil || len(res.Contents) != 1 || !res.Contents[0].Binary || string(res.Contents[0].Blob) != "blob 7" {
 		t.Fatalf("read template = %+v", res)
 	}
-	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://nope", Template: "", Params: nil}); res.Err == nil || res.Err.Code != envelope.ResourceNotFound {
+	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://nope", Template: "", Params: nil}); res.Err == nil || res.Err.Code != contract.ResourceNotFound {
 		t.Errorf("unknown resource: %+v", res)
 	}
 	svc.mu.Lock()
 	svc.answer = func(context.Context, string, json.RawMessage) envelope.Response {
-		return envelope.Failure("3", &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "No editor.", Required: envelope.RequireBridgeConnected})
+		return envelope.Failure("3", &contract.Error{Code: contract.BridgeDisconnected, Hint: "No editor.", Required: contract.RequireBridgeConnected})
 	}
 	svc.mu.Unlock()
-	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil}); res.Err == nil || res.Err.Code != envelope.BridgeDisconnected || res.Err.Hint != "No editor." {
+	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil}); res.Err == nil || res.Err.Code != contract.BridgeDisconnected || res.Err.Hint != "No editor." {
 		t.Errorf("editor failure: %+v", res)
 	}
 
@@ -288,7 +289,7 @@ func TestResourcesAndPromptsRoundTrip(t *testing.T) {
 		pr.Messages[0].Content.Text != "Review res://a.gd" || pr.Messages[1].Content.Type != "audio" || string(pr.Messages[1].Content.Data) != "RIFF" {
 		t.Fatalf("prompt = %+v", pr)
 	}
-	if pr := p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: nil}); pr.Err == nil || pr.Err.Code != envelope.ValidationError {
+	if pr := p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: nil}); pr.Err == nil || pr.Err.Code != contract.ValidationError {
 		t.Errorf("missing argument: %+v", pr)
 	}
 }
@@ -372,14 +373,14 @@ func TestKillMidCall(t *testing.T) {
 				t.Errorf("the call took %s to fail after the kill", time.Since(killedAt))
 			}
 			want := "toolset 'testplugin' crashed during the call; it will be restarted on the next call"
-			if o.res.Err == nil || o.res.Err.Code != envelope.InternalError || !strings.Contains(o.res.Err.Hint, want) {
+			if o.res.Err == nil || o.res.Err.Code != contract.InternalError || !strings.Contains(o.res.Err.Hint, want) {
 				t.Fatalf("result = %+v (after %s)", o.res, o.elapsed)
 			}
 			if !p.Exited() {
 				t.Error("Exited() is false after the crash")
 			}
 			again := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
-			if again.Err == nil || again.Err.Code != envelope.InternalError || !strings.Contains(again.Err.Hint, "not running") {
+			if again.Err == nil || again.Err.Code != contract.InternalError || !strings.Contains(again.Err.Hint, "not running") {
 				t.Errorf("a call to the dead plugin: %+v", again)
 			}
 			waitFor(t, 5*time.Second, "the process exit in the log", func() bool {
@@ -398,7 +399,7 @@ func TestDeadlineAndCancel(t *testing.T) {
 	res := p.Call(ctx, plugmodel.CallRequest{Tool: "block"})
 	// Either side may notice the deadline first: the host (no answer in
 	// time) or the plugin (its tool returned ctx.Err()). Both are TIMEOUT.
-	if res.Err == nil || res.Err.Code != envelope.Timeout {
+	if res.Err == nil || res.Err.Code != contract.Timeout {
 		t.Fatalf("deadline: %+v", res)
 	}
 
@@ -408,7 +409,7 @@ func TestDeadlineAndCancel(t *testing.T) {
 		cancel2()
 	}()
 	res = p.Call(ctx2, plugmodel.CallRequest{Tool: "block"})
-	if res.Err == nil || res.Err.Code != envelope.InternalError || !strings.Contains(res.Err.Hint, "cancelled") {
+	if res.Err == nil || res.Err.Code != contract.InternalError || !strings.Contains(res.Err.Hint, "cancelled") {
 		t.Fatalf("cancel: %+v", res)
 	}
 	// A slow call is not a crash: the plugin still serves.
@@ -599,7 +600,7 @@ func TestGateRefusesAndFailsTheCall(t *testing.T) {
 	svc := &fakeServices{}
 	p, logs := launch(t, svc)
 	res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "sneak", CallID: "c1"})
-	if res.Err == nil || res.Err.Code != envelope.PreconditionFailed || res.Err.Required != "command_class" {
+	if res.Err == nil || res.Err.Code != contract.PreconditionFailed || res.Err.Required != "command_class" {
 		t.Fatalf("sneak = %+v %s", res.Err, res.Structured)
 	}
 	for _, want := range []string{"'testplugin'", "'sneak'", "'cmd_testplugin_delete'", "read_only"} {
@@ -645,7 +646,7 @@ func TestOverLimitResultIsNotACrash(t *testing.T) {
 		t.Fatalf("a 70 MiB result went through (%d bytes)", len(res.Structured))
 	}
 	msg := res.Err.Hint
-	if res.Err.Code != envelope.InternalError || strings.Contains(msg, "crash") || !strings.Contains(msg, "65 MiB") || !strings.Contains(msg, testSpec().Name) {
+	if res.Err.Code != contract.InternalError || strings.Contains(msg, "crash") || !strings.Contains(msg, "65 MiB") || !strings.Contains(msg, testSpec().Name) {
 		t.Fatalf("over-limit answer: %+v", res.Err)
 	}
 	if p.Exited() || p.Pid() != pid {

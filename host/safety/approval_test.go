@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 func args(t *testing.T, s string) map[string]json.RawMessage {
@@ -14,37 +14,6 @@ func args(t *testing.T, s string) map[string]json.RawMessage {
 		t.Fatal(err)
 	}
 	return m
-}
-
-func TestConditions(t *testing.T) {
-	for _, bad := range []string{"", "Overwrite", "count>", "count>=1", "a b", "count>1x"} {
-		if _, err := ParseCondition(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
-	}
-	overwrite, _ := ParseCondition("overwrite")
-	many, _ := ParseCondition("count>1")
-	if many.String() != "count>1" || overwrite.String() != "overwrite" {
-		t.Fatal(many, overwrite)
-	}
-	for _, tc := range []struct {
-		c    Condition
-		args string
-		want bool
-	}{
-		{overwrite, `{"overwrite": true}`, true},
-		{overwrite, `{"overwrite": false}`, false},
-		{overwrite, `{"overwrite": "yes"}`, false},
-		{overwrite, `{}`, false},
-		{many, `{"count": 100}`, true},
-		{many, `{"count": 1}`, false},
-		{many, `{"count": 1.5}`, true},
-		{many, `{}`, false},
-	} {
-		if got := tc.c.Holds(args(t, tc.args)); got != tc.want {
-			t.Errorf("%s on %s: %v", tc.c, tc.args, got)
-		}
-	}
 }
 
 func TestScope(t *testing.T) {
@@ -63,13 +32,13 @@ func TestScope(t *testing.T) {
 }
 
 func TestApprovalReason(t *testing.T) {
-	overwrite, _ := ParseConditions([]string{"overwrite"})
-	save := Tool{Name: "save", Class: Mutating, DestructiveWhen: overwrite}
-	del := Tool{Name: "delete", Class: Destructive}
-	batch := Tool{Name: "batch", Class: Mutating}
-	autoload := Tool{Name: "add_autoload", Class: Mutating, RunsCode: true}
-	play := Tool{Name: "play", Class: Runtime, RunsCode: true}
-	read := Tool{Name: "read", Class: ReadOnly}
+	overwrite, _ := contract.ParseConditions([]string{"overwrite"})
+	save := Tool{Name: "save", Class: contract.Mutating, DestructiveWhen: overwrite}
+	del := Tool{Name: "delete", Class: contract.Destructive}
+	batch := Tool{Name: "batch", Class: contract.Mutating}
+	autoload := Tool{Name: "add_autoload", Class: contract.Mutating, RunsCode: true}
+	play := Tool{Name: "play", Class: contract.Runtime, RunsCode: true}
+	read := Tool{Name: "read", Class: contract.ReadOnly}
 	none, code, writes := Scope{}, Scope{Code: true}, Scope{Writes: true}
 	for _, tc := range []struct {
 		tool  Tool
@@ -99,11 +68,11 @@ func TestApprovalReason(t *testing.T) {
 }
 
 func TestCheckCallNeedsConfirmWhenAConditionHolds(t *testing.T) {
-	conds, _ := ParseConditions([]string{"overwrite", "count>1"})
-	tool := Tool{Name: "t", Class: Mutating, DestructiveWhen: conds}
+	conds, _ := contract.ParseConditions([]string{"overwrite", "count>1"})
+	tool := Tool{Name: "t", Class: contract.Mutating, DestructiveWhen: conds}
 	for _, a := range []string{`{"overwrite": true}`, `{"count": 5}`} {
 		err := CheckCall(tool, args(t, a), Flags{})
-		if err == nil || err.Code != envelope.PreconditionFailed || err.Required != envelope.RequireConfirm {
+		if err == nil || err.Code != contract.PreconditionFailed || err.Required != contract.RequireConfirm {
 			t.Errorf("%s: %+v", a, err)
 		}
 		if err := CheckCall(tool, args(t, a), Flags{Confirm: true}); err != nil {

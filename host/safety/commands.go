@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // A toolset's editor commands are held to its tool's class: every command
@@ -40,7 +41,7 @@ type SendCall struct {
 	// Tool is the tool's name within its toolset, or what is being served
 	// ("resource godot://...", "prompt review").
 	Tool  string
-	Class Class
+	Class contract.Class
 	// DryRun and Confirm are the call's flags as the host passed them (the
 	// host calls a destructive tool without DryRun only once it is
 	// confirmed and, when approval is on, approved).
@@ -65,30 +66,30 @@ func inNamespace(command, toolset string) bool {
 }
 
 // allowed reports whether a tool of class tool may send a command of class cmd.
-func allowed(tool, cmd Class) bool {
+func allowed(tool, cmd contract.Class) bool {
 	switch tool {
-	case ReadOnly:
-		return cmd == ReadOnly
-	case Mutating:
-		return cmd == ReadOnly || cmd == Mutating
-	case Destructive:
-		return cmd == ReadOnly || cmd == Mutating || cmd == Destructive
-	case Runtime:
-		return cmd == ReadOnly || cmd == Runtime
+	case contract.ReadOnly:
+		return cmd == contract.ReadOnly
+	case contract.Mutating:
+		return cmd == contract.ReadOnly || cmd == contract.Mutating
+	case contract.Destructive:
+		return cmd == contract.ReadOnly || cmd == contract.Mutating || cmd == contract.Destructive
+	case contract.Runtime:
+		return cmd == contract.ReadOnly || cmd == contract.Runtime
 	}
 	return false
 }
 
 // mayReach says which classes a tool of class c may send, for hints.
-func mayReach(c Class) string {
+func mayReach(c contract.Class) string {
 	switch c {
-	case ReadOnly:
+	case contract.ReadOnly:
 		return "a read_only tool sends only read_only commands"
-	case Mutating:
+	case contract.Mutating:
 		return "a mutating tool sends only read_only and mutating commands"
-	case Destructive:
+	case contract.Destructive:
 		return "a destructive tool sends read_only, mutating and destructive commands"
-	case Runtime:
+	case contract.Runtime:
 		return "a runtime tool sends only runtime and read_only commands"
 	}
 	return fmt.Sprintf("a tool of class %q sends nothing", c)
@@ -102,44 +103,44 @@ func mayReach(c Class) string {
 // toolset's namespace or not declared by the editor, PRECONDITION_FAILED
 // (required command_class, or confirm) for one above the call's class.
 // Every hint names the toolset, the tool and the command.
-func CheckSend(call SendCall, command string, info envelope.CommandInfo, declared bool, params json.RawMessage) (json.RawMessage, *envelope.Error) {
+func CheckSend(call SendCall, command string, info envelope.CommandInfo, declared bool, params json.RawMessage) (json.RawMessage, *contract.Error) {
 	own := inNamespace(command, call.Toolset)
 	public := PublicCoreCommands[command]
 	if !own && !public {
-		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': a toolset sends only its own %s* commands and the public core commands (%s).",
+		return nil, refuse(contract.ValidationError, "", call, "may not send '%s': a toolset sends only its own %s* commands and the public core commands (%s).",
 			command, CommandPrefix(call.Toolset), strings.Join(PublicCoreList(), ", "))
 	}
 	if !declared {
 		if own {
-			return nil, envelope.Errorf(envelope.ValidationError,
+			return nil, contract.Errorf(contract.ValidationError,
 				"%s sent '%s', which the connected editor does not declare: the toolset's editor code is not loaded there, or it is older than the toolset. Reinstall the toolset's editor files and reload the project.", who(call), command)
 		}
-		return nil, envelope.Errorf(envelope.ValidationError,
+		return nil, contract.Errorf(contract.ValidationError,
 			"%s sent '%s', which the connected editor does not declare (with a class): its godot_mcp addon is older than the server. Reinstall it with `godot-mcp addon install --project DIR` and reload the project.", who(call), command)
 	}
 	if own && info.Owner != call.Toolset || public && !own && info.Owner != "core" {
-		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': the editor says it belongs to '%s'.", command, info.Owner)
+		return nil, refuse(contract.ValidationError, "", call, "may not send '%s': the editor says it belongs to '%s'.", command, info.Owner)
 	}
-	cmdClass := Class(info.Class)
-	if public && !own && cmdClass != ReadOnly {
-		return nil, refuse(envelope.ValidationError, "", call, "may not send '%s': the editor declares it %s, and only read_only core commands are public.", command, cmdClass)
+	cmdClass := contract.Class(info.Class)
+	if public && !own && cmdClass != contract.ReadOnly {
+		return nil, refuse(contract.ValidationError, "", call, "may not send '%s': the editor declares it %s, and only read_only core commands are public.", command, cmdClass)
 	}
 	if !allowed(call.Class, cmdClass) {
-		return nil, refuse(envelope.PreconditionFailed, envelope.RequireCommandClass, call, "may not send '%s' (%s): %s.", command, cmdClass, mayReach(call.Class))
+		return nil, refuse(contract.PreconditionFailed, contract.RequireCommandClass, call, "may not send '%s' (%s): %s.", command, cmdClass, mayReach(call.Class))
 	}
-	if call.DryRun && cmdClass != ReadOnly {
+	if call.DryRun && cmdClass != contract.ReadOnly {
 		if !info.DryRun {
-			return nil, refuse(envelope.PreconditionFailed, envelope.RequireCommandClass, call,
+			return nil, refuse(contract.PreconditionFailed, contract.RequireCommandClass, call,
 				"may not send '%s' (%s) during a dry_run call: a preview sends only read_only commands and commands that take dry_run.", command, cmdClass)
 		}
 		forced, err := withDryRun(params)
 		if err != nil {
-			return nil, refuse(envelope.ValidationError, "", call, "sent '%s' with params that are not a JSON object (%v).", command, err)
+			return nil, refuse(contract.ValidationError, "", call, "sent '%s' with params that are not a JSON object (%v).", command, err)
 		}
 		return forced, nil
 	}
-	if cmdClass == Destructive && !(call.Class == Destructive && call.Confirm) {
-		return nil, refuse(envelope.PreconditionFailed, envelope.RequireConfirm, call, "may not send '%s' (destructive) outside a confirmed destructive call.", command)
+	if cmdClass == contract.Destructive && !(call.Class == contract.Destructive && call.Confirm) {
+		return nil, refuse(contract.PreconditionFailed, contract.RequireConfirm, call, "may not send '%s' (destructive) outside a confirmed destructive call.", command)
 	}
 	return params, nil
 }
@@ -150,8 +151,8 @@ func who(call SendCall) string {
 }
 
 // refuse builds a refusal: who, what (format), and what to do about it.
-func refuse(code envelope.ErrorCode, required string, call SendCall, format string, args ...any) *envelope.Error {
-	return &envelope.Error{Code: code, Required: required, Hint: who(call) + " " + fmt.Sprintf(format, args...) +
+func refuse(code contract.ErrorCode, required string, call SendCall, format string, args ...any) *contract.Error {
+	return &contract.Error{Code: code, Required: required, Hint: who(call) + " " + fmt.Sprintf(format, args...) +
 		fmt.Sprintf(" Nothing was sent to the editor. This is a bug in toolset '%s': report it to its author, or disable it with godot_disable_toolset.", call.Toolset)}
 }
 

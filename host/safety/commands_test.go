@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 func TestCheckSend(t *testing.T) {
@@ -13,7 +14,7 @@ func TestCheckSend(t *testing.T) {
 		return envelope.CommandInfo{Class: class, DryRun: dry, Owner: "hello"}
 	}
 	core := envelope.CommandInfo{Class: "read_only", Owner: "core"}
-	call := func(c Class, dry, confirm bool) SendCall {
+	call := func(c contract.Class, dry, confirm bool) SendCall {
 		return SendCall{Toolset: "hello", Tool: "greet", Class: c, DryRun: dry, Confirm: confirm}
 	}
 	cases := []struct {
@@ -22,36 +23,36 @@ func TestCheckSend(t *testing.T) {
 		command  string
 		info     envelope.CommandInfo
 		declared bool
-		code     envelope.ErrorCode // "" = allowed
+		code     contract.ErrorCode // "" = allowed
 		required string
 		params   string // the params sent, when allowed
 	}{
-		{"read_only sends read_only", call(ReadOnly, false, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
-		{"read_only sends mutating", call(ReadOnly, false, false), "cmd_hello_edit", own("mutating", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
-		{"read_only sends destructive", call(ReadOnly, false, false), "cmd_hello_delete", own("destructive", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
-		{"read_only sends runtime", call(ReadOnly, false, false), "cmd_hello_play", own("runtime", false), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
-		{"mutating sends mutating", call(Mutating, false, false), "cmd_hello_edit", own("mutating", false), true, "", "", `{"a":1}`},
-		{"mutating sends destructive", call(Mutating, false, true), "cmd_hello_delete", own("destructive", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
-		{"mutating sends runtime", call(Mutating, false, false), "cmd_hello_play", own("runtime", false), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
-		{"runtime sends runtime", call(Runtime, false, false), "cmd_hello_play", own("runtime", false), true, "", "", `{"a":1}`},
-		{"runtime sends read_only", call(Runtime, false, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
-		{"runtime sends mutating", call(Runtime, false, false), "cmd_hello_edit", own("mutating", true), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
-		{"confirmed destructive sends destructive", call(Destructive, false, true), "cmd_hello_delete", own("destructive", false), true, "", "", `{"a":1}`},
-		{"unconfirmed destructive sends destructive", call(Destructive, false, false), "cmd_hello_delete", own("destructive", false), true, envelope.PreconditionFailed, envelope.RequireConfirm, ""},
-		{"dry run: read_only passes untouched", call(Mutating, true, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
-		{"dry run: dry_run forced", call(Mutating, true, false), "cmd_hello_edit", own("mutating", true), true, "", "", `{"a":1,"dry_run":true}`},
-		{"dry run: destructive preview forced", call(Destructive, true, false), "cmd_hello_delete", own("destructive", true), true, "", "", `{"a":1,"dry_run":true}`},
-		{"dry run: no dry_run support", call(Mutating, true, false), "cmd_hello_save", own("mutating", false), true, envelope.PreconditionFailed, envelope.RequireCommandClass, ""},
-		{"another toolset's command", call(Destructive, false, true), "cmd_scene_delete_node", envelope.CommandInfo{Class: "destructive", Owner: "scene"}, true, envelope.ValidationError, "", ""},
-		{"a longer toolset's command", call(ReadOnly, false, false), "cmd_hello_world_peek", envelope.CommandInfo{Class: "read_only", Owner: "hello_world"}, true, envelope.ValidationError, "", ""},
-		{"a core mutating command", call(Mutating, false, false), "cmd_undo", envelope.CommandInfo{Class: "mutating", Owner: "core"}, true, envelope.ValidationError, "", ""},
-		{"a public core read", call(ReadOnly, false, false), "cmd_get_editor_state", core, true, "", "", `{"a":1}`},
-		{"a public core read in a dry run", call(Mutating, true, false), "cmd_describe_class", core, true, "", "", `{"a":1}`},
-		{"a public name the editor says is mutating", call(Mutating, false, false), "cmd_get_editor_state", envelope.CommandInfo{Class: "mutating", Owner: "core"}, true, envelope.ValidationError, "", ""},
-		{"a public name owned by a toolset", call(ReadOnly, false, false), "cmd_get_editor_state", envelope.CommandInfo{Class: "read_only", Owner: "scene"}, true, envelope.ValidationError, "", ""},
-		{"own command not declared", call(Mutating, false, false), "cmd_hello_edit", envelope.CommandInfo{}, false, envelope.ValidationError, "", ""},
-		{"core command not declared", call(ReadOnly, false, false), "cmd_get_editor_state", envelope.CommandInfo{}, false, envelope.ValidationError, "", ""},
-		{"the bare prefix", call(ReadOnly, false, false), "cmd_hello_", own("read_only", false), true, envelope.ValidationError, "", ""},
+		{"read_only sends read_only", call(contract.ReadOnly, false, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
+		{"read_only sends mutating", call(contract.ReadOnly, false, false), "cmd_hello_edit", own("mutating", true), true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"read_only sends destructive", call(contract.ReadOnly, false, false), "cmd_hello_delete", own("destructive", true), true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"read_only sends runtime", call(contract.ReadOnly, false, false), "cmd_hello_play", own("runtime", false), true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"mutating sends mutating", call(contract.Mutating, false, false), "cmd_hello_edit", own("mutating", false), true, "", "", `{"a":1}`},
+		{"mutating sends destructive", call(contract.Mutating, false, true), "cmd_hello_delete", own("destructive", true), true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"mutating sends runtime", call(contract.Mutating, false, false), "cmd_hello_play", own("runtime", false), true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"runtime sends runtime", call(contract.Runtime, false, false), "cmd_hello_play", own("runtime", false), true, "", "", `{"a":1}`},
+		{"runtime sends read_only", call(contract.Runtime, false, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
+		{"runtime sends mutating", call(contract.Runtime, false, false), "cmd_hello_edit", own("mutating", true), true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"confirmed destructive sends destructive", call(contract.Destructive, false, true), "cmd_hello_delete", own("destructive", false), true, "", "", `{"a":1}`},
+		{"unconfirmed destructive sends destructive", call(contract.Destructive, false, false), "cmd_hello_delete", own("destructive", false), true, contract.PreconditionFailed, contract.RequireConfirm, ""},
+		{"dry run: read_only passes untouched", call(contract.Mutating, true, false), "cmd_hello_peek", own("read_only", false), true, "", "", `{"a":1}`},
+		{"dry run: dry_run forced", call(contract.Mutating, true, false), "cmd_hello_edit", own("mutating", true), true, "", "", `{"a":1,"dry_run":true}`},
+		{"dry run: destructive preview forced", call(contract.Destructive, true, false), "cmd_hello_delete", own("destructive", true), true, "", "", `{"a":1,"dry_run":true}`},
+		{"dry run: no dry_run support", call(contract.Mutating, true, false), "cmd_hello_save", own("mutating", false), true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"another toolset's command", call(contract.Destructive, false, true), "cmd_scene_delete_node", envelope.CommandInfo{Class: "destructive", Owner: "scene"}, true, contract.ValidationError, "", ""},
+		{"a longer toolset's command", call(contract.ReadOnly, false, false), "cmd_hello_world_peek", envelope.CommandInfo{Class: "read_only", Owner: "hello_world"}, true, contract.ValidationError, "", ""},
+		{"a core mutating command", call(contract.Mutating, false, false), "cmd_undo", envelope.CommandInfo{Class: "mutating", Owner: "core"}, true, contract.ValidationError, "", ""},
+		{"a public core read", call(contract.ReadOnly, false, false), "cmd_get_editor_state", core, true, "", "", `{"a":1}`},
+		{"a public core read in a dry run", call(contract.Mutating, true, false), "cmd_describe_class", core, true, "", "", `{"a":1}`},
+		{"a public name the editor says is mutating", call(contract.Mutating, false, false), "cmd_get_editor_state", envelope.CommandInfo{Class: "mutating", Owner: "core"}, true, contract.ValidationError, "", ""},
+		{"a public name owned by a toolset", call(contract.ReadOnly, false, false), "cmd_get_editor_state", envelope.CommandInfo{Class: "read_only", Owner: "scene"}, true, contract.ValidationError, "", ""},
+		{"own command not declared", call(contract.Mutating, false, false), "cmd_hello_edit", envelope.CommandInfo{}, false, contract.ValidationError, "", ""},
+		{"core command not declared", call(contract.ReadOnly, false, false), "cmd_get_editor_state", envelope.CommandInfo{}, false, contract.ValidationError, "", ""},
+		{"the bare prefix", call(contract.ReadOnly, false, false), "cmd_hello_", own("read_only", false), true, contract.ValidationError, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,7 +81,7 @@ func TestCheckSend(t *testing.T) {
 // A toolset that puts dry_run: false (or junk) in its params still sends
 // dry_run: true during a dry run; params that are not an object are refused.
 func TestCheckSendForcesDryRun(t *testing.T) {
-	call := SendCall{Toolset: "hello", Tool: "edit", Class: Mutating, DryRun: true}
+	call := SendCall{Toolset: "hello", Tool: "edit", Class: contract.Mutating, DryRun: true}
 	info := envelope.CommandInfo{Class: "mutating", DryRun: true, Owner: "hello"}
 	for in, want := range map[string]string{`{"dry_run":false}`: `{"dry_run":true}`, `{"dry_run":"no","x":[1]}`: `{"dry_run":true,"x":[1]}`, `{}`: `{"dry_run":true}`, `null`: `{"dry_run":true}`} {
 		out, err := CheckSend(call, "cmd_hello_edit", info, true, json.RawMessage(in))
@@ -88,7 +89,7 @@ func TestCheckSendForcesDryRun(t *testing.T) {
 			t.Errorf("%s -> %s %v, want %s", in, out, err, want)
 		}
 	}
-	if _, err := CheckSend(call, "cmd_hello_edit", info, true, json.RawMessage(`[1]`)); err == nil || err.Code != envelope.ValidationError {
+	if _, err := CheckSend(call, "cmd_hello_edit", info, true, json.RawMessage(`[1]`)); err == nil || err.Code != contract.ValidationError {
 		t.Errorf("an array was sent: %v", err)
 	}
 }
@@ -99,12 +100,12 @@ func TestGate(t *testing.T) {
 		"cmd_hello_peek":   {Class: "read_only", Owner: "hello"},
 		"cmd_hello_delete": {Class: "destructive", DryRun: true, Owner: "hello"},
 	}
-	lookup := func(c string) (envelope.CommandInfo, bool, *envelope.Error) {
+	lookup := func(c string) (envelope.CommandInfo, bool, *contract.Error) {
 		info, ok := table[c]
 		return info, ok, nil
 	}
 
-	id, end := g.Begin("p1", SendCall{Tool: "greet", Class: ReadOnly})
+	id, end := g.Begin("p1", SendCall{Tool: "greet", Class: contract.ReadOnly})
 	if id != "p1" {
 		t.Fatalf("id = %q", id)
 	}
@@ -118,7 +119,7 @@ func TestGate(t *testing.T) {
 		t.Fatal("a refusal must not block the call's next allowed command:", err)
 	}
 	refusal := end()
-	if refusal == nil || refusal.Required != envelope.RequireCommandClass || !strings.Contains(refusal.Hint, "cmd_hello_delete") {
+	if refusal == nil || refusal.Required != contract.RequireCommandClass || !strings.Contains(refusal.Hint, "cmd_hello_delete") {
 		t.Fatalf("end = %+v, want the refusal", refusal)
 	}
 	if _, err := g.Check(id, "cmd_hello_peek", nil, lookup); err == nil || !strings.Contains(err.Hint, "has ended") {
@@ -132,8 +133,8 @@ func TestGate(t *testing.T) {
 	}
 
 	// Ids: a fresh one when none is given or it is taken.
-	a, endA := g.Begin("", SendCall{Tool: "x", Class: ReadOnly})
-	b, endB := g.Begin(a, SendCall{Tool: "y", Class: ReadOnly})
+	a, endA := g.Begin("", SendCall{Tool: "x", Class: contract.ReadOnly})
+	b, endB := g.Begin(a, SendCall{Tool: "y", Class: contract.ReadOnly})
 	if a == "" || a == b || !GateMade(a) || !GateMade(b) || GateMade("p1") {
 		t.Fatalf("ids %q %q", a, b)
 	}
@@ -142,9 +143,9 @@ func TestGate(t *testing.T) {
 	}
 
 	// No editor: the lookup's failure, not a refusal, and the call is not failed by it.
-	id, end = g.Begin("p2", SendCall{Tool: "greet", Class: ReadOnly})
-	gone := &envelope.Error{Code: envelope.BridgeDisconnected, Hint: "no editor"}
-	if _, err := g.Check(id, "cmd_hello_peek", nil, func(string) (envelope.CommandInfo, bool, *envelope.Error) { return envelope.CommandInfo{}, false, gone }); err != gone {
+	id, end = g.Begin("p2", SendCall{Tool: "greet", Class: contract.ReadOnly})
+	gone := &contract.Error{Code: contract.BridgeDisconnected, Hint: "no editor"}
+	if _, err := g.Check(id, "cmd_hello_peek", nil, func(string) (envelope.CommandInfo, bool, *contract.Error) { return envelope.CommandInfo{}, false, gone }); err != gone {
 		t.Fatalf("without an editor: %+v", err)
 	}
 	if end() != nil {

@@ -9,12 +9,13 @@ import (
 	"sync"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Lookup finds a command in the connected editor's command table: declared
 // is false when the editor does not declare it; err is set when no editor
 // is connected (the failure a send would answer).
-type Lookup func(command string) (info envelope.CommandInfo, declared bool, err *envelope.Error)
+type Lookup func(command string) (info envelope.CommandInfo, declared bool, err *contract.Error)
 
 // Gate binds one toolset's editor commands to its live calls: a command is
 // sent only for a call that is still running, and only when CheckSend
@@ -30,7 +31,7 @@ type Gate struct {
 
 type liveCall struct {
 	call    SendCall
-	refusal *envelope.Error // the first refused command's
+	refusal *contract.Error // the first refused command's
 }
 
 // NewGate returns the gate of toolset; refusals are logged to log (nil
@@ -46,7 +47,7 @@ func NewGate(toolset string, log *slog.Logger) *Gate {
 // already running) and returns the id to hand the toolset, and end, which
 // ends the call and returns the refusal of the first command it sent that
 // was refused (nil when none was). Call end exactly once.
-func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *envelope.Error) {
+func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *contract.Error) {
 	call.Toolset = g.toolset
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -58,7 +59,7 @@ func (g *Gate) Begin(id string, call SendCall) (callID string, end func() *envel
 	}
 	lc := &liveCall{call: call}
 	g.calls[id] = lc
-	return id, func() *envelope.Error {
+	return id, func() *contract.Error {
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		if g.calls[id] == lc {
@@ -109,7 +110,7 @@ func GateMade(id string) bool { return strings.HasPrefix(id, gateIDPrefix) }
 // params to send (see CheckSend) or the failure to answer instead. A
 // command for a call that is not running, and one CheckSend refuses, are
 // logged; the latter also fails its call (see Begin).
-func (g *Gate) Check(callID, command string, params json.RawMessage, lookup Lookup) (json.RawMessage, *envelope.Error) {
+func (g *Gate) Check(callID, command string, params json.RawMessage, lookup Lookup) (json.RawMessage, *contract.Error) {
 	g.mu.Lock()
 	lc := g.calls[callID]
 	var call SendCall
@@ -122,7 +123,7 @@ func (g *Gate) Check(callID, command string, params json.RawMessage, lookup Look
 		if callID == "" {
 			what = "no call (the command carries no call id: is the toolset built with an SDK older than the server? rebuild it)"
 		}
-		e := envelope.Errorf(envelope.ValidationError,
+		e := contract.Errorf(contract.ValidationError,
 			"Toolset '%s' sent '%s' for %s: a toolset sends editor commands only while the call they serve runs. Nothing was sent to the editor. This is a bug in toolset '%s': report it to its author, or disable it with godot_disable_toolset.",
 			g.toolset, command, what, g.toolset)
 		g.log.Warn("refused a toolset's editor command outside its call", "toolset", g.toolset, "command", command, "call_id", callID)

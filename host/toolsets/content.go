@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // resources converts the toolset's declared resources and templates into
@@ -45,7 +45,7 @@ func (m *Manager) prompts(e *entry) []mcpserver.Prompt {
 // contentCall runs fn against e's live plugin with the call timeout, and
 // records a plugin that died meanwhile as crashed, as a tool call does; it
 // then returns the error to answer instead of fn's result.
-func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn func(context.Context, Plugin)) *envelope.Error {
+func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn func(context.Context, Plugin)) *contract.Error {
 	defer m.use(e)()
 	p, perr := m.running(ctx, e)
 	if perr != nil {
@@ -66,12 +66,12 @@ func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn fun
 		return nil
 	}
 	m.release(dead)
-	return envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; the next request restarts it (possible %s).", e.spec.Name, what, back)
+	return contract.Errorf(contract.InternalError, "Toolset %q crashed during %s; the next request restarts it (possible %s).", e.spec.Name, what, back)
 }
 
 // reader reads a resource of e; template is set for a resource template.
 func (m *Manager) reader(e *entry, template string) mcpserver.ResourceReader {
-	return func(ctx context.Context, uri string, params map[string]string) ([]mcpserver.ResourceContents, *envelope.Error) {
+	return func(ctx context.Context, uri string, params map[string]string) ([]mcpserver.ResourceContents, *contract.Error) {
 		var res plugmodel.ResourceResult
 		if err := m.contentCall(ctx, e, fmt.Sprintf("resources/read %s", uri), func(ctx context.Context, p Plugin) {
 			res = p.ReadResource(ctx, plugmodel.ResourceRequest{URI: uri, Template: template, Params: params})

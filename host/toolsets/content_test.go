@@ -6,9 +6,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // richPlugin is a fakePlugin that also serves resources and prompts.
@@ -21,7 +21,7 @@ func (p *richPlugin) ReadResource(_ context.Context, req plugmodel.ResourceReque
 	uri := req.URI
 	p.reads = append(p.reads, uri+" "+req.Template+" "+req.Params["n"])
 	if uri == "fix://gone" {
-		return plugmodel.ResourceResult{Err: envelope.Errorf(envelope.ResourceNotFound, "gone")}
+		return plugmodel.ResourceResult{Err: contract.Errorf(contract.ResourceNotFound, "gone")}
 	}
 	return plugmodel.ResourceResult{Contents: []plugmodel.ResourceContents{{URI: uri, Text: "t", MimeType: "text/plain"}}}
 }
@@ -98,7 +98,7 @@ func TestResourcesPromptsAndUnqualifiedNames(t *testing.T) {
 			if _, rerr := out.Resources[2].Read(ctx, "fix://t/5", map[string]string{"n": "5"}); rerr != nil {
 				t.Errorf("read template: %v", rerr)
 			}
-			if _, rerr := out.Resources[1].Read(ctx, "fix://gone", nil); rerr == nil || rerr.Code != envelope.ResourceNotFound {
+			if _, rerr := out.Resources[1].Read(ctx, "fix://gone", nil); rerr == nil || rerr.Code != contract.ResourceNotFound {
 				t.Errorf("read gone: %v", rerr)
 			}
 			if !slices.Equal(last.reads, []string{"fix://static  ", "fix://t/5 fix://t/{n} 5", "fix://gone  "}) {
@@ -119,7 +119,7 @@ func TestResourcesPromptsAndUnqualifiedNames(t *testing.T) {
 				t.Errorf("disable = %+v", dis)
 			}
 			// Disabled: reads are refused, not sent to a stopped plugin.
-			if _, rerr := out.Resources[0].Read(ctx, "fix://static", nil); rerr == nil || rerr.Code != envelope.PreconditionFailed {
+			if _, rerr := out.Resources[0].Read(ctx, "fix://static", nil); rerr == nil || rerr.Code != contract.PreconditionFailed {
 				t.Errorf("read after disable: %v", rerr)
 			}
 		})

@@ -6,20 +6,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 type fakeEditorCode struct {
-	refuse  *envelope.Error
+	refuse  *contract.Error
 	ensured []string
 	removed []string
 	note    string
 }
 
-func (f *fakeEditorCode) Ensure(_ context.Context, info plugmodel.ToolsetInfo) *envelope.Error {
+func (f *fakeEditorCode) Ensure(_ context.Context, info plugmodel.ToolsetInfo) *contract.Error {
 	f.ensured = append(f.ensured, info.Name+"@"+info.EditorVersion)
 	if f.refuse != nil {
 		e := *f.refuse
@@ -69,7 +69,7 @@ func TestEditorCodeHook(t *testing.T) {
 	if res := exec(context.Background(), mcpserver.Call{Tool: "godot_hello_do", Arguments: json.RawMessage(`{}`)}); res.Err != nil || calls != 1 {
 		t.Fatalf("call: %+v %d", res.Err, calls)
 	}
-	ec.refuse = envelope.Precondition("toolset_editor_code", "stale.")
+	ec.refuse = contract.Precondition("toolset_editor_code", "stale.")
 	res := exec(context.Background(), mcpserver.Call{Tool: "godot_hello_do", Arguments: json.RawMessage(`{}`)})
 	if res.Err == nil || res.Err.Required != "toolset_editor_code" || !strings.Contains(res.Err.Hint, "godot_hello_do was not run: stale.") || calls != 1 {
 		t.Fatalf("stale call: %+v (plugin calls %d)", res.Err, calls)

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Processes follow use: a toolset enabled with a known description
@@ -22,7 +22,7 @@ type Trust interface {
 	// executable at path (of toolset name) when its SHA-256 is not the one
 	// pinned for it. With no pin yet, record pins it (trust on first use:
 	// an enable) and otherwise it passes unpinned (a describe).
-	Check(name, path string, record bool) *envelope.Error
+	Check(name, path string, record bool) *contract.Error
 	// Pinned is the SHA-256 pinned for the executable at path ("" when none).
 	Pinned(path string) string
 }
@@ -52,7 +52,7 @@ func (m *Manager) loadStatic() {
 
 // checkTrust applies the pin of a third-party toolset (built-ins are the
 // host binary itself and are not pinned).
-func (m *Manager) checkTrust(e *entry, record bool) *envelope.Error {
+func (m *Manager) checkTrust(e *entry, record bool) *contract.Error {
 	if m.trust == nil || e.spec.BuiltIn {
 		return nil
 	}
@@ -71,16 +71,16 @@ func (m *Manager) knownInfo(e *entry, stamp fileStamp) bool {
 
 // enableLazy enables e from its known description without starting its
 // plugin: the first call starts it. Caller holds e.op.
-func (m *Manager) enableLazy(ctx context.Context, e *entry, godotVersion string, editorCode bool) (mcpserver.EnableOutcome, *envelope.Error) {
+func (m *Manager) enableLazy(ctx context.Context, e *entry, godotVersion string, editorCode bool) (mcpserver.EnableOutcome, *contract.Error) {
 	e.mu.Lock()
 	info := *e.info
 	e.mu.Unlock()
 	name := e.spec.Name
 	if c := m.nameConflict(e, &info); c != "" {
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
+		return mcpserver.EnableOutcome{}, contract.Errorf(contract.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
 	}
 	if m.ctx.Err() != nil {
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "The server is shutting down; toolset %q was not enabled.", name)
+		return mcpserver.EnableOutcome{}, contract.Errorf(contract.InternalError, "The server is shutting down; toolset %q was not enabled.", name)
 	}
 	// The editor code is installed now: the editor runs it, not the plugin.
 	if editorCode {
@@ -96,7 +96,7 @@ func (m *Manager) enableLazy(ctx context.Context, e *entry, godotVersion string,
 	}
 	if reason := incompatible(name, info.MinGodot, godotVersion); reason != "" {
 		e.state, e.lastErr = StateIncompatible, reason
-		return mcpserver.EnableOutcome{}, envelope.Precondition(envelope.RequireGodotVersion, reason+" Open the project in a newer Godot.")
+		return mcpserver.EnableOutcome{}, contract.Precondition(contract.RequireGodotVersion, reason+" Open the project in a newer Godot.")
 	}
 	e.enabled, e.state, e.lastErr, e.backoff, e.failed = true, StateIdle, "", 0, false
 	e.restartAt = time.Time{}
@@ -200,7 +200,7 @@ func pidOf(p Plugin) int {
 // for a built-in, which is this binary). A changed executable that is not
 // trusted is refused here (required: plugin_trusted), before anything is
 // stopped. godot_enable_toolset then restarts the toolset from the new file.
-func (m *Manager) Changed(name string) (string, *envelope.Error) {
+func (m *Manager) Changed(name string) (string, *contract.Error) {
 	m.loadStatic()
 	e, ok := m.entries[name]
 	if !ok {

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // builtinInfo is what the fake launcher's plugins describe, as the host
@@ -163,9 +163,9 @@ func TestLazyStartRefusesAChangedToolset(t *testing.T) {
 
 type refuseTrust struct{ checks []bool }
 
-func (r *refuseTrust) Check(name, path string, record bool) *envelope.Error {
+func (r *refuseTrust) Check(name, path string, record bool) *contract.Error {
 	r.checks = append(r.checks, record)
-	return envelope.Precondition(envelope.RequirePluginTrusted, "changed: run godot-mcp toolset trust "+name)
+	return contract.Precondition(contract.RequirePluginTrusted, "changed: run godot-mcp toolset trust "+name)
 }
 func (r *refuseTrust) Pinned(string) string { return "abc" }
 
@@ -186,7 +186,7 @@ func TestUntrustedExecutableIsNeverStarted(t *testing.T) {
 		t.Fatalf("listed: %+v", list[1])
 	}
 	_, err := m.Enable(context.Background(), "hello", "")
-	if err == nil || err.Code != envelope.PreconditionFailed || err.Required != envelope.RequirePluginTrusted {
+	if err == nil || err.Code != contract.PreconditionFailed || err.Required != contract.RequirePluginTrusted {
 		t.Fatalf("enable: %+v", err)
 	}
 	if _, err := m.Enable(context.Background(), "scene", ""); err != nil {

@@ -17,11 +17,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
-	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Plugin is a running toolset, as the manager programs against it: the
@@ -115,7 +114,7 @@ type Options struct {
 type EditorCode interface {
 	// Ensure installs and loads info's editor code if the editor does not
 	// run its current version; an error refuses the enable or the call.
-	Ensure(ctx context.Context, info plugmodel.ToolsetInfo) *envelope.Error
+	Ensure(ctx context.Context, info plugmodel.ToolsetInfo) *contract.Error
 	// Remove unloads and deletes it; note says what was kept and why.
 	Remove(ctx context.Context, info plugmodel.ToolsetInfo) (note string)
 }
@@ -509,22 +508,22 @@ func (m *Manager) ToolOwner(ctx context.Context, tool string) (string, bool) {
 
 // Enable starts the toolset's plugin, installs its editor code and returns
 // its tools. It retries a toolset whose start or describe failed before.
-func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *envelope.Error) {
+func (m *Manager) Enable(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *contract.Error) {
 	return m.enable(ctx, name, godotVersion, true)
 }
 
 // EnableStaged is Enable without installing the toolset's editor code: the
 // caller installs it (InstallEditorCode) once it accepted every toolset it
 // enables together, or takes the toolset back with AbortStaged.
-func (m *Manager) EnableStaged(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *envelope.Error) {
+func (m *Manager) EnableStaged(ctx context.Context, name, godotVersion string) (mcpserver.EnableOutcome, *contract.Error) {
 	return m.enable(ctx, name, godotVersion, false)
 }
 
 // InstallEditorCode has the editor run the enabled toolset's editor code.
-func (m *Manager) InstallEditorCode(ctx context.Context, name string) *envelope.Error {
+func (m *Manager) InstallEditorCode(ctx context.Context, name string) *contract.Error {
 	e, ok := m.entries[name]
 	if !ok {
-		return envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
+		return contract.Errorf(contract.ValidationError, "Unknown toolset %q.", name)
 	}
 	e.mu.Lock()
 	info := e.info
@@ -546,11 +545,11 @@ func (m *Manager) AbortStaged(ctx context.Context, name string) {
 	_, _ = m.disable(ctx, name, false)
 }
 
-func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorCode bool) (mcpserver.EnableOutcome, *envelope.Error) {
+func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorCode bool) (mcpserver.EnableOutcome, *contract.Error) {
 	m.loadStatic()
 	e, ok := m.entries[name]
 	if !ok {
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
+		return mcpserver.EnableOutcome{}, contract.Errorf(contract.ValidationError, "Unknown toolset %q.", name)
 	}
 	e.op.Lock()
 	defer e.op.Unlock()
@@ -561,7 +560,7 @@ func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorC
 	}
 	if c := m.nameConflict(e, nil); c != "" {
 		e.mu.Unlock()
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
+		return mcpserver.EnableOutcome{}, contract.Errorf(contract.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
 	}
 	dead := m.detach(e) // normally nil: a disabled toolset has no plugin
 	prev := e.state
@@ -595,7 +594,7 @@ func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorC
 		if !e.spec.BuiltIn {
 			where = fmt.Sprintf("check its executable %s and the server log (stderr); it is retried when the file changes or on the next godot_enable_toolset", e.spec.Path)
 		}
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "Toolset %q failed to start: %v. %s.", name, err, upperFirst(where))
+		return mcpserver.EnableOutcome{}, contract.Errorf(contract.InternalError, "Toolset %q failed to start: %v. %s.", name, err, upperFirst(where))
 	}
 	info := p.Info()
 	if m.ctx.Err() != nil {
@@ -603,14 +602,14 @@ func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorC
 		e.mu.Lock()
 		e.state = prev
 		e.mu.Unlock()
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "The server is shutting down; toolset %q was not enabled.", name)
+		return mcpserver.EnableOutcome{}, contract.Errorf(contract.InternalError, "The server is shutting down; toolset %q was not enabled.", name)
 	}
 	if c := m.nameConflict(e, &info); c != "" {
 		m.release(p)
 		e.mu.Lock()
 		e.info, e.infoStamp, e.state = &info, stamp, prev
 		e.mu.Unlock()
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
+		return mcpserver.EnableOutcome{}, contract.Errorf(contract.ValidationError, "Toolset %q cannot be enabled: %s.", name, c)
 	}
 	if editorCode { // else the caller installs it (InstallEditorCode)
 		if perr := m.ensureEditorCode(ctx, info); perr != nil {
@@ -634,7 +633,7 @@ func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorC
 		e.state, e.lastErr = StateIncompatible, reason
 		e.mu.Unlock()
 		m.release(p)
-		return mcpserver.EnableOutcome{}, envelope.Precondition(envelope.RequireGodotVersion, reason+" Open the project in a newer Godot.")
+		return mcpserver.EnableOutcome{}, contract.Precondition(contract.RequireGodotVersion, reason+" Open the project in a newer Godot.")
 	}
 	defer e.mu.Unlock()
 	e.plugin, e.info, e.infoStamp = p, &info, stamp
@@ -662,14 +661,14 @@ func upperFirst(s string) string {
 
 // Disable stops the toolset's plugin, removes its editor code and returns
 // the tool names to remove.
-func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOutcome, *envelope.Error) {
+func (m *Manager) Disable(ctx context.Context, name string) (mcpserver.DisableOutcome, *contract.Error) {
 	return m.disable(ctx, name, true)
 }
 
-func (m *Manager) disable(ctx context.Context, name string, editorCode bool) (mcpserver.DisableOutcome, *envelope.Error) {
+func (m *Manager) disable(ctx context.Context, name string, editorCode bool) (mcpserver.DisableOutcome, *contract.Error) {
 	e, ok := m.entries[name]
 	if !ok {
-		return mcpserver.DisableOutcome{}, envelope.Errorf(envelope.ValidationError, "Unknown toolset %q.", name)
+		return mcpserver.DisableOutcome{}, contract.Errorf(contract.ValidationError, "Unknown toolset %q.", name)
 	}
 	e.op.Lock()
 	defer e.op.Unlock()
@@ -821,7 +820,7 @@ func (m *Manager) convertTools(e *entry) []mcpserver.Tool {
 	for _, t := range e.info.Tools {
 		def := mcpserver.ToolDef{
 			Name: m.servedName(e, t.Name), Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
-			Class: safety.Class(t.Safety), Preconditions: t.Preconditions,
+			Class: contract.Class(t.Safety), Preconditions: t.Preconditions,
 			InputSchema: t.InputSchema, OutputSchema: mcpserver.OpenSchema(t.OutputSchema),
 			Preview: t.DryRun, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
 		}
@@ -831,7 +830,7 @@ func (m *Manager) convertTools(e *entry) []mcpserver.Tool {
 }
 
 // running returns the live plugin, restarting a crashed one (with backoff).
-func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Error) {
+func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *contract.Error) {
 	p, perr := m.live(e)
 	if p != nil || perr != nil {
 		return p, perr
@@ -862,16 +861,16 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 	defer e.mu.Unlock()
 	if err != nil {
 		m.crashed(e, err.Error())
-		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q could not be %s: %v. The next call retries it (possible %s); or disable and enable it.", e.spec.Name, verb, err, m.comesBack(e))
+		return nil, contract.Errorf(contract.InternalError, "Toolset %q could not be %s: %v. The next call retries it (possible %s); or disable and enable it.", e.spec.Name, verb, err, m.comesBack(e))
 	}
 	if !e.enabled || m.ctx.Err() != nil {
 		go m.release(p)
-		return nil, envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled. Call godot_enable_toolset first.", e.spec.Name))
+		return nil, contract.Precondition(contract.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled. Call godot_enable_toolset first.", e.spec.Name))
 	}
 	if e.info != nil && !sameSurface(*e.info, p.Info()) {
 		go m.release(p)
 		e.lastErr = "its executable changed since it was enabled: it now declares other tools"
-		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q changed on disk since it was enabled (it now declares other tools, resources or prompts); its tools were not run. Disable and enable it again to serve the new ones.", e.spec.Name)
+		return nil, contract.Errorf(contract.InternalError, "Toolset %q changed on disk since it was enabled (it now declares other tools, resources or prompts); its tools were not run. Disable and enable it again to serve the new ones.", e.spec.Name)
 	}
 	m.log.Info("toolset "+verb, "name", e.spec.Name, "pid", pidOf(p))
 	e.plugin, e.state, e.lastErr = p, StateRunning, ""
@@ -880,11 +879,11 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 
 // live returns e's running plugin; (nil, nil) means it must be
 // (re)started now; an error means not now (disabled, or in its backoff).
-func (m *Manager) live(e *entry) (Plugin, *envelope.Error) {
+func (m *Manager) live(e *entry) (Plugin, *contract.Error) {
 	e.mu.Lock()
 	if !e.enabled {
 		e.mu.Unlock()
-		return nil, envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
+		return nil, contract.Precondition(contract.RequireToolsetEnabled, fmt.Sprintf("Toolset %q is disabled. Call godot_enable_toolset first.", e.spec.Name))
 	}
 	if e.plugin != nil && !e.plugin.Exited() {
 		defer e.mu.Unlock()
@@ -902,7 +901,7 @@ func (m *Manager) live(e *entry) (Plugin, *envelope.Error) {
 	e.mu.Unlock()
 	m.release(dead) // releases the dead plugin's client and broker
 	if wait > 0 {
-		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q crashed (%s) and restarts in %s; retry after that.", e.spec.Name, why, roundUp(wait))
+		return nil, contract.Errorf(contract.InternalError, "Toolset %q crashed (%s) and restarts in %s; retry after that.", e.spec.Name, why, roundUp(wait))
 	}
 	return nil, nil
 }
@@ -985,16 +984,16 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		e.mu.Unlock()
 		switch {
 		case !ours && res.Err != nil:
-			res.Err = envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
+			res.Err = contract.Precondition(contract.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
 		case crashed:
 			m.release(gone) // releases the dead plugin's client and broker
-			res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
+			res.Err = contract.Errorf(contract.InternalError, "Toolset %q crashed during %s; the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
 		case gone != nil && frozen:
 			m.kill(gone)
-			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q stopped (its process was frozen, e.g. by SIGSTOP or a debugger) during %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
+			res.Err = contract.Errorf(contract.Timeout, "Toolset %q stopped (its process was frozen, e.g. by SIGSTOP or a debugger) during %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
 		case gone != nil:
 			m.kill(gone)
-			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q did not answer %s within %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run; if it hangs again, report it to the toolset's author.", e.spec.Name, call.Tool, m.callTimeout, back)
+			res.Err = contract.Errorf(contract.Timeout, "Toolset %q did not answer %s within %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run; if it hangs again, report it to the toolset's author.", e.spec.Name, call.Tool, m.callTimeout, back)
 		}
 		return res
 	}
@@ -1079,7 +1078,7 @@ func SurfaceFromInfo(info plugmodel.ToolsetInfo) mcpserver.SurfaceToolset {
 
 // ensureEditorCode has the editor run info's editor code (nil when the
 // toolset ships none or no installer is configured).
-func (m *Manager) ensureEditorCode(ctx context.Context, info plugmodel.ToolsetInfo) *envelope.Error {
+func (m *Manager) ensureEditorCode(ctx context.Context, info plugmodel.ToolsetInfo) *contract.Error {
 	if m.editorCode == nil || len(info.EditorFiles) == 0 {
 		return nil
 	}

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 type fakePlugin struct {
@@ -30,11 +30,11 @@ func (p *fakePlugin) Exited() bool                { return p.exited.Load() || p.
 func (p *fakePlugin) Stop(context.Context) error  { p.stopped.Store(true); return nil }
 
 func (p *fakePlugin) ReadResource(context.Context, plugmodel.ResourceRequest) plugmodel.ResourceResult {
-	return plugmodel.ResourceResult{Err: envelope.Errorf(envelope.ResourceNotFound, "the fake serves no resources")}
+	return plugmodel.ResourceResult{Err: contract.Errorf(contract.ResourceNotFound, "the fake serves no resources")}
 }
 
 func (p *fakePlugin) GetPrompt(context.Context, plugmodel.PromptRequest) plugmodel.PromptResult {
-	return plugmodel.PromptResult{Err: envelope.Errorf(envelope.ResourceNotFound, "the fake serves no prompts")}
+	return plugmodel.PromptResult{Err: contract.Errorf(contract.ResourceNotFound, "the fake serves no prompts")}
 }
 func (p *fakePlugin) Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 	return p.call(ctx, req)
@@ -160,7 +160,7 @@ func TestMinGodotGate(t *testing.T) {
 	l := &fakeLauncher{minGodot: "4.4"}
 	m := newManager(l, 0)
 	_, err := m.Enable(context.Background(), "scene", "4.3.0.stable")
-	if err == nil || err.Code != envelope.PreconditionFailed || err.Required != envelope.RequireGodotVersion {
+	if err == nil || err.Code != contract.PreconditionFailed || err.Required != contract.RequireGodotVersion {
 		t.Fatalf("want godot_version precondition, got %v", err)
 	}
 	if len(m.Enabled()) != 0 || !l.last.stopped.Load() {
@@ -180,7 +180,7 @@ func TestLaunchFailure(t *testing.T) {
 	l := &fakeLauncher{fail: errors.New("exec format error")}
 	m := newManager(l, 0)
 	_, err := m.Enable(context.Background(), "hello", "")
-	if err == nil || err.Code != envelope.InternalError {
+	if err == nil || err.Code != contract.InternalError {
 		t.Fatalf("got %v", err)
 	}
 	if st := m.List(context.Background()); st[1].LastError == "" {
@@ -193,7 +193,7 @@ func TestCrashRestartsWithBackoff(t *testing.T) {
 	l.call = func(p *fakePlugin, ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		if l.byName["scene"] == 1 {
 			p.exited.Store(true) // dies mid-call
-			return plugmodel.CallResult{Err: envelope.Errorf(envelope.InternalError, "transport closed")}
+			return plugmodel.CallResult{Err: contract.Errorf(contract.InternalError, "transport closed")}
 		}
 		return plugmodel.CallResult{Structured: json.RawMessage(`{}`)}
 	}
@@ -201,7 +201,7 @@ func TestCrashRestartsWithBackoff(t *testing.T) {
 	out, _ := m.Enable(context.Background(), "scene", "")
 	exec := out.Tools[0].Exec
 	res := exec(context.Background(), mcpserver.Call{})
-	if res.Err == nil || res.Err.Code != envelope.InternalError {
+	if res.Err == nil || res.Err.Code != contract.InternalError {
 		t.Fatalf("crash: %+v", res)
 	}
 	if st := m.List(context.Background()); st[0].State != StateCrashed {
@@ -231,7 +231,7 @@ func TestHungPluginIsKilled(t *testing.T) {
 	l.call = func(p *fakePlugin, ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		if l.count() == 1 {
 			<-ctx.Done() // hangs until the host gives up
-			return plugmodel.CallResult{Err: envelope.Errorf(envelope.Timeout, "deadline")}
+			return plugmodel.CallResult{Err: contract.Errorf(contract.Timeout, "deadline")}
 		}
 		return plugmodel.CallResult{Structured: json.RawMessage(`{}`)}
 	}
@@ -239,7 +239,7 @@ func TestHungPluginIsKilled(t *testing.T) {
 	out, _ := m.Enable(context.Background(), "scene", "")
 	start := time.Now()
 	res := out.Tools[0].Exec(context.Background(), mcpserver.Call{})
-	if res.Err == nil || res.Err.Code != envelope.Timeout || time.Since(start) > 2*time.Second {
+	if res.Err == nil || res.Err.Code != contract.Timeout || time.Since(start) > 2*time.Second {
 		t.Fatalf("hang: want TIMEOUT, got %+v after %v", res, time.Since(start))
 	}
 	if !strings.Contains(res.Err.Hint, "killed") || !strings.Contains(res.Err.Hint, "possible in 500ms") {
@@ -304,7 +304,7 @@ func TestStuckPluginNeverStallsOthers(t *testing.T) {
 	}
 	// While stuck is being described (and while it is being enabled),
 	// enabling, listing and disabling scene do not wait for it.
-	enabling := make(chan *envelope.Error, 1)
+	enabling := make(chan *contract.Error, 1)
 	go func() { _, err := m.Enable(context.Background(), "stuck", ""); enabling <- err }()
 	time.Sleep(50 * time.Millisecond)
 	start = time.Now()
@@ -318,7 +318,7 @@ func TestStuckPluginNeverStallsOthers(t *testing.T) {
 	if d := time.Since(start); d > 300*time.Millisecond {
 		t.Fatalf("scene enable/list/disable took %v while stuck was starting", d)
 	}
-	if err := <-enabling; err == nil || err.Code != envelope.InternalError || !strings.Contains(err.Hint, "handshake") || !strings.Contains(err.Hint, exe) {
+	if err := <-enabling; err == nil || err.Code != contract.InternalError || !strings.Contains(err.Hint, "handshake") || !strings.Contains(err.Hint, exe) {
 		t.Fatalf("enabling stuck: %v", err)
 	}
 
@@ -411,7 +411,7 @@ func TestMinGodotForAnEditorConnectingDuringEnable(t *testing.T) {
 		return l.launch(ctx, spec)
 	}})
 	defer m.Close()
-	done := make(chan *envelope.Error, 1)
+	done := make(chan *contract.Error, 1)
 	go func() { _, err := m.Enable(context.Background(), "scene", ""); done <- err }()
 	time.Sleep(20 * time.Millisecond)
 	start := time.Now()
@@ -422,7 +422,7 @@ func TestMinGodotForAnEditorConnectingDuringEnable(t *testing.T) {
 		t.Fatalf("EditorChanged waited %v on a plugin start", d)
 	}
 	close(gate)
-	if err := <-done; err == nil || err.Required != envelope.RequireGodotVersion {
+	if err := <-done; err == nil || err.Required != contract.RequireGodotVersion {
 		t.Fatalf("enable finished after a 4.3 editor connected: %v", err)
 	}
 	if len(m.Enabled()) != 0 {
@@ -446,7 +446,7 @@ func TestNameConflictsRefused(t *testing.T) {
 		{Name: "ok", Path: "/plugins/ok"},
 	}})
 	_, err := m.Enable(context.Background(), "scene_delete", "")
-	if err == nil || err.Code != envelope.ValidationError || l.byName["scene_delete"] != 0 {
+	if err == nil || err.Code != contract.ValidationError || l.byName["scene_delete"] != 0 {
 		t.Fatalf("scene_delete: %+v (launched %d times)", err, l.byName["scene_delete"])
 	}
 	launch := m.launch
@@ -458,7 +458,7 @@ func TestNameConflictsRefused(t *testing.T) {
 		return p, err
 	}
 	_, err = m.Enable(context.Background(), "get", "")
-	if err == nil || err.Code != envelope.ValidationError || !l.last.stopped.Load() {
+	if err == nil || err.Code != contract.ValidationError || !l.last.stopped.Load() {
 		t.Fatalf("get: %+v (stopped %v)", err, l.last.stopped.Load())
 	}
 	for _, st := range m.List(context.Background()) {

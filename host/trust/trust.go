@@ -25,8 +25,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/nolinks"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // FileName is the trust file, relative to the user's config directory.
@@ -224,28 +224,28 @@ func (s *Store) record(name, path, sum string, replace bool) (Pin, error) {
 // its SHA-256 is not the one pinned for path (name is the toolset's, for
 // messages and the record). With no pin, record pins it (trust on first
 // use); otherwise it passes.
-func (s *Store) Check(name, path string, record bool) *envelope.Error {
+func (s *Store) Check(name, path string, record bool) *contract.Error {
 	sum, err := s.sum(path)
 	if err != nil {
-		return envelope.Errorf(envelope.InternalError, "Toolset %q: cannot read its executable %s to check it is the one trusted: %v.", name, path, err)
+		return contract.Errorf(contract.InternalError, "Toolset %q: cannot read its executable %s to check it is the one trusted: %v.", name, path, err)
 	}
 	pins, err := s.Pins()
 	if err != nil {
-		return envelope.Precondition(envelope.RequirePluginTrusted, fmt.Sprintf("Toolset %q was not started: the trusted-plugins file cannot be read (%v). Fix or remove %s, then run `godot-mcp toolset trust %s`.", name, err, s.Path(), name))
+		return contract.Precondition(contract.RequirePluginTrusted, fmt.Sprintf("Toolset %q was not started: the trusted-plugins file cannot be read (%v). Fix or remove %s, then run `godot-mcp toolset trust %s`.", name, err, s.Path(), name))
 	}
 	pin, ok := pins[key(path)]
 	switch {
 	case ok && pin.SHA256 == sum:
 		return nil
 	case ok:
-		return envelope.Precondition(envelope.RequirePluginTrusted, fmt.Sprintf(
+		return contract.Precondition(contract.RequirePluginTrusted, fmt.Sprintf(
 			"Toolset %q was not started: its executable %s changed since it was trusted (SHA-256 %s, trusted %s; now %s). If you installed this version yourself, run `godot-mcp toolset trust %s` and enable it again; otherwise remove the file.",
 			name, path, short(pin.SHA256), pin.TrustedAt.Format(time.DateOnly), short(sum), name))
 	case !record:
 		return nil
 	}
 	if pin, err = s.record(name, path, sum, false); err != nil {
-		return envelope.Errorf(envelope.InternalError, "Toolset %q: could not record its executable's SHA-256 in %s: %v.", name, s.Path(), err)
+		return contract.Errorf(contract.InternalError, "Toolset %q: could not record its executable's SHA-256 in %s: %v.", name, s.Path(), err)
 	}
 	if pin.SHA256 != sum { // another process pinned another version meanwhile
 		return s.Check(name, path, false)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 func writeExe(t *testing.T, path, content string) {
@@ -50,7 +50,7 @@ func TestTrustOnFirstUse(t *testing.T) {
 	writeExe(t, exe, "v2")
 	for _, record := range []bool{false, true} {
 		err := s.Check("hello", exe, record)
-		if err == nil || err.Code != envelope.PreconditionFailed || err.Required != envelope.RequirePluginTrusted ||
+		if err == nil || err.Code != contract.PreconditionFailed || err.Required != contract.RequirePluginTrusted ||
 			!strings.Contains(err.Hint, "godot-mcp toolset trust hello") {
 			t.Fatalf("changed executable (record %v): %+v", record, err)
 		}
@@ -78,7 +78,7 @@ func TestTrustFileFollowsNoLink(t *testing.T) {
 	if _, err := s.Trust("hello", exe); err == nil {
 		t.Fatal("trusted through a link")
 	}
-	if err := s.Check("hello", exe, true); err == nil || err.Code != envelope.PreconditionFailed {
+	if err := s.Check("hello", exe, true); err == nil || err.Code != contract.PreconditionFailed {
 		t.Fatalf("check with a linked trust file: %+v", err)
 	}
 	if raw, _ := os.ReadFile(elsewhere); string(raw) != "keep" {
@@ -101,7 +101,7 @@ func TestRewrittenFileIsHashedAgain(t *testing.T) {
 	}
 	f.WriteString("v2") // same size, same inode
 	f.Close()
-	if err := s.Check("hello", exe, true); err == nil || err.Required != envelope.RequirePluginTrusted {
+	if err := s.Check("hello", exe, true); err == nil || err.Required != contract.RequirePluginTrusted {
 		t.Fatalf("a file rewritten in place passed: %+v", err)
 	}
 }
@@ -125,7 +125,7 @@ func TestRememberedHashFollowsTheFile(t *testing.T) {
 	f.WriteString("v2")
 	f.Close()
 	os.Chtimes(exe, old, old) // mtime put back: the change time still moves
-	if err := s.Check("hello", exe, true); err == nil || err.Required != envelope.RequirePluginTrusted {
+	if err := s.Check("hello", exe, true); err == nil || err.Required != contract.RequirePluginTrusted {
 		t.Fatalf("a file rewritten in place with its mtime put back passed: %+v", err)
 	}
 }

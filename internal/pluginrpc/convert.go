@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"log/slog"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // This file is the one boundary between the model (internal/plugmodel) and
@@ -80,7 +80,7 @@ func infoFromProto(d *pluginproto.DescribeResponse) plugmodel.ToolsetInfo {
 	return info
 }
 
-func errorToProto(e *envelope.Error) *pluginproto.Error {
+func errorToProto(e *contract.Error) *pluginproto.Error {
 	if e == nil {
 		return nil
 	}
@@ -88,11 +88,11 @@ func errorToProto(e *envelope.Error) *pluginproto.Error {
 }
 
 // errorFromProto keeps the code as sent, known or not (the host checks it).
-func errorFromProto(e *pluginproto.Error) *envelope.Error {
+func errorFromProto(e *pluginproto.Error) *contract.Error {
 	if e == nil {
 		return nil
 	}
-	return &envelope.Error{Code: envelope.ErrorCode(e.GetCode()), Hint: e.GetHint(), Required: e.GetRequired()}
+	return &contract.Error{Code: contract.ErrorCode(e.GetCode()), Hint: e.GetHint(), Required: e.GetRequired()}
 }
 
 func contentToProto(c plugmodel.Content) *pluginproto.Content {

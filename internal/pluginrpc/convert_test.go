@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Every field of every model type crosses the wire and comes back as it
@@ -35,8 +35,8 @@ func TestModelRoundTrips(t *testing.T) {
 	content := []plugmodel.Content{{Type: "image", Data: []byte{1}, MimeType: "image/png"}, {Type: "resource", URI: "x://a", Text: "t", MimeType: "text/plain"}}
 	for _, res := range []plugmodel.CallResult{
 		{Structured: json.RawMessage(`{"a":1}`), Content: content},
-		{Err: envelope.Precondition("confirm", "confirm it")},
-		{Err: &envelope.Error{Code: "UNKNOWN", Hint: "kept for the host to refuse"}},
+		{Err: contract.Precondition("confirm", "confirm it")},
+		{Err: &contract.Error{Code: "UNKNOWN", Hint: "kept for the host to refuse"}},
 	} {
 		if got := resultFromProto(resultToProto(res)); !reflect.DeepEqual(got, res) {
 			t.Errorf("result:\n got %+v\nwant %+v", got, res)
@@ -48,7 +48,7 @@ func TestModelRoundTrips(t *testing.T) {
 	}
 	for _, res := range []plugmodel.ResourceResult{
 		{Contents: []plugmodel.ResourceContents{{URI: "x://a", MimeType: "text/plain", Text: "hi"}, {URI: "x://b", Blob: []byte{0, 1}, Binary: true}}},
-		{Err: envelope.Errorf(envelope.ResourceNotFound, "no")},
+		{Err: contract.Errorf(contract.ResourceNotFound, "no")},
 	} {
 		if got := resourceResultFromProto(resourceResultToProto(res)); !reflect.DeepEqual(got, res) {
 			t.Errorf("resource result:\n got %+v\nwant %+v", got, res)
@@ -60,7 +60,7 @@ func TestModelRoundTrips(t *testing.T) {
 	}
 	for _, res := range []plugmodel.PromptResult{
 		{Description: "d", Messages: []plugmodel.PromptMessage{{Role: "user", Content: content[0]}, {Role: "assistant", Content: content[1]}}},
-		{Err: envelope.Errorf(envelope.ValidationError, "no")},
+		{Err: contract.Errorf(contract.ValidationError, "no")},
 	} {
 		if got := promptResultFromProto(promptResultToProto(res)); !reflect.DeepEqual(got, res) {
 			t.Errorf("prompt result:\n got %+v\nwant %+v", got, res)

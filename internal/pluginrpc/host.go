@@ -9,9 +9,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // hostServer serves the host's plugmodel.Host to one plugin.
@@ -39,7 +39,7 @@ func (h *hostServer) send(ctx context.Context, req *pluginproto.SendRequest) *pl
 	timeout := time.Duration(max(req.GetTimeoutMs(), 0)) * time.Millisecond
 	res, err := h.host.Send(ctx, req.GetCallId(), req.GetCommand(), params, timeout)
 	if err != nil {
-		e := envelope.AsError(err)
+		e := contract.AsError(err)
 		return &pluginproto.SendResponse{Error: string(e.Code), Hint: e.Hint, Required: e.Required}
 	}
 	return &pluginproto.SendResponse{Ok: true, ResultJson: res}
@@ -59,7 +59,7 @@ func (h *hostServer) Log(ctx context.Context, req *pluginproto.LogRequest) (*plu
 }
 
 // hostClient is the host's services seen from the plugin: a plugmodel.Host
-// over the GRPCBroker connection. Its errors are *envelope.Error.
+// over the GRPCBroker connection. Its errors are *contract.Error.
 type hostClient struct {
 	client pluginproto.HostClient
 	sends  *pluginproto.Mux[pluginproto.SendStreamRequest, pluginproto.SendStreamResponse]
@@ -92,22 +92,22 @@ func (b *hostClient) Send(ctx context.Context, callID, command string, params js
 		}
 		return res, nil
 	}
-	code := envelope.ErrorCode(r.GetError())
+	code := contract.ErrorCode(r.GetError())
 	if !code.Valid() {
-		return nil, envelope.Errorf(envelope.InternalError, "the editor answered %s with an unknown error code %q (hint: %s); update the addon to match the server", command, r.GetError(), r.GetHint())
+		return nil, contract.Errorf(contract.InternalError, "the editor answered %s with an unknown error code %q (hint: %s); update the addon to match the server", command, r.GetError(), r.GetHint())
 	}
-	return nil, &envelope.Error{Code: code, Hint: r.GetHint(), Required: r.GetRequired()}
+	return nil, &contract.Error{Code: code, Hint: r.GetHint(), Required: r.GetRequired()}
 }
 
 // transportError explains a Send that did not reach the host or got no answer.
-func transportError(ctx context.Context, command string, err error) *envelope.Error {
+func transportError(ctx context.Context, command string, err error) *contract.Error {
 	if ctx.Err() == context.DeadlineExceeded || status.Code(err) == codes.DeadlineExceeded {
-		return envelope.Errorf(envelope.Timeout, "%s did not finish before the tool call's deadline", command)
+		return contract.Errorf(contract.Timeout, "%s did not finish before the tool call's deadline", command)
 	}
 	if ctx.Err() == context.Canceled || status.Code(err) == codes.Canceled {
-		return envelope.Errorf(envelope.InternalError, "%s was cancelled: the tool call was cancelled", command)
+		return contract.Errorf(contract.InternalError, "%s was cancelled: the tool call was cancelled", command)
 	}
-	return envelope.Errorf(envelope.InternalError, "the godot-mcp host did not take %s: %v; retry, and check the server log (stderr) if it persists", command, status.Convert(err).Message())
+	return contract.Errorf(contract.InternalError, "the godot-mcp host did not take %s: %v; retry, and check the server log (stderr) if it persists", command, status.Convert(err).Message())
 }
 
 func (b *hostClient) Progress(ctx context.Context, token string, progress, total float64, message string) error {

@@ -18,9 +18,9 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // streamHost answers SendStream; cmd_block waits until its Send's context
@@ -117,7 +117,7 @@ func TestSendStream(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		if e := envelope.AsError(err); err == nil || e.Code != envelope.InternalError {
+		if e := contract.AsError(err); err == nil || e.Code != contract.InternalError {
 			t.Fatalf("cancelled Send returned %v", err)
 		}
 	case <-time.After(5 * time.Second):
@@ -168,9 +168,9 @@ func TestSendAnswersCrossUnchanged(t *testing.T) {
 		case "cmd_empty":
 			return nil, nil
 		case "cmd_fail":
-			return nil, envelope.Precondition(envelope.RequireActiveScene, "open a scene")
+			return nil, contract.Precondition(contract.RequireActiveScene, "open a scene")
 		}
-		return nil, &envelope.Error{Code: "WAT", Hint: "h"}
+		return nil, &contract.Error{Code: "WAT", Hint: "h"}
 	}}
 	b := serveHost(t, &hostServer{host: h})
 	ctx := context.Background()
@@ -181,11 +181,11 @@ func TestSendAnswersCrossUnchanged(t *testing.T) {
 		t.Fatalf("empty: %s, %v", raw, err)
 	}
 	_, err := b.Send(ctx, "c9", "cmd_fail", nil, 0)
-	if e := envelope.AsError(err); e == nil || e.Code != envelope.PreconditionFailed || e.Required != "active_scene" || e.Hint != "open a scene" {
+	if e := contract.AsError(err); e == nil || e.Code != contract.PreconditionFailed || e.Required != "active_scene" || e.Hint != "open a scene" {
 		t.Fatalf("fail: %+v", e)
 	}
 	_, err = b.Send(ctx, "c9", "cmd_wat", nil, 0)
-	if e := envelope.AsError(err); e == nil || e.Code != envelope.InternalError || !strings.Contains(e.Hint, `unknown error code "WAT"`) {
+	if e := contract.AsError(err); e == nil || e.Code != contract.InternalError || !strings.Contains(e.Hint, `unknown error code "WAT"`) {
 		t.Fatalf("unknown code: %+v", e)
 	}
 	if err := b.Log(plugmodel.WithCallID(ctx, "c9"), slog.LevelWarn, "m", []slog.Attr{slog.Int("n", 3)}); err != nil {
@@ -205,12 +205,12 @@ func TestTransportError(t *testing.T) {
 		name string
 		ctx  context.Context
 		err  error
-		code envelope.ErrorCode
+		code contract.ErrorCode
 		hint string
 	}{
-		{"deadline", expired, status.Error(codes.DeadlineExceeded, "x"), envelope.Timeout, "deadline"},
-		{"cancelled", cancelled, status.Error(codes.Canceled, "x"), envelope.InternalError, "cancelled"},
-		{"host gone", context.Background(), status.Error(codes.Unavailable, "conn closed"), envelope.InternalError, "did not take cmd_x: conn closed"},
+		{"deadline", expired, status.Error(codes.DeadlineExceeded, "x"), contract.Timeout, "deadline"},
+		{"cancelled", cancelled, status.Error(codes.Canceled, "x"), contract.InternalError, "cancelled"},
+		{"host gone", context.Background(), status.Error(codes.Unavailable, "conn closed"), contract.InternalError, "did not take cmd_x: conn closed"},
 	}
 	for _, tc := range cases {
 		if e := transportError(tc.ctx, "cmd_x", tc.err); e.Code != tc.code || !strings.Contains(e.Hint, tc.hint) {

@@ -8,9 +8,9 @@ import (
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/internal/pluginproto"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // server serves a plugmodel.Toolset as the Toolset gRPC service.
@@ -63,7 +63,7 @@ func (s *server) CallStream(stream pluginproto.Toolset_CallStreamServer) error {
 		func(ctx context.Context, seq uint64, r *pluginproto.CallStreamRequest) *pluginproto.CallStreamResponse {
 			res, err := s.impl.Call(ctx, callFromProto(r.GetCall()))
 			if err != nil {
-				res = plugmodel.CallResult{Err: envelope.AsError(err)}
+				res = plugmodel.CallResult{Err: contract.AsError(err)}
 			}
 			return &pluginproto.CallStreamResponse{Seq: seq, Response: resultToProto(res)}
 		})
@@ -72,7 +72,7 @@ func (s *server) CallStream(stream pluginproto.Toolset_CallStreamServer) error {
 func (s *server) ReadResource(ctx context.Context, req *pluginproto.ReadResourceRequest) (*pluginproto.ReadResourceResponse, error) {
 	res, err := s.impl.ReadResource(ctx, resourceRequestFromProto(req))
 	if err != nil {
-		res = plugmodel.ResourceResult{Err: envelope.AsError(err)}
+		res = plugmodel.ResourceResult{Err: contract.AsError(err)}
 	}
 	return resourceResultToProto(res), nil
 }
@@ -80,7 +80,7 @@ func (s *server) ReadResource(ctx context.Context, req *pluginproto.ReadResource
 func (s *server) GetPrompt(ctx context.Context, req *pluginproto.GetPromptRequest) (*pluginproto.GetPromptResponse, error) {
 	res, err := s.impl.GetPrompt(ctx, promptRequestFromProto(req))
 	if err != nil {
-		res = plugmodel.PromptResult{Err: envelope.AsError(err)}
+		res = plugmodel.PromptResult{Err: contract.AsError(err)}
 	}
 	return promptResultToProto(res), nil
 }

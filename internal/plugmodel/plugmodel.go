@@ -14,7 +14,7 @@
 // The host (host/pluginhost, host/toolsets, host/mcpserver) and the SDK's
 // plumbing use these types directly; the SDK's public API (sdk.Toolset,
 // sdk.Call, sdk.Content …) keeps its own names and shapes and converts at
-// its edge. Nothing here is public API. Errors are *envelope.Error, the
+// its edge. Nothing here is public API. Errors are *contract.Error, the
 // host's and the editor's one error (sdk.Error is an alias of it).
 package plugmodel
 
@@ -24,7 +24,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // ToolsetInfo is what a toolset says about itself (Toolset.Describe).
@@ -54,7 +54,7 @@ type ToolsetInfo struct {
 type ToolInfo struct {
 	Name, Title, Description  string
 	InputSchema, OutputSchema json.RawMessage
-	// Safety is "read_only", "mutating", "destructive" or "runtime".
+	// Safety is a contract.Class: "read_only", "mutating", "destructive" or "runtime".
 	Safety string
 	// DryRun: the tool takes dry_run. Confirm: it refuses without confirm.
 	DryRun, Confirm bool
@@ -121,7 +121,7 @@ type Content struct {
 type CallResult struct {
 	Structured json.RawMessage
 	Content    []Content
-	Err        *envelope.Error
+	Err        *contract.Error
 }
 
 // ResourceRequest is one resources/read; Template and Params are set when
@@ -143,7 +143,7 @@ type ResourceContents struct {
 // ResourceResult is a read's outcome: Contents, or Err.
 type ResourceResult struct {
 	Contents []ResourceContents
-	Err      *envelope.Error
+	Err      *contract.Error
 }
 
 // PromptRequest is one prompts/get of the toolset's prompt Name (its own,
@@ -166,7 +166,7 @@ type PromptMessage struct {
 type PromptResult struct {
 	Description string
 	Messages    []PromptMessage
-	Err         *envelope.Error
+	Err         *contract.Error
 }
 
 // Toolset is one toolset as the host programs against it, in a plugin
@@ -197,7 +197,7 @@ type HostConfig struct {
 type Host interface {
 	// Send sends command to the editor and waits at most timeout (0: the
 	// host's default). It returns the editor's result, or an
-	// *envelope.Error (as error) when the editor answered ok:false, the
+	// *contract.Error (as error) when the editor answered ok:false, the
 	// command could not be delivered or the host refused it.
 	Send(ctx context.Context, callID, command string, params json.RawMessage, timeout time.Duration) (json.RawMessage, error)
 	// Progress reports progress of the call that carried token (never empty).

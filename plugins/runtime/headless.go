@@ -118,12 +118,8 @@ func runHeadless(ctx context.Context, call *sdk.Call, in HeadlessIn) (HeadlessOu
 	return execGodot(ctx, godot, dir, args, time.Duration(in.TimeoutMs)*time.Millisecond, in.MaxOutputBytes)
 }
 
-// secretEnv are the server's secret variables, which a game never gets
-// (godotproc keeps them from every Godot it starts).
-var secretEnv = godotproc.SecretEnv
-
-// gameEnv is env without the server's secrets and the plugin handshake's
-// variables (the game is no plugin).
+// gameEnv is env without the server's secrets (contract.SecretEnv) and the
+// plugin handshake's variables (the game is no plugin).
 func gameEnv(env []string) []string { return godotproc.ChildEnv(env) }
 
 // execGodot runs Godot (godotproc: own process group, killed with it after

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/envelope"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -29,10 +29,10 @@ type HandlerFunc func(ctx context.Context, params json.RawMessage) (any, *sdk.Er
 // Handle installs h for command, replacing any previous handler and
 // clearing Silence for it.
 func (e *Editor) Handle(command string, h HandlerFunc) {
-	e.a.Handle(command, func(ctx context.Context, params json.RawMessage) (any, *envelope.Error) {
+	e.a.Handle(command, func(ctx context.Context, params json.RawMessage) (any, *contract.Error) {
 		out, err := h(ctx, params)
 		if err != nil {
-			return nil, &envelope.Error{Code: envelope.ErrorCode(err.Code), Hint: err.Hint, Required: err.Required}
+			return nil, &contract.Error{Code: contract.ErrorCode(err.Code), Hint: err.Hint, Required: err.Required}
 		}
 		return out, nil
 	})
@@ -44,7 +44,7 @@ func (e *Editor) HandleResult(command string, result any) { e.a.HandleResult(com
 // HandleError answers command with the failure err every time, e.g.
 // sdk.PreconditionFailed(sdk.RequireActiveScene, "No scene is open.").
 func (e *Editor) HandleError(command string, err *sdk.Error) {
-	e.a.HandleError(command, &envelope.Error{Code: envelope.ErrorCode(err.Code), Hint: err.Hint, Required: err.Required})
+	e.a.HandleError(command, &contract.Error{Code: contract.ErrorCode(err.Code), Hint: err.Hint, Required: err.Required})
 }
 
 // Silence makes the editor record command but never answer it (the call

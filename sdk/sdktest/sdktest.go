@@ -57,6 +57,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/safety"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/internal/sdkhook"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
@@ -237,7 +238,7 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	for _, tool := range info.Tools {
 		def := mcpserver.ToolDef{
 			Name: "godot_" + ts.Name + "_" + tool.Name, Title: tool.Title, Description: tool.Description, Toolset: ts.Name,
-			Class: safety.Class(tool.Safety), Preconditions: tool.Preconditions,
+			Class: contract.Class(tool.Safety), Preconditions: tool.Preconditions,
 			InputSchema: tool.InputSchema, OutputSchema: mcpserver.OpenSchema(tool.OutputSchema),
 			Preview: tool.DryRun, DestructiveWhen: tool.DestructiveWhen, RunsCode: tool.RunsCode,
 		}
@@ -268,7 +269,7 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 // executor runs tool in the toolset as the host's toolset manager does:
 // the call's editor commands are held to its class by the gate, and a
 // refused command fails the call.
-func (h *Harness) executor(tool string, class safety.Class) mcpserver.Executor {
+func (h *Harness) executor(tool string, class contract.Class) mcpserver.Executor {
 	return func(ctx context.Context, call mcpserver.Call) mcpserver.Result {
 		if cc, ok := ctx.Value(callKey{}).(*callConfig); ok && cc.token != "" && call.ProgressToken != "" {
 			h.mu.Lock()
@@ -282,7 +283,7 @@ func (h *Harness) executor(tool string, class safety.Class) mcpserver.Executor {
 			return mcpserver.Fail(refusal)
 		}
 		if err != nil {
-			return mcpserver.Fail(envelope.AsError(err))
+			return mcpserver.Fail(contract.AsError(err))
 		}
 		return res
 	}

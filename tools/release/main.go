@@ -150,7 +150,7 @@ func NPMVersion(version string) (string, error) {
 
 // LDFlags stamp the version into the server and the embedded addon.
 func LDFlags(version string) string {
-	return "-s -w -X github.com/godot-mcp/godot-mcp/host/contract.Version=" + version +
+	return "-s -w -X github.com/godot-mcp/godot-mcp/host/buildinfo.Version=" + version +
 		" -X github.com/godot-mcp/godot-mcp/addon.Version=" + version
 }
 

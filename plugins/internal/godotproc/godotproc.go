@@ -22,6 +22,7 @@ import (
 
 	"github.com/godot-mcp/godot-mcp/internal/godotexe"
 	"github.com/godot-mcp/godot-mcp/sdk"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // Environment variables read here.
@@ -34,18 +35,14 @@ const (
 // quickTimeout bounds the editor-state read that finds the editor's project.
 const quickTimeout = 5 * time.Second
 
-// SecretEnv are the server's secret variables (host/config marks them; a
-// test checks the two lists agree). A Godot process, which runs the
-// project's code, never gets them.
-var SecretEnv = []string{"GODOT_MCP_BRIDGE_TOKEN", "GODOT_MCP_AUTH_TOKEN", "GODOT_MCP_APPROVAL_URL"}
-
-// ChildEnv is env without the server's secrets and the plugin handshake's
+// ChildEnv is env without the server's secrets (contract.SecretEnv: a Godot
+// process, which runs the project's code, never gets them) and the plugin handshake's
 // variables (Godot is no plugin).
 func ChildEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(SecretEnv, k) || strings.HasPrefix(k, "PLUGIN_") || k == "GODOT_MCP_PLUGIN" {
+		if slices.Contains(contract.SecretEnv, k) || strings.HasPrefix(k, "PLUGIN_") || k == "GODOT_MCP_PLUGIN" {
 			continue
 		}
 		out = append(out, kv)

@@ -7,24 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/godot-mcp/godot-mcp/host/config"
 )
-
-// The list of secrets is the server's.
-func TestSecretEnvMatchesTheServer(t *testing.T) {
-	want := config.SecretEnv()
-	got := slices.Clone(SecretEnv)
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Fatalf("godotproc scrubs %v; host/config's secrets are %v", got, want)
-	}
-}
 
 func TestErrorParserReadsBlocksAndDebuggerBreaks(t *testing.T) {
 	var p ErrorParser

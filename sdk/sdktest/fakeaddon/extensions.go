@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // The real addon's cmd_ext_load / cmd_ext_unload (addon/command_router.gd),
@@ -29,14 +30,14 @@ type extParams struct {
 	Prefix string `json:"prefix"`
 }
 
-func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *envelope.Error) {
+func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *contract.Error) {
 	var p extParams
 	if err := json.Unmarshal(raw, &p); err != nil || !prefixRE.MatchString(p.Prefix) {
-		return nil, envelope.Errorf(envelope.ValidationError, "prefix must be a toolset name.")
+		return nil, contract.Errorf(contract.ValidationError, "prefix must be a toolset name.")
 	}
 	dir := filepath.Join(a.projectDir, "addons", "godot_mcp_ext", p.Prefix)
 	if _, err := os.Stat(filepath.Join(dir, "handlers.gd")); err != nil {
-		return nil, envelope.Errorf(envelope.ResourceNotFound, "There is no res://addons/godot_mcp_ext/%s/handlers.gd.", p.Prefix)
+		return nil, contract.Errorf(contract.ResourceNotFound, "There is no res://addons/godot_mcp_ext/%s/handlers.gd.", p.Prefix)
 	}
 	var stamp struct {
 		Version string `json:"version"`
@@ -46,7 +47,7 @@ func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *envelop
 	}
 	declared, err := ParseCommands(os.DirFS(dir), p.Prefix)
 	if err != nil {
-		return nil, envelope.Precondition("toolset_editor_code", fmt.Sprintf("res://addons/godot_mcp_ext/%s/: %v.", p.Prefix, err))
+		return nil, contract.Precondition("toolset_editor_code", fmt.Sprintf("res://addons/godot_mcp_ext/%s/: %v.", p.Prefix, err))
 	}
 	names := []string{}
 	a.mu.Lock()
@@ -68,15 +69,15 @@ func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *envelop
 	a.extensions[p.Prefix] = stamp.Version
 	a.mu.Unlock()
 	if err := a.pushTable(ctx); err != nil {
-		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
+		return nil, contract.Errorf(contract.InternalError, "push: %v", err)
 	}
 	return map[string]any{"prefix": p.Prefix, "version": stamp.Version, "commands": names}, nil
 }
 
-func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envelope.Error) {
+func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *contract.Error) {
 	var p extParams
 	if err := json.Unmarshal(raw, &p); err != nil || !prefixRE.MatchString(p.Prefix) {
-		return nil, envelope.Errorf(envelope.ValidationError, "prefix must be a toolset name.")
+		return nil, contract.Errorf(contract.ValidationError, "prefix must be a toolset name.")
 	}
 	a.mu.Lock()
 	_, was := a.extensions[p.Prefix]
@@ -84,7 +85,7 @@ func (a *Addon) extUnload(ctx context.Context, raw json.RawMessage) (any, *envel
 	delete(a.extensions, p.Prefix)
 	a.mu.Unlock()
 	if err := a.pushTable(ctx); err != nil {
-		return nil, envelope.Errorf(envelope.InternalError, "push: %v", err)
+		return nil, contract.Errorf(contract.InternalError, "push: %v", err)
 	}
 	return map[string]any{"prefix": p.Prefix, "unloaded": was}, nil
 }

@@ -37,6 +37,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
 // HelloID is the id the fake addon gives its cmd_editor_hello.
@@ -156,10 +157,10 @@ func WithoutHello() Option {
 
 // HandlerFunc answers one command: a result (marshalled to JSON; nil means
 // {}) or a failure. ctx ends when the addon closes.
-type HandlerFunc func(ctx context.Context, params json.RawMessage) (any, *envelope.Error)
+type HandlerFunc func(ctx context.Context, params json.RawMessage) (any, *contract.Error)
 
 // Echo is a HandlerFunc whose result is the command's params.
-func Echo(_ context.Context, params json.RawMessage) (any, *envelope.Error) {
+func Echo(_ context.Context, params json.RawMessage) (any, *contract.Error) {
 	return params, nil
 }
 
@@ -181,7 +182,7 @@ func (e *DialError) Error() string {
 func (e *DialError) Unwrap() error { return e.Err }
 
 // HelloRefusedError is returned by Dial when the bridge refused the hello.
-// It unwraps to the answer's *envelope.Error.
+// It unwraps to the answer's *contract.Error.
 type HelloRefusedError struct {
 	Response    envelope.Response    // the bridge's answer (zero if none came)
 	CloseStatus websocket.StatusCode // how the bridge closed the link; -1 if unknown
@@ -357,7 +358,7 @@ func (a *Addon) waitClosed(ctx context.Context) websocket.StatusCode {
 	return a.CloseStatus()
 }
 
-func pong(context.Context, json.RawMessage) (any, *envelope.Error) {
+func pong(context.Context, json.RawMessage) (any, *contract.Error) {
 	return map[string]bool{"pong": true}, nil
 }
 
@@ -383,12 +384,12 @@ func (a *Addon) Handle(command string, h HandlerFunc) {
 
 // HandleResult answers command with result every time.
 func (a *Addon) HandleResult(command string, result any) {
-	a.Handle(command, func(context.Context, json.RawMessage) (any, *envelope.Error) { return result, nil })
+	a.Handle(command, func(context.Context, json.RawMessage) (any, *contract.Error) { return result, nil })
 }
 
 // HandleError answers command with the failure e every time.
-func (a *Addon) HandleError(command string, e *envelope.Error) {
-	a.Handle(command, func(context.Context, json.RawMessage) (any, *envelope.Error) { return nil, e })
+func (a *Addon) HandleError(command string, e *contract.Error) {
+	a.Handle(command, func(context.Context, json.RawMessage) (any, *contract.Error) { return nil, e })
 }
 
 // Silence makes the addon record command but never answer it.
@@ -744,19 +745,19 @@ func (a *Addon) serve(cmd envelope.Command) {
 	resp := a.run(h, cmd)
 	frame, err := envelope.Marshal(resp)
 	if err != nil {
-		frame, _ = envelope.Marshal(envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError, "fakeaddon: cannot encode the answer to '%s': %v", cmd.Command, err)))
+		frame, _ = envelope.Marshal(envelope.Failure(cmd.ID, contract.Errorf(contract.InternalError, "fakeaddon: cannot encode the answer to '%s': %v", cmd.Command, err)))
 	}
 	_ = a.conn.Write(a.ctx, websocket.MessageText, frame)
 }
 
 func (a *Addon) run(h HandlerFunc, cmd envelope.Command) (resp envelope.Response) {
 	if h == nil {
-		return envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError,
+		return envelope.Failure(cmd.ID, contract.Errorf(contract.InternalError,
 			"The addon has no handler for '%s'. Reinstall the addon (godot-mcp addon install) so it matches the server.", cmd.Command))
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			resp = envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError, "'%s' failed inside the addon: %v", cmd.Command, r))
+			resp = envelope.Failure(cmd.ID, contract.Errorf(contract.InternalError, "'%s' failed inside the addon: %v", cmd.Command, r))
 		}
 	}()
 	result, herr := h(a.ctx, cmd.Params)
@@ -768,7 +769,7 @@ func (a *Addon) run(h HandlerFunc, cmd envelope.Command) (resp envelope.Response
 	}
 	r, err := envelope.Success(cmd.ID, result)
 	if err != nil {
-		return envelope.Failure(cmd.ID, envelope.Errorf(envelope.InternalError, "'%s' failed inside the addon: result is not JSON: %v", cmd.Command, err))
+		return envelope.Failure(cmd.ID, contract.Errorf(contract.InternalError, "'%s' failed inside the addon: result is not JSON: %v", cmd.Command, err))
 	}
 	return r
 }

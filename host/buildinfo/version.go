@@ -1,6 +1,7 @@
-// Package contract holds the compatibility numbers of the godot-mcp surface
-// and the build version.
-package contract
+// Package buildinfo holds the build version, the MCP protocol revision the
+// server prefers and the Godot versions it is tested with. The contract
+// version and the rest of the contract's words are in sdk/contract.
+package buildinfo
 
 import (
 	"fmt"
@@ -8,16 +9,9 @@ import (
 	"strings"
 )
 
-// ContractVersion is the newest client contract this server serves. Bump it
-// only for breaking changes (see docs/contract.md).
-const ContractVersion = 2
-
-// MinCompatibleContract is the oldest client contract still served.
-const MinCompatibleContract = 2
-
 // Version is the CalVer build version (YYYY.MM.DD[.N]; a build from a commit
 // says YYYY.MM.DD+hash, see tools/release); overridden at link
-// time with -ldflags "-X github.com/godot-mcp/godot-mcp/host/contract.Version=…".
+// time with -ldflags "-X github.com/godot-mcp/godot-mcp/host/buildinfo.Version=…".
 var Version = "2026.11.29"
 
 // MCPProtocolVersion is the MCP protocol revision the server prefers.

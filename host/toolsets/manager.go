@@ -26,14 +26,16 @@ import (
 
 // Plugin is a running toolset, as the manager programs against it: the
 // plugin model's operations (describe, call, read a resource, get a
-// prompt; see plugmodel.Toolset) in the host's never-failing form, plus its
-// life. *pluginhost.Plugin implements it for a plugin process and for a
-// toolset in this process alike.
+// prompt; see plugmodel.Toolset), plus its life. *pluginhost.Plugin
+// implements it for a plugin process and for a toolset in this process
+// alike. An operation's result is the toolset's answer; its error, when
+// it got none, says what happened (a *pluginhost.Failure), and the
+// manager words it for the agent (failure.go).
 type Plugin interface {
 	Info() plugmodel.ToolsetInfo
-	Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult
-	ReadResource(ctx context.Context, req plugmodel.ResourceRequest) plugmodel.ResourceResult
-	GetPrompt(ctx context.Context, req plugmodel.PromptRequest) plugmodel.PromptResult
+	Call(ctx context.Context, req plugmodel.CallRequest) (plugmodel.CallResult, error)
+	ReadResource(ctx context.Context, req plugmodel.ResourceRequest) (plugmodel.ResourceResult, error)
+	GetPrompt(ctx context.Context, req plugmodel.PromptRequest) (plugmodel.PromptResult, error)
 	Exited() bool
 	Stop(ctx context.Context) error
 }
@@ -357,7 +359,7 @@ func (m *Manager) describe(e *entry, stamp fileStamp, done chan struct{}) {
 			err = errors.New("the server is shutting down")
 		}
 		m.log.Warn("could not describe toolset", "name", e.spec.Name, "path", e.spec.Path, "err", err)
-		e.failed, e.failStamp, e.lastErr = true, stamp, err.Error()
+		e.failed, e.failStamp, e.lastErr = true, stamp, startWords(err)
 		if e.state == StateDescribing {
 			e.state = StateFailed
 		}
@@ -589,13 +591,9 @@ func (m *Manager) enable(ctx context.Context, name, godotVersion string, editorC
 	cancel()
 	if err != nil {
 		e.mu.Lock()
-		e.state, e.lastErr, e.failed, e.failStamp = StateFailed, err.Error(), true, stamp
+		e.state, e.lastErr, e.failed, e.failStamp = StateFailed, startWords(err), true, stamp
 		e.mu.Unlock()
-		where := "check the server log (stderr)"
-		if !e.spec.BuiltIn {
-			where = fmt.Sprintf("check its executable %s and the server log (stderr); it is retried when the file changes or on the next godot_enable_toolset", e.spec.Path)
-		}
-		return mcpserver.EnableOutcome{}, envelope.Errorf(envelope.InternalError, "Toolset %q failed to start: %v. %s.", name, err, upperFirst(where))
+		return mcpserver.EnableOutcome{}, startFailedWords(e.spec, err)
 	}
 	info := p.Info()
 	if m.ctx.Err() != nil {
@@ -651,13 +649,6 @@ func incompatible(name, minGodot, godot string) string {
 		return ""
 	}
 	return fmt.Sprintf("Toolset %q needs Godot %s or newer; the connected editor is %s.", name, minGodot, godot)
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // Disable stops the toolset's plugin, removes its editor code and returns
@@ -861,8 +852,8 @@ func (m *Manager) running(ctx context.Context, e *entry) (Plugin, *envelope.Erro
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err != nil {
-		m.crashed(e, err.Error())
-		return nil, envelope.Errorf(envelope.InternalError, "Toolset %q could not be %s: %v. The next call retries it (possible %s); or disable and enable it.", e.spec.Name, verb, err, m.comesBack(e))
+		m.crashed(e, startWords(err))
+		return nil, restartFailedWords(e.spec.Name, verb, err, m.comesBack(e))
 	}
 	if !e.enabled || m.ctx.Err() != nil {
 		go m.release(p)
@@ -958,25 +949,29 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		ctx, cancel := context.WithTimeout(ctx, m.callTimeout)
 		defer cancel()
 		ctx, stopped := m.watchStopped(ctx, p)
-		res := p.Call(ctx, plugmodel.CallRequest{
+		res, err := p.Call(ctx, plugmodel.CallRequest{
 			Tool: tool, Arguments: call.Arguments, DryRun: call.DryRun, Confirm: call.Confirm, ProgressToken: call.ProgressToken, CallID: call.CallID,
 		})
+		fail := asFailure(e.spec.Name, call.Tool, err)
+		if fail != nil {
+			fail.Op = call.Tool // the name the agent called
+		}
 		timedOut := ctx.Err() == context.DeadlineExceeded
 		frozen := stopped()
-		hung := res.Err != nil && (timedOut || frozen)
+		hung := (res.Err != nil || fail != nil) && (timedOut || frozen)
 		e.mu.Lock()
 		ours := e.plugin == p // false: disabled or replaced by the host meanwhile
 		crashed := ours && p.Exited()
 		var gone Plugin
 		switch {
 		case crashed:
-			m.crashed(e, "the plugin process exited during "+call.Tool)
+			m.crashed(e, exitedWhy(call.Tool, fail))
 			gone = m.detach(e)
 		case ours && hung:
 			// Hung: kill it so that a later call gets a fresh plugin.
-			why := fmt.Sprintf("the plugin did not answer %s within %s", call.Tool, m.callTimeout)
+			why := hungWhy(call.Tool, m.callTimeout)
 			if frozen {
-				why = fmt.Sprintf("the plugin process was stopped (SIGSTOP or a debugger) during %s", call.Tool)
+				why = frozenWhy(call.Tool)
 			}
 			m.crashed(e, why)
 			gone = m.detach(e)
@@ -984,17 +979,19 @@ func (m *Manager) executor(e *entry, tool string) mcpserver.Executor {
 		back := m.comesBack(e)
 		e.mu.Unlock()
 		switch {
-		case !ours && res.Err != nil:
-			res.Err = envelope.Precondition(envelope.RequireToolsetEnabled, fmt.Sprintf("Toolset %q was disabled while %s ran; the call may not have completed. Enable it again and retry.", e.spec.Name, call.Tool))
+		case !ours && (res.Err != nil || fail != nil):
+			res.Err = disabledDuringWords(e.spec.Name, call.Tool)
 		case crashed:
 			m.release(gone) // releases the dead plugin's client and broker
-			res.Err = envelope.Errorf(envelope.InternalError, "Toolset %q crashed during %s; the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
+			res.Err = crashedWords(e.spec.Name, call.Tool, fail, back, true)
 		case gone != nil && frozen:
 			m.kill(gone)
-			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q stopped (its process was frozen, e.g. by SIGSTOP or a debugger) during %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run.", e.spec.Name, call.Tool, back)
+			res.Err = frozenWords(e.spec.Name, call.Tool, back)
 		case gone != nil:
 			m.kill(gone)
-			res.Err = envelope.Errorf(envelope.Timeout, "Toolset %q did not answer %s within %s; its plugin was killed and the next call restarts it (possible %s). Check the editor's state before retrying: the tool may have partly run; if it hangs again, report it to the toolset's author.", e.spec.Name, call.Tool, m.callTimeout, back)
+			res.Err = hungWords(e.spec.Name, call.Tool, m.callTimeout, back)
+		case fail != nil:
+			res.Err = failureWords(fail)
 		}
 		return res
 	}

@@ -89,7 +89,7 @@ type Spec struct {
 }
 
 // ToolsetInfo and EditorFile are the model's (internal/plugmodel), named
-// here for the packages that install editor code (host/extinstall).
+// here for the packages that install editor code (host/projectfiles).
 type (
 	ToolsetInfo = plugmodel.ToolsetInfo
 	EditorFile  = plugmodel.EditorFile

@@ -94,7 +94,7 @@ type Options struct {
 	// qualified, so it can never shadow a core tool. Empty: off.
 	Unqualified string
 	// EditorCode installs and loads the editor code of toolsets that ship
-	// it (host/extinstall); nil: such toolsets run without (tests).
+	// it (host/projectfiles); nil: such toolsets run without (tests).
 	EditorCode EditorCode
 	// BuiltinInfo reads the built-in toolsets' descriptions in this
 	// process (from the SDK registry): such a toolset is never started to
@@ -115,7 +115,7 @@ type Options struct {
 }
 
 // EditorCode keeps a toolset's editor-side GDScript installed in the
-// project and loaded in the editor (implemented by *extinstall.Installer).
+// project and loaded in the editor (implemented by *projectfiles.Installer).
 type EditorCode interface {
 	// Ensure installs and loads info's editor code if the editor does not
 	// run its current version; an error refuses the enable or the call.

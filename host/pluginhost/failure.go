@@ -148,6 +148,9 @@ const (
 	HandshakeTimeout
 	// HandshakeExited: the process exited before completing the handshake.
 	HandshakeExited
+	// HandshakeInvalid: the process wrote something else than the
+	// handshake to its stdout (StartError.Err quotes it).
+	HandshakeInvalid
 	// StartCancelled: the start's context was cancelled.
 	StartCancelled
 )
@@ -195,6 +198,8 @@ func handshakeKind(err error) StartKind {
 	case strings.Contains(msg, "plugin exited before we could connect"),
 		strings.Contains(msg, "Unrecognized remote plugin message: \nFailed to read any lines"):
 		return HandshakeExited
+	case strings.Contains(msg, "Unrecognized remote plugin message:"):
+		return HandshakeInvalid
 	}
 	return StartFailed
 }

@@ -181,7 +181,7 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 			return p, &StartError{Kind: HandshakeTimeout, Timeout: startTimeout, Err: err}
 		}
 		kind := handshakeKind(err)
-		if kind == StartFailed {
+		if kind == StartFailed || kind == HandshakeInvalid {
 			err = fmt.Errorf("start: %w", err)
 		}
 		return p, &StartError{Kind: kind, Timeout: startTimeout, Err: err}

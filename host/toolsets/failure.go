@@ -21,7 +21,7 @@ const handshakeHint = "A toolset must be built with the godot-mcp SDK (sdk.Serve
 // plus what to check when it never completed the plugin handshake.
 func startWords(err error) string {
 	var se *pluginhost.StartError
-	if errors.As(err, &se) && (se.Kind == pluginhost.HandshakeTimeout || se.Kind == pluginhost.HandshakeExited) {
+	if errors.As(err, &se) && (se.Kind == pluginhost.HandshakeTimeout || se.Kind == pluginhost.HandshakeExited || se.Kind == pluginhost.HandshakeInvalid) {
 		return err.Error() + ". " + handshakeHint
 	}
 	return err.Error()

@@ -547,6 +547,10 @@ func TestStartWords(t *testing.T) {
 			t.Errorf("%q does not say %q", got, want)
 		}
 	}
+	garbage := &pluginhost.StartError{Kind: pluginhost.HandshakeInvalid, Toolset: "x", Path: "/p/x", Err: errors.New("start: Unrecognized remote plugin message: hello")}
+	if got := startWords(garbage); !strings.Contains(got, "Unrecognized remote plugin message: hello") || !strings.Contains(got, "sdk.Serve") {
+		t.Errorf("a plugin that wrote something else than the handshake: %q", got)
+	}
 	other := &pluginhost.StartError{Kind: pluginhost.StartFailed, Toolset: "x", Path: "/p/x", Err: errors.New(`the plugin calls itself "y", not "x"`)}
 	if got := startWords(other); strings.Contains(got, "sdk.Serve") || !strings.Contains(got, `calls itself "y"`) {
 		t.Errorf("a name mismatch: %q", got)

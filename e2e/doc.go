@@ -1,7 +1,7 @@
 // Package e2e proves godot-mcp against a real Godot 4 editor.
 //
 // The tests copy the sample project in testdata/project to a temporary
-// directory, install the addon there (host/addoninstall), import it with
+// directory, install the addon there (host/projectfiles), import it with
 // `godot --headless --import`, open it with `godot --headless --editor` on an
 // ephemeral bridge port, and drive the godot-mcp binary over stdio with a real
 // MCP client. Everything the editor prints is kept; a test fails when it

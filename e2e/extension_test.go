@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/godot-mcp/godot-mcp/host/extinstall"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 	builtin "github.com/godot-mcp/godot-mcp/plugins"
 )
 
@@ -147,7 +147,7 @@ func get_commands() -> Dictionary:
 func _wave(_params: Dictionary) -> Dictionary:
 	return _router.call("ok", {"wave": "old wave", "scene": ""})
 `
-	if _, e := extinstall.Install(project, "hello", "old", []pluginhost.EditorFile{{Path: "handlers.gd", Content: []byte(old)}}); e != nil {
+	if _, e := projectfiles.InstallEditorCode(project, "hello", "old", []pluginhost.EditorFile{{Path: "handlers.gd", Content: []byte(old)}}); e != nil {
 		t.Fatal(e)
 	}
 	h := startHostT(t, "ws://127.0.0.1:0", "GODOT_MCP_PLUGIN_DIR="+plugins)
@@ -162,7 +162,7 @@ func _wave(_params: Dictionary) -> Dictionary:
 	if out.Wave != "Hello from the Godot editor, e2e!" {
 		t.Fatalf("after the upgrade the editor still runs the old handler: wave = %q\n%s", out.Wave, strings.Join(grepLines(h.stderr.String(), "editor code"), "\n"))
 	}
-	st, err := extinstall.ReadStamp(project, "hello")
+	st, err := projectfiles.ReadManifest(project, "hello")
 	if err != nil || st == nil || st.Version == "old" {
 		t.Fatalf("stamp = %+v %v", st, err)
 	}
@@ -189,7 +189,7 @@ func TestSceneEditorCodeInstalledOnFirstCall(t *testing.T) {
 		t.Fatalf("get_tree on the first call: %+v", tree)
 	}
 	dir := filepath.Join(s.project, "addons", "godot_mcp_ext", "scene")
-	for _, f := range []string{"handlers.gd", "common.gd", "tree.gd", extinstall.StampFile} {
+	for _, f := range []string{"handlers.gd", "common.gd", "tree.gd", projectfiles.ManifestFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -290,7 +290,7 @@ func TestExtensionScriptsSurviveAScan(t *testing.T) {
 		{Path: "handlers.gd", Content: []byte(waiterHandlers)},
 		{Path: "helper.gd", Content: []byte("@tool\nextends RefCounted\n\nstatic var loaded: int = Time.get_ticks_usec()\n\n\nstatic func word() -> String:\n\treturn \"same %d\" % loaded\n\n\nstatic func frames(tree: SceneTree, n: int) -> int:\n\tfor i: int in range(n):\n\t\tawait tree.process_frame\n\treturn n\n")},
 	}
-	if _, e := extinstall.Install(s.project, "waiter", "1", files); e != nil {
+	if _, e := projectfiles.InstallEditorCode(s.project, "waiter", "1", files); e != nil {
 		t.Fatal(e)
 	}
 	r := s.send(t, "cmd_ext_load", map[string]any{"prefix": "waiter"})

@@ -24,8 +24,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/addoninstall"
 	"github.com/godot-mcp/godot-mcp/host/buildinfo"
+	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 	"github.com/godot-mcp/godot-mcp/internal/testing/godotengines"
 )
 
@@ -157,7 +157,7 @@ func prepare(godot, version string) error {
 	if err := copyTree(filepath.Join(wd, "testdata", "project"), suite.template); err != nil {
 		return err
 	}
-	if _, err := addoninstall.Install(addoninstall.Options{ProjectDir: suite.template, Enable: true}); err != nil {
+	if _, err := projectfiles.InstallAddon(projectfiles.AddonOptions{ProjectDir: suite.template, Enable: true}); err != nil {
 		return fmt.Errorf("installing the addon: %w", err)
 	}
 	log, err := importProject(suite.template)

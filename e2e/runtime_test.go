@@ -19,7 +19,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/godot-mcp/godot-mcp/host/addoninstall"
+	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 )
 
 // The runtime toolset against a real editor and the sample game in
@@ -56,7 +56,7 @@ func rtGameTemplateDir() (string, error) {
 			rtGameTemplate.err = err
 			return
 		}
-		if _, err := addoninstall.Install(addoninstall.Options{ProjectDir: dir, Enable: true}); err != nil {
+		if _, err := projectfiles.InstallAddon(projectfiles.AddonOptions{ProjectDir: dir, Enable: true}); err != nil {
 			rtGameTemplate.err = fmt.Errorf("installing the addon: %w", err)
 			return
 		}

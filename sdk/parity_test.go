@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os/exec"
 	"path/filepath"
@@ -220,19 +221,21 @@ func TestHostOpensInProcessToolsetsLikePlugins(t *testing.T) {
 		{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)},
 		{Tool: "echo", Arguments: json.RawMessage(`{"text":1}`)},
 	} {
-		x, y := launched.Call(ctx, req), opened.Call(ctx, req)
-		if !reflect.DeepEqual(x, y) {
-			t.Errorf("%s: launched %+v, opened %+v", req.Arguments, x, y)
+		x, xerr := launched.Call(ctx, req)
+		y, yerr := opened.Call(ctx, req)
+		if !reflect.DeepEqual(x, y) || xerr != nil || yerr != nil {
+			t.Errorf("%s: launched %+v (%v), opened %+v (%v)", req.Arguments, x, xerr, y, yerr)
 		}
 	}
-	if res := opened.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil {
-		t.Errorf("in-process echo through the host: %+v", res.Err)
+	if res, err := opened.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil || err != nil {
+		t.Errorf("in-process echo through the host: %+v, %v", res.Err, err)
 	}
 	_ = opened.Stop(ctx)
 	if !opened.Exited() {
 		t.Error("a stopped in-process toolset is not exited")
 	}
-	if res := opened.Call(ctx, plugmodel.CallRequest{Tool: "echo"}); res.Err == nil || res.Err.Code != contract.InternalError {
-		t.Errorf("call after stop: %+v", res)
+	var fail *pluginhost.Failure
+	if res, err := opened.Call(ctx, plugmodel.CallRequest{Tool: "echo"}); !errors.As(err, &fail) || fail.Kind != pluginhost.NotRunning {
+		t.Errorf("call after stop: %+v, %v", res, err)
 	}
 }

@@ -20,12 +20,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/godot-mcp/godot-mcp/addon"
-	"github.com/godot-mcp/godot-mcp/host/addoninstall"
 	"github.com/godot-mcp/godot-mcp/host/addonversion"
 	"github.com/godot-mcp/godot-mcp/host/attach"
 	"github.com/godot-mcp/godot-mcp/host/bridge"
 	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
+	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 )
 
 const doctorUsage = `usage: godot-mcp doctor [--project DIR] [--wait DURATION] [--client CLIENT] [--name NAME]
@@ -167,15 +167,12 @@ func checkProject(r *doctorReport, dir string) {
 	if _, err := os.Stat(filepath.Join(addonDir, "plugin.cfg")); err != nil {
 		r.fail("addon", "not installed ("+filepath.Join("addons", "godot_mcp")+" has no plugin.cfg)", install)
 	} else {
-		var m struct {
-			Version string `json:"version"`
+		m, merr := projectfiles.AddonManifest(abs)
+		if merr == nil && m == nil {
+			merr = errors.New("no install manifest")
 		}
-		data, merr := os.ReadFile(filepath.Join(addonDir, addoninstall.ManifestName))
-		if merr == nil {
-			merr = json.Unmarshal(data, &m)
-		}
-		report, perr := addoninstall.Install(addoninstall.Options{ProjectDir: abs, DryRun: true})
-		var conflict *addoninstall.ConflictError
+		report, perr := projectfiles.InstallAddon(projectfiles.AddonOptions{ProjectDir: abs, DryRun: true})
+		var conflict *projectfiles.ConflictError
 		switch {
 		case merr != nil:
 			r.fail("addon", "installed by hand or by another tool (no install manifest), so its version is unknown",
@@ -194,7 +191,7 @@ func checkProject(r *doctorReport, dir string) {
 		}
 	}
 
-	if _, changed, err := addoninstall.EnablePlugin(content, addon.PluginCfgResPath); err != nil {
+	if _, changed, err := projectfiles.EnablePlugin(content, addon.PluginCfgResPath); err != nil {
 		r.fail("plugin", "project.godot's [editor_plugins] could not be read: "+err.Error(), "fix the file, or enable the plugin in Project → Project Settings → Plugins")
 	} else if changed {
 		r.fail("plugin", "not enabled in project.godot", install+", or enable godot_mcp in Project → Project Settings → Plugins")

@@ -108,7 +108,7 @@ func TestDoctorVersionMismatches(t *testing.T) {
 	if _, errOut, code := runBinary(t, nil, "addon", "install", "--project", project, "--enable"); code != 0 {
 		t.Fatal(errOut)
 	}
-	manifest := filepath.Join(project, "addons", "godot_mcp", ".install-manifest.json")
+	manifest := filepath.Join(project, "addons", "godot_mcp", ".godot_mcp_stamp.json")
 	data, _ := os.ReadFile(manifest)
 	os.WriteFile(manifest, []byte(strings.Replace(string(data), addon.Version, "2020.01.01", 1)), 0o644)
 	env := []string{"GODOT_MCP_BRIDGE_URL=ws://127.0.0.1:" + freePort(t), "GODOT_BIN=" + fakeGodot(t, "4.2.2.stable")}

@@ -11,11 +11,11 @@ import (
 	"os"
 	"strings"
 
-	"github.com/godot-mcp/godot-mcp/host/addoninstall"
 	"github.com/godot-mcp/godot-mcp/host/app"
 	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 	"github.com/godot-mcp/godot-mcp/host/trust"
 	"github.com/godot-mcp/godot-mcp/plugins"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -126,7 +126,7 @@ func addonCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	fs := flag.NewFlagSet("addon install", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var opts addoninstall.Options
+	var opts projectfiles.AddonOptions
 	fs.StringVar(&opts.ProjectDir, "project", "", "Godot project directory (the one holding project.godot)")
 	fs.BoolVar(&opts.Enable, "enable", false, "also enable the plugin in project.godot")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print what would be done, change nothing")
@@ -137,7 +137,7 @@ func addonCommand(args []string, stdout, stderr io.Writer) error {
 	if opts.ProjectDir == "" {
 		return errors.New("addon install needs --project DIR")
 	}
-	report, err := addoninstall.Install(opts)
+	report, err := projectfiles.InstallAddon(opts)
 	if err != nil {
 		return err
 	}

@@ -19,10 +19,10 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/config"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
-	"github.com/godot-mcp/godot-mcp/host/extinstall"
 	"github.com/godot-mcp/godot-mcp/host/mcpserver"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
 	"github.com/godot-mcp/godot-mcp/host/profile"
+	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 	"github.com/godot-mcp/godot-mcp/host/toolsets"
 	"github.com/godot-mcp/godot-mcp/host/trust"
 	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
@@ -174,7 +174,7 @@ func Start(ctx context.Context, opts Options) (*App, error) {
 		Logger:      log.With("component", "toolsets"),
 		CallTimeout: cfg.CallTimeout,
 		Unqualified: unqualified,
-		EditorCode:  &extinstall.Installer{Bridge: br, ProjectDir: cfg.ProjectDir, Log: log.With("component", "extinstall")},
+		EditorCode:  &projectfiles.Installer{Bridge: br, ProjectDir: cfg.ProjectDir, Log: log.With("component", "extinstall")},
 		BuiltinInfo: opts.BuiltinInfo,
 		Lazy:        !cfg.EagerToolsets,
 		IdleStop:    cfg.ToolsetIdle,

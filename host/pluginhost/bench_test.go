@@ -15,13 +15,13 @@ func BenchmarkPluginCall(b *testing.B) {
 	p, _ := launch(b, &fakeServices{})
 	ctx := context.Background()
 	req := plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hello"}`)}
-	if res := p.Call(ctx, req); res.Err != nil {
+	if res := answer(p.Call(ctx, req)); res.Err != nil {
 		b.Fatal(res.Err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if res := p.Call(ctx, req); res.Err != nil {
+		if res := answer(p.Call(ctx, req)); res.Err != nil {
 			b.Fatal(res.Err)
 		}
 	}
@@ -36,7 +36,7 @@ func BenchmarkPluginCallNoSend(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if res := p.Call(ctx, req); res.Err != nil {
+		if res := answer(p.Call(ctx, req)); res.Err != nil {
 			b.Fatal(res.Err)
 		}
 	}

@@ -15,11 +15,14 @@
 //   - the plugin dies with the host (Pdeathsig SIGTERM on Linux, on which
 //     the SDK kills its process group; the SDK also polls its parent pid);
 //   - gRPC messages of up to 64 MiB (plus framing) pass both ways;
-//   - Call never returns a Go error: a crash, a hang or a cancelled context
-//     becomes an INTERNAL_ERROR or TIMEOUT result with a hint, and Exited
-//     reports a dead plugin so that the caller can restart it.
+//   - a call that gets no answer (a crash, a hang, a cancelled context, an
+//     answer over the message limit) fails with a *Failure that says what
+//     happened (how the process ended, which limit), and Exited reports a
+//     dead plugin so that the caller can restart it.
 //
-// Restart policy lives with the caller (host/toolsets).
+// The plugin host reports facts and writes no words for the agent: restart
+// policy and the failure wording the agent sees live with the caller
+// (host/toolsets).
 package pluginhost
 
 import (
@@ -30,7 +33,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os/exec"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,7 +90,7 @@ type Spec struct {
 }
 
 // ToolsetInfo and EditorFile are the model's (internal/plugmodel), named
-// here for the packages that install editor code (host/extinstall).
+// here for the packages that install editor code (host/projectfiles).
 type (
 	ToolsetInfo = plugmodel.ToolsetInfo
 	EditorFile  = plugmodel.EditorFile
@@ -154,11 +156,12 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 	defer func() {
 		if err != nil {
 			p.client.Kill()
-			if t := tail.String(); t != "" {
-				err = fmt.Errorf("%w; the plugin's last output: %s", err, t)
+			var se *StartError
+			if !errors.As(err, &se) {
+				se = &StartError{Kind: StartFailed, Err: err}
 			}
-			err = fmt.Errorf("toolset %q (%s): %w", spec.Name, spec.Path, err)
-			p = nil
+			se.Toolset, se.Path, se.Output = spec.Name, spec.Path, tail.String()
+			err, p = se, nil
 		}
 	}()
 	// go-plugin's handshake wait knows only its StartTimeout: a ctx that
@@ -174,11 +177,15 @@ func Launch(ctx context.Context, spec Spec, svc HostServices, logger *slog.Logge
 	if err != nil {
 		switch ctx.Err() {
 		case context.Canceled:
-			return p, errors.New("start: cancelled")
+			return p, &StartError{Kind: StartCancelled, Err: err}
 		case context.DeadlineExceeded: // killed by stopKill rather than timed out by go-plugin
-			err = errors.New("timeout while waiting for plugin to start")
+			return p, &StartError{Kind: HandshakeTimeout, Timeout: startTimeout, Err: err}
 		}
-		return p, startFailure(err, startTimeout)
+		kind := handshakeKind(err)
+		if kind == StartFailed || kind == HandshakeInvalid {
+			err = fmt.Errorf("start: %w", err)
+		}
+		return p, &StartError{Kind: kind, Timeout: startTimeout, Err: err}
 	}
 	raw, err := rpc.Dispense(pluginproto.PluginName)
 	if err != nil {
@@ -213,7 +220,7 @@ func Open(ctx context.Context, spec Spec, ts plugmodel.Toolset, svc HostServices
 	plog := logger.With("toolset", spec.Name)
 	p := &Plugin{spec: spec, logger: plog, gate: safety.NewGate(spec.Name, plog), conn: ts}
 	if err := p.open(ctx, svc); err != nil {
-		return nil, fmt.Errorf("toolset %q (in-process): %w", spec.Name, err)
+		return nil, &StartError{Kind: StartFailed, Toolset: spec.Name, Err: err}
 	}
 	return p, nil
 }
@@ -309,18 +316,34 @@ func (p *Plugin) Stop(ctx context.Context) error {
 	}
 }
 
-// notRunning answers a call to a plugin that exited.
-func (p *Plugin) notRunning() *contract.Error {
-	return contract.Errorf(contract.InternalError,
-		"Toolset '%s' is not running (its process exited); it will be restarted on the next call. Retry once.", p.info.Name)
+// notRunning is the failure of a call to a plugin that exited.
+func (p *Plugin) notRunning(op string) *Failure {
+	return &Failure{Kind: NotRunning, Toolset: p.info.Name, Op: op, Exit: p.exit()}
 }
 
-// Call runs one tool (req.Tool is the toolset's own name). It never fails
-// with a Go error: every failure is a CallResult.Err with a hint for the
-// agent.
-func (p *Plugin) Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
+// exit is how the plugin process ended (zero while it runs, or for a
+// toolset in this process).
+func (p *Plugin) exit() Exit {
+	r := p.proc.Load()
+	if r == nil {
+		return Exit{}
+	}
+	select {
+	case <-r.exited:
+		return exitOf(r.waitErr)
+	default:
+		return Exit{}
+	}
+}
+
+// Call runs one tool (req.Tool is the toolset's own name). The result is
+// the plugin's answer (an error answer included) or the host's refusal of
+// it; err, a *Failure, is a call that got no answer (the plugin crashed,
+// the context ended, the answer was over the protocol's limit), and
+// reports what happened for the caller to word.
+func (p *Plugin) Call(ctx context.Context, req plugmodel.CallRequest) (plugmodel.CallResult, error) {
 	if p.Exited() {
-		return plugmodel.CallResult{Err: p.notRunning()}
+		return plugmodel.CallResult{}, p.notRunning(req.Tool)
 	}
 	if len(req.Arguments) == 0 {
 		req.Arguments = json.RawMessage("{}")
@@ -330,106 +353,104 @@ func (p *Plugin) Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.
 	callID, end := p.gate.Begin(req.CallID, safety.SendCall{Tool: req.Tool, Class: p.classes[req.Tool], DryRun: req.DryRun, Confirm: req.Confirm, ProgressToken: req.ProgressToken})
 	req.CallID = callID
 	res, err := p.conn.Call(ctx, req)
+	var fail *Failure
 	if err != nil {
-		res = plugmodel.CallResult{Err: p.callFailure(ctx, req.Tool, err)}
+		fail = p.callFailure(ctx, req.Tool, err)
 	} else {
 		res = checkResult(p.info.Name, res)
 	}
 	if refusal := end(); refusal != nil {
-		return plugmodel.CallResult{Err: refusal} // the toolset may not answer ok after a refused command
+		return plugmodel.CallResult{Err: refusal}, nil // the toolset may not answer ok after a refused command
 	}
-	return res
+	if fail != nil {
+		return plugmodel.CallResult{}, fail
+	}
+	return res, nil
 }
 
 // ReadResource reads req.URI; req.Template and req.Params are set when the
-// URI matched one of the toolset's resource templates. Like Call it never
-// fails with a Go error.
-func (p *Plugin) ReadResource(ctx context.Context, req plugmodel.ResourceRequest) plugmodel.ResourceResult {
+// URI matched one of the toolset's resource templates. It fails as Call does.
+func (p *Plugin) ReadResource(ctx context.Context, req plugmodel.ResourceRequest) (plugmodel.ResourceResult, error) {
+	op := "resources/read " + req.URI
 	if p.Exited() {
-		return plugmodel.ResourceResult{Err: p.notRunning()}
+		return plugmodel.ResourceResult{}, p.notRunning(op)
 	}
 	callID, end := p.gate.Begin("", safety.SendCall{Tool: "resource " + req.URI, Class: contract.ReadOnly})
 	req.CallID = callID
 	res, err := p.conn.ReadResource(ctx, req)
 	if refusal := end(); refusal != nil {
-		return plugmodel.ResourceResult{Err: refusal}
+		return plugmodel.ResourceResult{Err: refusal}, nil
 	}
 	if err != nil {
-		return plugmodel.ResourceResult{Err: p.callFailure(ctx, "resources/read "+req.URI, err)}
+		return plugmodel.ResourceResult{}, p.callFailure(ctx, op, err)
 	}
-	return checkResourceResult(p.info.Name, res)
+	return checkResourceResult(p.info.Name, res), nil
 }
 
 // GetPrompt renders the toolset's prompt req.Name (its own, unqualified
-// name). Like Call it never fails with a Go error.
-func (p *Plugin) GetPrompt(ctx context.Context, req plugmodel.PromptRequest) plugmodel.PromptResult {
+// name). It fails as Call does.
+func (p *Plugin) GetPrompt(ctx context.Context, req plugmodel.PromptRequest) (plugmodel.PromptResult, error) {
+	op := "prompts/get " + req.Name
 	if p.Exited() {
-		return plugmodel.PromptResult{Err: p.notRunning()}
+		return plugmodel.PromptResult{}, p.notRunning(op)
 	}
 	callID, end := p.gate.Begin("", safety.SendCall{Tool: "prompt " + req.Name, Class: contract.ReadOnly})
 	req.CallID = callID
 	res, err := p.conn.GetPrompt(ctx, req)
 	if refusal := end(); refusal != nil {
-		return plugmodel.PromptResult{Err: refusal}
+		return plugmodel.PromptResult{Err: refusal}, nil
 	}
 	if err != nil {
-		return plugmodel.PromptResult{Err: p.callFailure(ctx, "prompts/get "+req.Name, err)}
+		return plugmodel.PromptResult{}, p.callFailure(ctx, op, err)
 	}
-	return checkPromptResult(p.info.Name, res)
+	return checkPromptResult(p.info.Name, res), nil
 }
 
-// callFailure explains a Call that got no answer from the plugin.
-func (p *Plugin) callFailure(ctx context.Context, tool string, err error) *contract.Error {
-	name := p.info.Name
+// exitGrace is how long a call whose connection failed waits for the
+// plugin process to be reaped before it kills it.
+const exitGrace = 2 * time.Second
+
+// callFailure says what happened to op, which got no answer from the plugin.
+func (p *Plugin) callFailure(ctx context.Context, op string, err error) *Failure {
+	f := &Failure{Toolset: p.info.Name, Op: op, Err: err}
 	// gRPC's own deadline timer can fire a moment before ctx's: look at both.
 	code := status.Code(err)
 	dl, hasDeadline := ctx.Deadline()
 	switch {
 	case ctx.Err() == context.DeadlineExceeded || (code == codes.DeadlineExceeded && hasDeadline && !time.Now().Before(dl.Add(-50*time.Millisecond))):
-		return contract.Errorf(contract.Timeout,
-			"Toolset '%s' did not finish '%s' in time. Check the editor's state before retrying: the tool may have partly run.", name, tool)
+		f.Kind = TimedOut
+		return f
 	case ctx.Err() == context.Canceled || code == codes.Canceled:
-		return contract.Errorf(contract.InternalError,
-			"The call to '%s' was cancelled before toolset '%s' answered.", tool, name)
+		f.Kind = Cancelled
+		return f
 	case code == codes.ResourceExhausted:
 		// The answer (or the request) was larger than the plugin protocol
 		// carries; gRPC refused it on one side and the plugin is fine.
-		p.logger.Warn("toolset message over the plugin protocol's limit", "tool", tool, "error", err)
-		return contract.Errorf(contract.InternalError,
-			"Toolset '%s' answered '%s' with more than the plugin protocol carries (%d MiB a message), so the result was dropped; the toolset keeps running. Ask for less in one call (a page, a limit, a smaller region or fewer items).",
-			name, tool, pluginproto.MaxMessageBytes>>20)
+		p.logger.Warn("toolset message over the plugin protocol's limit", "op", op, "error", err)
+		f.Kind, f.Limit = OverLimit, pluginproto.MaxMessageBytes
+		return f
 	}
-	if p.client == nil { // in-process: nothing crashed, the toolset failed
-		p.logger.Error("in-process toolset failed during a call", "tool", tool, "error", err)
-		return contract.Errorf(contract.InternalError, "Toolset '%s' failed during '%s': %v. Retry; if it persists, check the server log (stderr).", name, tool, err)
+	r := p.proc.Load()
+	if p.client == nil || r == nil { // in-process: nothing crashed, the toolset failed
+		p.logger.Error("in-process toolset failed during a call", "op", op, "error", err)
+		f.Kind = Failed
+		return f
 	}
 	// The connection failed: the plugin crashed or is about to be gone.
-	// Wait briefly for the process to be reaped so Exited is true when we
-	// return; kill it if it lingers with a broken connection.
+	// Wait (a bounded while) for the process to be reaped, to report how
+	// it ended; kill it if it lingers with a broken connection.
+	f.Kind = Crashed
 	p.broken.Store(true)
-	deadline := time.Now().Add(2 * time.Second)
-	for !p.client.Exited() && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !p.client.Exited() {
+	grace := time.NewTimer(exitGrace)
+	defer grace.Stop()
+	select {
+	case <-r.exited:
+		f.Exit = exitOf(r.waitErr)
+	case <-grace.C:
 		go p.Kill()
 	}
-	p.logger.Error("toolset plugin failed during a call", "tool", tool, "error", err, "exited", p.client.Exited())
-	return contract.Errorf(contract.InternalError,
-		"toolset '%s' crashed during the call; it will be restarted on the next call. Retry once; if it crashes again, check the server log (stderr).", name)
-}
-
-// startFailure explains a plugin that did not complete go-plugin's handshake.
-func startFailure(err error, timeout time.Duration) error {
-	const hint = "a toolset must be built with the godot-mcp SDK (sdk.Serve) for this OS and architecture, and print nothing to stdout before sdk.Serve"
-	switch msg := err.Error(); {
-	case strings.Contains(msg, "timeout while waiting for plugin to start"):
-		return fmt.Errorf("start: it did not complete the godot-mcp plugin handshake within %s (%s)", timeout, hint)
-	case strings.Contains(msg, "plugin exited before we could connect"),
-		strings.Contains(msg, "Unrecognized remote plugin message: \nFailed to read any lines"):
-		return fmt.Errorf("start: it exited before completing the godot-mcp plugin handshake (%s)", hint)
-	}
-	return fmt.Errorf("start: %w", err)
+	p.logger.Error("toolset plugin failed during a call", "op", op, "error", err, "exit", f.Exit.String())
+	return f
 }
 
 // tailBuffer keeps the last max bytes written, for start-up error messages.

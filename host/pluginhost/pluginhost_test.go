@@ -181,7 +181,7 @@ func TestCallRoundTrip(t *testing.T) {
 	p, logs := launch(t, svc)
 	ctx := context.Background()
 
-	res := p.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), ProgressToken: "tok-1"})
+	res := answer(p.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), ProgressToken: "tok-1"}))
 	if res.Err != nil {
 		t.Fatalf("echo: %v", res.Err)
 	}
@@ -228,7 +228,7 @@ func TestCallRoundTrip(t *testing.T) {
 				return envelope.Response{OK: true, Result: json.RawMessage(`{}`)}
 			}
 			svc.mu.Unlock()
-			res := p.Call(ctx, tc.req)
+			res := answer(p.Call(ctx, tc.req))
 			if res.Err == nil || res.Err.Code != tc.wantCode || res.Err.Required != tc.wantRequired || !strings.Contains(res.Err.Hint, tc.wantHint) {
 				t.Fatalf("err = %+v, want %s/%q containing %q", res.Err, tc.wantCode, tc.wantRequired, tc.wantHint)
 			}
@@ -238,10 +238,10 @@ func TestCallRoundTrip(t *testing.T) {
 		})
 	}
 	// The plugin survived the panic.
-	if res := p.Call(ctx, plugmodel.CallRequest{Tool: "wipe", DryRun: true}); res.Err != nil || string(res.Structured) != `{"text":"dry_run=true confirm=false"}` {
+	if res := answer(p.Call(ctx, plugmodel.CallRequest{Tool: "wipe", DryRun: true})); res.Err != nil || string(res.Structured) != `{"text":"dry_run=true confirm=false"}` {
 		t.Fatalf("after a panic: %+v", res)
 	}
-	res = p.Call(ctx, plugmodel.CallRequest{Tool: "image"})
+	res = answer(p.Call(ctx, plugmodel.CallRequest{Tool: "image"}))
 	if res.Err != nil || len(res.Content) != 2 || res.Content[0].Type != "image" || res.Content[0].MimeType != "image/png" ||
 		string(res.Content[0].Data) != "\x89PNG\r\n" || res.Content[1].Text != "a caption" {
 		t.Fatalf("image: %+v", res)
@@ -263,16 +263,16 @@ func TestResourcesAndPromptsRoundTrip(t *testing.T) {
 		t.Errorf("prompts = %+v", info.Prompts)
 	}
 
-	res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil})
+	res := answerRes(p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil}))
 	if res.Err != nil || len(res.Contents) != 1 || res.Contents[0].URI != "test://editor/echo" || res.Contents[0].Binary ||
 		res.Contents[0].Text != `{"echoed":{"uri":"test://editor/echo"}}` {
 		t.Fatalf("read = %+v", res)
 	}
-	res = p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://blob/7", Template: "test://blob/{n}", Params: map[string]string{"n": "7"}})
+	res = answerRes(p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://blob/7", Template: "test://blob/{n}", Params: map[string]string{"n": "7"}}))
 	if res.Err != nil || len(res.Contents) != 1 || !res.Contents[0].Binary || string(res.Contents[0].Blob) != "blob 7" {
 		t.Fatalf("read template = %+v", res)
 	}
-	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://nope", Template: "", Params: nil}); res.Err == nil || res.Err.Code != contract.ResourceNotFound {
+	if res := answerRes(p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://nope", Template: "", Params: nil})); res.Err == nil || res.Err.Code != contract.ResourceNotFound {
 		t.Errorf("unknown resource: %+v", res)
 	}
 	svc.mu.Lock()
@@ -280,16 +280,16 @@ func TestResourcesAndPromptsRoundTrip(t *testing.T) {
 		return envelope.Failure("3", &contract.Error{Code: contract.BridgeDisconnected, Hint: "No editor.", Required: contract.RequireBridgeConnected})
 	}
 	svc.mu.Unlock()
-	if res := p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil}); res.Err == nil || res.Err.Code != contract.BridgeDisconnected || res.Err.Hint != "No editor." {
+	if res := answerRes(p.ReadResource(ctx, plugmodel.ResourceRequest{URI: "test://editor/echo", Template: "", Params: nil})); res.Err == nil || res.Err.Code != contract.BridgeDisconnected || res.Err.Hint != "No editor." {
 		t.Errorf("editor failure: %+v", res)
 	}
 
-	pr := p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: map[string]string{"path": "res://a.gd"}})
+	pr := answerPrompt(p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: map[string]string{"path": "res://a.gd"}}))
 	if pr.Err != nil || pr.Description != "review res://a.gd" || len(pr.Messages) != 2 ||
 		pr.Messages[0].Content.Text != "Review res://a.gd" || pr.Messages[1].Content.Type != "audio" || string(pr.Messages[1].Content.Data) != "RIFF" {
 		t.Fatalf("prompt = %+v", pr)
 	}
-	if pr := p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: nil}); pr.Err == nil || pr.Err.Code != contract.ValidationError {
+	if pr := answerPrompt(p.GetPrompt(ctx, plugmodel.PromptRequest{Name: "review", Arguments: nil})); pr.Err == nil || pr.Err.Code != contract.ValidationError {
 		t.Errorf("missing argument: %+v", pr)
 	}
 }
@@ -305,7 +305,7 @@ func TestLargePayloadsBothWays(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	text := strings.Repeat("z", size)
-	res := p.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"` + text + `"}`)})
+	res := answer(p.Call(ctx, plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"` + text + `"}`)}))
 	if res.Err != nil {
 		t.Fatalf("8 MiB echo: %v", res.Err)
 	}
@@ -321,7 +321,7 @@ func TestLargePayloadsBothWays(t *testing.T) {
 	if err := json.Unmarshal(res.Structured, &out); err != nil || len(out.Echo.Blob) != size || out.Echo.Got != size+11 {
 		t.Fatalf("8 MiB answer: %d bytes, got=%d, %v", len(out.Echo.Blob), out.Echo.Got, err)
 	}
-	res = p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 32<<20))})
+	res = answer(p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 32<<20))}))
 	if res.Err != nil || len(res.Structured) != 32<<20+11 {
 		t.Fatalf("32 MiB result: %v, %d bytes", res.Err, len(res.Structured))
 	}
@@ -340,6 +340,7 @@ func TestKillMidCall(t *testing.T) {
 			p, logs := launch(t, svc)
 			type outcome struct {
 				res     plugmodel.CallResult
+				err     error
 				elapsed time.Duration
 			}
 			done := make(chan outcome, 1)
@@ -352,8 +353,8 @@ func TestKillMidCall(t *testing.T) {
 					started <- struct{}{}
 				}
 				begin := time.Now()
-				res := p.Call(context.Background(), req)
-				done <- outcome{res, time.Since(begin)}
+				res, err := p.Call(context.Background(), req)
+				done <- outcome{res, err, time.Since(begin)}
 			}()
 			<-started
 			var killedAt time.Time
@@ -372,16 +373,25 @@ func TestKillMidCall(t *testing.T) {
 			if !killedAt.IsZero() && time.Since(killedAt) > 3*time.Second {
 				t.Errorf("the call took %s to fail after the kill", time.Since(killedAt))
 			}
-			want := "toolset 'testplugin' crashed during the call; it will be restarted on the next call"
-			if o.res.Err == nil || o.res.Err.Code != contract.InternalError || !strings.Contains(o.res.Err.Hint, want) {
-				t.Fatalf("result = %+v (after %s)", o.res, o.elapsed)
+			// The fact, for host/toolsets to word: it crashed, and how its
+			// process ended.
+			f := failure(t, o.err)
+			if f == nil || f.Kind != Crashed || f.Toolset != "testplugin" || !f.Exit.Known() {
+				t.Fatalf("result = %+v, failure %v (after %s)", o.res, o.err, o.elapsed)
+			}
+			wantExit := "killed by signal SIGKILL"
+			if how == "os.Exit" {
+				wantExit = "exited with code 3"
+			}
+			if f.Exit.String() != wantExit {
+				t.Errorf("the crash says the process %s, want %s", f.Exit, wantExit)
 			}
 			if !p.Exited() {
 				t.Error("Exited() is false after the crash")
 			}
-			again := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
-			if again.Err == nil || again.Err.Code != contract.InternalError || !strings.Contains(again.Err.Hint, "not running") {
-				t.Errorf("a call to the dead plugin: %+v", again)
+			again, err := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"x"}`)})
+			if f := failure(t, err); f == nil || f.Kind != NotRunning || f.Exit.String() != wantExit {
+				t.Errorf("a call to the dead plugin: %+v, %v", again, err)
 			}
 			waitFor(t, 5*time.Second, "the process exit in the log", func() bool {
 				return strings.Contains(logs.String(), "plugin process exited")
@@ -396,11 +406,11 @@ func TestDeadlineAndCancel(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	res := p.Call(ctx, plugmodel.CallRequest{Tool: "block"})
+	res, err := p.Call(ctx, plugmodel.CallRequest{Tool: "block"})
 	// Either side may notice the deadline first: the host (no answer in
-	// time) or the plugin (its tool returned ctx.Err()). Both are TIMEOUT.
-	if res.Err == nil || res.Err.Code != contract.Timeout {
-		t.Fatalf("deadline: %+v", res)
+	// time: TimedOut) or the plugin (its tool returned ctx.Err(): TIMEOUT).
+	if f := failure(t, err); (f == nil || f.Kind != TimedOut) && (res.Err == nil || res.Err.Code != contract.Timeout) {
+		t.Fatalf("deadline: %+v, %v", res, err)
 	}
 
 	ctx2, cancel2 := context.WithCancel(context.Background())
@@ -408,15 +418,15 @@ func TestDeadlineAndCancel(t *testing.T) {
 		waitFor(t, 5*time.Second, "the second block call", func() bool { return len(svc.sent()) >= 2 })
 		cancel2()
 	}()
-	res = p.Call(ctx2, plugmodel.CallRequest{Tool: "block"})
-	if res.Err == nil || res.Err.Code != contract.InternalError || !strings.Contains(res.Err.Hint, "cancelled") {
-		t.Fatalf("cancel: %+v", res)
+	res, err = p.Call(ctx2, plugmodel.CallRequest{Tool: "block"})
+	if f := failure(t, err); f == nil || f.Kind != Cancelled || f.Op != "block" {
+		t.Fatalf("cancel: %+v, %v", res, err)
 	}
 	// A slow call is not a crash: the plugin still serves.
 	if p.Exited() {
 		t.Fatal("Exited() after a timeout")
 	}
-	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"still here"}`)}); res.Err != nil {
+	if res := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"still here"}`)})); res.Err != nil {
 		t.Fatalf("after timeout: %v", res.Err)
 	}
 }
@@ -574,7 +584,7 @@ func (c *callLogServices) logged() []string {
 func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
 	svc := &callLogServices{}
 	p, logs := launch(t, svc)
-	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), CallID: "c1"}); res.Err != nil {
+	if res := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`), CallID: "c1"})); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	waitFor(t, 5*time.Second, "the call's log record", func() bool { return len(svc.logged()) == 1 })
@@ -585,7 +595,7 @@ func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
 		t.Errorf("the record is missing from the host log:\n%s", logs.String())
 	}
 	// A call without an id logs to the host only.
-	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)}); res.Err != nil {
+	if res := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "echo", Arguments: json.RawMessage(`{"text":"hi"}`)})); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	waitFor(t, 5*time.Second, "the second host log record", func() bool { return strings.Count(logs.String(), "msg=echoed") == 2 })
@@ -599,7 +609,7 @@ func TestCallLogRecordsReachTheCallLogger(t *testing.T) {
 func TestGateRefusesAndFailsTheCall(t *testing.T) {
 	svc := &fakeServices{}
 	p, logs := launch(t, svc)
-	res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "sneak", CallID: "c1"})
+	res := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "sneak", CallID: "c1"}))
 	if res.Err == nil || res.Err.Code != contract.PreconditionFailed || res.Err.Required != "command_class" {
 		t.Fatalf("sneak = %+v %s", res.Err, res.Structured)
 	}
@@ -621,7 +631,7 @@ func TestGateRefusesAndFailsTheCall(t *testing.T) {
 func TestGateRefusesASendAfterTheCall(t *testing.T) {
 	svc := &fakeServices{}
 	p, logs := launch(t, svc)
-	if res := p.Call(context.Background(), plugmodel.CallRequest{Tool: "late", CallID: "c1"}); res.Err != nil {
+	if res := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "late", CallID: "c1"})); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	waitFor(t, 5*time.Second, "the late send's answer", func() bool { return strings.Contains(logs.String(), "LATE-SEND:") })
@@ -633,26 +643,63 @@ func TestGateRefusesASendAfterTheCall(t *testing.T) {
 	}
 }
 
-// #25.6: a result over the plugin protocol's message limit is an
-// INTERNAL_ERROR that names the limit and the toolset, never "crashed", and
-// the plugin, which did nothing wrong but answer too much, keeps running.
+// #25.6: a result over the plugin protocol's message limit is reported as
+// such (OverLimit, with the limit and the toolset; host/toolsets words it as
+// an INTERNAL_ERROR, never "crashed"), and the plugin, which did nothing
+// wrong but answer too much, keeps running.
 func TestOverLimitResultIsNotACrash(t *testing.T) {
 	p, _ := launch(t, &fakeServices{})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	pid := p.Pid()
-	res := p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 70<<20))})
-	if res.Err == nil {
-		t.Fatalf("a 70 MiB result went through (%d bytes)", len(res.Structured))
+	res, err := p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(fmt.Sprintf(`{"bytes":%d}`, 70<<20))})
+	if err == nil {
+		t.Fatalf("a 70 MiB result went through (%d bytes, %v)", len(res.Structured), res.Err)
 	}
-	msg := res.Err.Hint
-	if res.Err.Code != contract.InternalError || strings.Contains(msg, "crash") || !strings.Contains(msg, "65 MiB") || !strings.Contains(msg, testSpec().Name) {
-		t.Fatalf("over-limit answer: %+v", res.Err)
+	if f := failure(t, err); f.Kind != OverLimit || f.Limit>>20 != 65 || f.Toolset != testSpec().Name || f.Op != "big" {
+		t.Fatalf("over-limit failure: %+v", f)
 	}
 	if p.Exited() || p.Pid() != pid {
 		t.Fatalf("the plugin was dropped after an over-limit result (exited %v, pid %d -> %d)", p.Exited(), pid, p.Pid())
 	}
-	if res := p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(`{"bytes":10}`)}); res.Err != nil {
+	if res := answer(p.Call(ctx, plugmodel.CallRequest{Tool: "big", Arguments: json.RawMessage(`{"bytes":10}`)})); res.Err != nil {
 		t.Fatalf("the next call: %v", res.Err)
 	}
+}
+
+// answer, answerRes and answerPrompt are a call's answer; a call that got
+// no answer (a *Failure) becomes an error answer that names it, so that a
+// test expecting an answer fails on it with the reason.
+func answer(res plugmodel.CallResult, err error) plugmodel.CallResult {
+	if err != nil {
+		return plugmodel.CallResult{Err: contract.Errorf(contract.InternalError, "no answer: %v", err)}
+	}
+	return res
+}
+
+func answerRes(res plugmodel.ResourceResult, err error) plugmodel.ResourceResult {
+	if err != nil {
+		return plugmodel.ResourceResult{Err: contract.Errorf(contract.InternalError, "no answer: %v", err)}
+	}
+	return res
+}
+
+func answerPrompt(res plugmodel.PromptResult, err error) plugmodel.PromptResult {
+	if err != nil {
+		return plugmodel.PromptResult{Err: contract.Errorf(contract.InternalError, "no answer: %v", err)}
+	}
+	return res
+}
+
+// failure is the *Failure of a call that got no answer (nil: it answered).
+func failure(t *testing.T, err error) *Failure {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var f *Failure
+	if !errors.As(err, &f) {
+		t.Fatalf("a call failed with %T, not a *Failure: %v", err, err)
+	}
+	return f
 }

@@ -96,8 +96,8 @@ func TestPluginOutputNeverReachesStdout(t *testing.T) {
 	}()
 
 	p, logs := launch(t, &fakeServices{})
-	print := p.Call(context.Background(), plugmodel.CallRequest{Tool: "print"})
-	stdin := p.Call(context.Background(), plugmodel.CallRequest{Tool: "stdin"})
+	print := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "print"}))
+	stdin := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "stdin"}))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = p.Stop(ctx)

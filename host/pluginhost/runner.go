@@ -3,7 +3,6 @@ package pluginhost
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -113,9 +112,10 @@ func (r *procRunner) reap() {
 	r.stderr.close()
 }
 
-func (r *procRunner) Diagnose(context.Context) string {
-	return fmt.Sprintf("%s did not complete the godot-mcp plugin handshake: check that it is a toolset built with the godot-mcp SDK (sdk.Serve) for this OS and architecture, and that it prints nothing to stdout before sdk.Serve", r.cmd.Path)
-}
+// Diagnose adds nothing to go-plugin's error for a plugin that did not
+// complete the handshake: Launch reports it as a StartError (its kind says
+// what happened) and host/toolsets says what to check.
+func (r *procRunner) Diagnose(context.Context) string { return "" }
 
 func (r *procRunner) Stdout() io.ReadCloser { return r.stdout }
 func (r *procRunner) Stderr() io.ReadCloser { return r.stderr }

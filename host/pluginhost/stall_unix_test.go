@@ -4,6 +4,7 @@ package pluginhost
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,11 +22,12 @@ func TestLaunchOfBrokenExecutablesIsBounded(t *testing.T) {
 	marker := fmt.Sprintf("8%d.%d", os.Getpid(), time.Now().UnixNano()%1e6)
 	cases := []struct {
 		name, script, reason string
+		kind                 StartKind
 	}{
-		{"hang", "sleep " + marker + "\n", "did not complete the godot-mcp plugin handshake within"},
-		{"forker", "sleep " + marker + " &\nexit 0\n", "exited before completing the godot-mcp plugin handshake"},
-		{"forker_hang", "sleep " + marker + " &\nexec sleep " + marker + "\n", "did not complete the godot-mcp plugin handshake within"},
-		{"garbage", "echo 'Hello! I am not a plugin.'\nsleep " + marker + "\n", "Hello! I am not a plugin."},
+		{"hang", "sleep " + marker + "\n", "did not complete the godot-mcp plugin handshake within", HandshakeTimeout},
+		{"forker", "sleep " + marker + " &\nexit 0\n", "exited before completing the godot-mcp plugin handshake", HandshakeExited},
+		{"forker_hang", "sleep " + marker + " &\nexec sleep " + marker + "\n", "did not complete the godot-mcp plugin handshake within", HandshakeTimeout},
+		{"garbage", "echo 'Hello! I am not a plugin.'\nsleep " + marker + "\n", "Hello! I am not a plugin.", HandshakeInvalid},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -44,6 +46,10 @@ func TestLaunchOfBrokenExecutablesIsBounded(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), c.reason) {
 				t.Errorf("error %q does not say %q", err, c.reason)
+			}
+			var se *StartError
+			if !errors.As(err, &se) || se.Kind != c.kind || se.Toolset != c.name || se.Path != exe {
+				t.Errorf("error %#v is not a StartError of kind %d for %s", err, c.kind, exe)
 			}
 			if took > 3*time.Second {
 				t.Errorf("Launch took %v with a 1 s limit", took)

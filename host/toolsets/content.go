@@ -45,7 +45,7 @@ func (m *Manager) prompts(e *entry) []mcpserver.Prompt {
 // contentCall runs fn against e's live plugin with the call timeout, and
 // records a plugin that died meanwhile as crashed, as a tool call does; it
 // then returns the error to answer instead of fn's result.
-func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn func(context.Context, Plugin)) *contract.Error {
+func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn func(context.Context, Plugin) error) *contract.Error {
 	defer m.use(e)()
 	p, perr := m.running(ctx, e)
 	if perr != nil {
@@ -53,28 +53,32 @@ func (m *Manager) contentCall(ctx context.Context, e *entry, what string, fn fun
 	}
 	ctx, cancel := context.WithTimeout(ctx, m.callTimeout)
 	defer cancel()
-	fn(ctx, p)
+	fail := asFailure(e.spec.Name, what, fn(ctx, p))
 	e.mu.Lock()
 	var dead Plugin
 	if e.plugin == p && p.Exited() {
-		m.crashed(e, "the plugin process exited during "+what)
+		m.crashed(e, exitedWhy(what, fail))
 		dead = m.detach(e)
 	}
 	back := m.comesBack(e)
 	e.mu.Unlock()
-	if dead == nil {
-		return nil
+	if dead != nil {
+		m.release(dead)
+		return crashedWords(e.spec.Name, what, fail, back, false)
 	}
-	m.release(dead)
-	return contract.Errorf(contract.InternalError, "Toolset %q crashed during %s; the next request restarts it (possible %s).", e.spec.Name, what, back)
+	if fail != nil {
+		return failureWords(fail)
+	}
+	return nil
 }
 
 // reader reads a resource of e; template is set for a resource template.
 func (m *Manager) reader(e *entry, template string) mcpserver.ResourceReader {
 	return func(ctx context.Context, uri string, params map[string]string) ([]mcpserver.ResourceContents, *contract.Error) {
 		var res plugmodel.ResourceResult
-		if err := m.contentCall(ctx, e, fmt.Sprintf("resources/read %s", uri), func(ctx context.Context, p Plugin) {
-			res = p.ReadResource(ctx, plugmodel.ResourceRequest{URI: uri, Template: template, Params: params})
+		if err := m.contentCall(ctx, e, fmt.Sprintf("resources/read %s", uri), func(ctx context.Context, p Plugin) (err error) {
+			res, err = p.ReadResource(ctx, plugmodel.ResourceRequest{URI: uri, Template: template, Params: params})
+			return err
 		}); err != nil {
 			return nil, err
 		}
@@ -89,8 +93,9 @@ func (m *Manager) reader(e *entry, template string) mcpserver.ResourceReader {
 func (m *Manager) renderer(e *entry, name string) mcpserver.PromptGetter {
 	return func(ctx context.Context, args map[string]string) plugmodel.PromptResult {
 		var res plugmodel.PromptResult
-		if err := m.contentCall(ctx, e, "prompts/get "+name, func(ctx context.Context, p Plugin) {
-			res = p.GetPrompt(ctx, plugmodel.PromptRequest{Name: name, Arguments: args})
+		if err := m.contentCall(ctx, e, "prompts/get "+name, func(ctx context.Context, p Plugin) (err error) {
+			res, err = p.GetPrompt(ctx, plugmodel.PromptRequest{Name: name, Arguments: args})
+			return err
 		}); err != nil {
 			return plugmodel.PromptResult{Err: err}
 		}

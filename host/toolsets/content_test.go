@@ -17,18 +17,18 @@ type richPlugin struct {
 	reads []string
 }
 
-func (p *richPlugin) ReadResource(_ context.Context, req plugmodel.ResourceRequest) plugmodel.ResourceResult {
+func (p *richPlugin) ReadResource(_ context.Context, req plugmodel.ResourceRequest) (plugmodel.ResourceResult, error) {
 	uri := req.URI
 	p.reads = append(p.reads, uri+" "+req.Template+" "+req.Params["n"])
 	if uri == "fix://gone" {
-		return plugmodel.ResourceResult{Err: contract.Errorf(contract.ResourceNotFound, "gone")}
+		return plugmodel.ResourceResult{Err: contract.Errorf(contract.ResourceNotFound, "gone")}, nil
 	}
-	return plugmodel.ResourceResult{Contents: []plugmodel.ResourceContents{{URI: uri, Text: "t", MimeType: "text/plain"}}}
+	return plugmodel.ResourceResult{Contents: []plugmodel.ResourceContents{{URI: uri, Text: "t", MimeType: "text/plain"}}}, nil
 }
 
-func (p *richPlugin) GetPrompt(_ context.Context, req plugmodel.PromptRequest) plugmodel.PromptResult {
+func (p *richPlugin) GetPrompt(_ context.Context, req plugmodel.PromptRequest) (plugmodel.PromptResult, error) {
 	return plugmodel.PromptResult{Description: req.Name, Messages: []plugmodel.PromptMessage{
-		{Role: "user", Content: plugmodel.Content{Type: "resource", URI: "fix://r", Text: req.Arguments["a"]}}}}
+		{Role: "user", Content: plugmodel.Content{Type: "resource", URI: "fix://r", Text: req.Arguments["a"]}}}}, nil
 }
 
 func richInfo(name string) plugmodel.ToolsetInfo {

@@ -22,6 +22,7 @@ type fakePlugin struct {
 	info    plugmodel.ToolsetInfo
 	exited  atomic.Bool
 	stopped atomic.Bool
+	fail    atomic.Pointer[pluginhost.Failure]
 	call    func(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult
 }
 
@@ -29,15 +30,22 @@ func (p *fakePlugin) Info() plugmodel.ToolsetInfo { return p.info }
 func (p *fakePlugin) Exited() bool                { return p.exited.Load() || p.stopped.Load() }
 func (p *fakePlugin) Stop(context.Context) error  { p.stopped.Store(true); return nil }
 
-func (p *fakePlugin) ReadResource(context.Context, plugmodel.ResourceRequest) plugmodel.ResourceResult {
-	return plugmodel.ResourceResult{Err: contract.Errorf(contract.ResourceNotFound, "the fake serves no resources")}
+func (p *fakePlugin) ReadResource(context.Context, plugmodel.ResourceRequest) (plugmodel.ResourceResult, error) {
+	return plugmodel.ResourceResult{Err: contract.Errorf(contract.ResourceNotFound, "the fake serves no resources")}, nil
 }
 
-func (p *fakePlugin) GetPrompt(context.Context, plugmodel.PromptRequest) plugmodel.PromptResult {
-	return plugmodel.PromptResult{Err: contract.Errorf(contract.ResourceNotFound, "the fake serves no prompts")}
+func (p *fakePlugin) GetPrompt(context.Context, plugmodel.PromptRequest) (plugmodel.PromptResult, error) {
+	return plugmodel.PromptResult{Err: contract.Errorf(contract.ResourceNotFound, "the fake serves no prompts")}, nil
 }
-func (p *fakePlugin) Call(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
-	return p.call(ctx, req)
+
+// Call answers with p.call's result, or fails with the failure p.call
+// stored in p.fail (as pluginhost reports a call that got no answer).
+func (p *fakePlugin) Call(ctx context.Context, req plugmodel.CallRequest) (plugmodel.CallResult, error) {
+	res := p.call(ctx, req)
+	if f := p.fail.Swap(nil); f != nil {
+		return plugmodel.CallResult{}, f
+	}
+	return res, nil
 }
 
 type fakeLauncher struct {
@@ -193,19 +201,27 @@ func TestCrashRestartsWithBackoff(t *testing.T) {
 	l.call = func(p *fakePlugin, ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		if l.byName["scene"] == 1 {
 			p.exited.Store(true) // dies mid-call
-			return plugmodel.CallResult{Err: contract.Errorf(contract.InternalError, "transport closed")}
+			p.fail.Store(&pluginhost.Failure{Kind: pluginhost.Crashed, Toolset: "scene", Op: req.Tool, Exit: pluginhost.Exit{Exited: true, Code: -1, Signal: "SIGSEGV"}})
+			return plugmodel.CallResult{}
 		}
 		return plugmodel.CallResult{Structured: json.RawMessage(`{}`)}
 	}
 	m := newManager(l, 0)
 	out, _ := m.Enable(context.Background(), "scene", "")
 	exec := out.Tools[0].Exec
-	res := exec(context.Background(), mcpserver.Call{})
+	res := exec(context.Background(), mcpserver.Call{Tool: "godot_scene_do"})
+	// The agent is told what happened (and how the process ended), that
+	// the next call restarts it and when, and that the tool may have run.
 	if res.Err == nil || res.Err.Code != contract.InternalError {
 		t.Fatalf("crash: %+v", res)
 	}
-	if st := m.List(context.Background()); st[0].State != StateCrashed {
-		t.Fatalf("state %s, want crashed", st[0].State)
+	for _, want := range []string{`Toolset "scene" crashed during godot_scene_do`, "killed by signal SIGSEGV", "the next call restarts it (possible in 500ms)", "may have partly run"} {
+		if !strings.Contains(res.Err.Hint, want) {
+			t.Errorf("the crash hint does not say %q: %s", want, res.Err.Hint)
+		}
+	}
+	if st := m.List(context.Background()); st[0].State != StateCrashed || !strings.Contains(st[0].LastError, "killed by signal SIGSEGV during godot_scene_do") {
+		t.Fatalf("state %s (%s), want crashed saying how", st[0].State, st[0].LastError)
 	}
 	// Within the backoff: refused with a hint saying when.
 	if res := exec(context.Background(), mcpserver.Call{}); res.Err == nil {
@@ -469,5 +485,74 @@ func TestNameConflictsRefused(t *testing.T) {
 	}
 	if _, err := m.Enable(context.Background(), "ok", ""); err != nil {
 		t.Fatalf("ok: %+v", err)
+	}
+}
+
+// A call that got no answer for a reason that leaves the plugin as it was
+// is worded by the manager from pluginhost's fact, and the plugin is kept.
+func TestFailureWordsKeepThePlugin(t *testing.T) {
+	cases := []struct {
+		fail      pluginhost.Failure
+		code      contract.ErrorCode
+		want, not []string
+	}{
+		{pluginhost.Failure{Kind: pluginhost.OverLimit, Limit: 65 << 20}, contract.InternalError,
+			[]string{`Toolset "scene" answered godot_scene_do with more than the plugin protocol carries (65 MiB a message)`, "keeps running", "Ask for less"}, []string{"crash"}},
+		{pluginhost.Failure{Kind: pluginhost.Cancelled}, contract.InternalError,
+			[]string{`The call to godot_scene_do was cancelled before toolset "scene" answered`}, []string{"crash"}},
+		{pluginhost.Failure{Kind: pluginhost.Failed, Err: errors.New("boom")}, contract.InternalError,
+			[]string{`Toolset "scene" failed during godot_scene_do: boom`, "server log"}, []string{"crash"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fail.Kind.String(), func(t *testing.T) {
+			l := &fakeLauncher{}
+			var called *fakePlugin
+			l.call = func(p *fakePlugin, _ context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
+				called = p
+				f := tc.fail
+				f.Toolset, f.Op = "scene", req.Tool
+				p.fail.Store(&f)
+				return plugmodel.CallResult{}
+			}
+			m := newManager(l, 0)
+			out, _ := m.Enable(context.Background(), "scene", "")
+			res := out.Tools[0].Exec(context.Background(), mcpserver.Call{Tool: "godot_scene_do"})
+			if res.Err == nil || res.Err.Code != tc.code {
+				t.Fatalf("answer: %+v", res)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(res.Err.Hint, w) {
+					t.Errorf("hint does not say %q: %s", w, res.Err.Hint)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(res.Err.Hint, w) {
+					t.Errorf("hint says %q: %s", w, res.Err.Hint)
+				}
+			}
+			if st, _ := m.Status("scene"); st.State != StateRunning || called.stopped.Load() || l.byName["scene"] != 1 {
+				t.Errorf("the plugin was not kept: state %s, stopped %v, launches %d", st.State, called.stopped.Load(), l.byName["scene"])
+			}
+		})
+	}
+}
+
+// A plugin that never completed its handshake is reported with what to
+// check; other start failures as they are.
+func TestStartWords(t *testing.T) {
+	hs := &pluginhost.StartError{Kind: pluginhost.HandshakeTimeout, Toolset: "x", Path: "/p/x", Timeout: 10 * time.Second, Output: "oops"}
+	got := startWords(hs)
+	for _, want := range []string{`toolset "x" (/p/x)`, "did not complete the godot-mcp plugin handshake within 10s", "the plugin's last output: oops", "built with the godot-mcp SDK (sdk.Serve)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q does not say %q", got, want)
+		}
+	}
+	garbage := &pluginhost.StartError{Kind: pluginhost.HandshakeInvalid, Toolset: "x", Path: "/p/x", Err: errors.New("start: Unrecognized remote plugin message: hello")}
+	if got := startWords(garbage); !strings.Contains(got, "Unrecognized remote plugin message: hello") || !strings.Contains(got, "sdk.Serve") {
+		t.Errorf("a plugin that wrote something else than the handshake: %q", got)
+	}
+	other := &pluginhost.StartError{Kind: pluginhost.StartFailed, Toolset: "x", Path: "/p/x", Err: errors.New(`the plugin calls itself "y", not "x"`)}
+	if got := startWords(other); strings.Contains(got, "sdk.Serve") || !strings.Contains(got, `calls itself "y"`) {
+		t.Errorf("a name mismatch: %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package addoninstall
+package projectfiles
 
 import (
 	"bytes"

@@ -1,20 +1,17 @@
-// Package extinstall installs a toolset's editor code (its GDScript) into
-// the project as res://addons/godot_mcp_ext/<toolset>/, with a version
-// stamp, has the connected editor load it without a plugin toggle, checks
-// before each call that the editor runs the current version, and unloads
-// and removes it on disable. It never overwrites or deletes a file the user
-// changed since godot-mcp installed it: that is refused (or kept) and said.
-package extinstall
+package projectfiles
+
+// A toolset's editor code (its GDScript) is installed into the project as
+// res://addons/godot_mcp_ext/<toolset>/, with the manifest (ManifestFile);
+// Installer has the connected editor load it without a plugin toggle,
+// checks before each call that the editor runs the current version, and
+// unloads and removes it on disable. A file the user changed since
+// godot-mcp installed it, or one it did not install, is never overwritten
+// or deleted: that is refused (or kept) and said.
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,36 +21,20 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
-// Root is where extensions live, relative to the project directory.
-const Root = "addons/godot_mcp_ext"
-
-// StampFile records, inside a toolset's folder, which version godot-mcp
-// installed and each file's SHA-256; the addon reports its version.
-const StampFile = ".godot_mcp_stamp.json"
+// ExtRoot is where extensions live, relative to the project directory.
+const ExtRoot = "addons/godot_mcp_ext"
 
 // RequireEditorCode is the `required` of a call refused because the
 // toolset's editor code is missing, stale or cannot be installed.
 const RequireEditorCode = "toolset_editor_code"
 
-// Stamp is the content of StampFile.
-type Stamp struct {
-	Toolset string            `json:"toolset"`
-	Version string            `json:"version"`
-	Files   map[string]string `json:"files"` // slash path -> hex SHA-256
-}
-
 // Dir is the toolset's folder in the project.
-func Dir(projectDir, toolset string) string {
-	return filepath.Join(projectDir, filepath.FromSlash(Root), toolset)
+func EditorCodeDir(projectDir, toolset string) string {
+	return filepath.Join(projectDir, filepath.FromSlash(ExtRoot), toolset)
 }
 
 // ResPath is the toolset's folder as Godot names it.
-func ResPath(toolset string) string { return "res://" + Root + "/" + toolset + "/" }
-
-func sum(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
+func EditorCodeResPath(toolset string) string { return "res://" + ExtRoot + "/" + toolset + "/" }
 
 // folder is the toolset's folder, opened so that nothing planted in the
 // project (a link, a stamp path with "..") leads a read, write or removal
@@ -89,36 +70,16 @@ func validName(s string) bool {
 func (f *folder) close() { _ = f.files.Close() }
 
 // rel is p (a slash path inside the toolset's folder) relative to the project.
-func (f *folder) rel(p string) string { return Root + "/" + f.toolset + "/" + p }
+func (f *folder) rel(p string) string { return ExtRoot + "/" + f.toolset + "/" + p }
 
-// localPath: p is a clean relative slash path that stays in the folder.
-func localPath(p string) bool {
-	return p != "" && p != StampFile && fs.ValidPath(p) && path.Clean(p) == p
+func (f *folder) readStamp() (*Manifest, error) {
+	return readManifest(f.files, ExtRoot+"/"+f.toolset)
 }
 
-func (f *folder) readStamp() (*Stamp, error) {
-	b, err := f.files.ReadFile(f.rel(StampFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var s Stamp
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s is not valid JSON: %w", StampFile, err)
-	}
-	for p := range s.Files {
-		if !localPath(p) {
-			return nil, fmt.Errorf("%s lists %q, a path outside its folder", StampFile, p)
-		}
-	}
-	return &s, nil
-}
-
-// ReadStamp reads the stamp of the toolset's folder; nil when absent. A
-// stamp that is a link, or that lists a path outside the folder, is an error.
-func ReadStamp(projectDir, toolset string) (*Stamp, error) {
+// ReadManifest reads the manifest of the toolset's folder; nil when absent.
+// A manifest that is a link, or that lists a path outside the folder, is
+// an error.
+func ReadManifest(projectDir, toolset string) (*Manifest, error) {
 	f, err := openFolder(projectDir, toolset)
 	if err != nil {
 		return nil, err
@@ -129,7 +90,7 @@ func ReadStamp(projectDir, toolset string) (*Stamp, error) {
 
 // edited lists the stamped files whose content on disk no longer matches
 // what godot-mcp installed (a deleted file is not an edit; a link is).
-func (f *folder) edited(st *Stamp) []string {
+func (f *folder) edited(st *Manifest) []string {
 	var out []string
 	for p, h := range st.Files {
 		b, err := f.files.ReadFile(f.rel(p))
@@ -148,7 +109,7 @@ func refuse(hint string) *contract.Error {
 func fileList(toolset string, files []string) string {
 	out := make([]string, len(files))
 	for i, f := range files {
-		out[i] = ResPath(toolset) + f
+		out[i] = EditorCodeResPath(toolset) + f
 	}
 	return strings.Join(out, ", ")
 }
@@ -159,7 +120,7 @@ func fileList(toolset string, files []string) string {
 // file was edited by the user, a symbolic link is on the way of any file
 // it would read, write or remove, or the stamp lists a path outside the
 // folder. changed reports whether anything was written.
-func Install(projectDir, toolset, version string, files []pluginhost.EditorFile) (changed bool, e *contract.Error) {
+func InstallEditorCode(projectDir, toolset, version string, files []pluginhost.EditorFile) (changed bool, e *contract.Error) {
 	if _, err := os.Stat(filepath.Join(projectDir, "project.godot")); err != nil {
 		return false, refuse(fmt.Sprintf("Toolset %q's editor code cannot be installed: %s has no project.godot, so it is not a Godot project. Connect the editor of your project (or set GODOT_MCP_PROJECT_DIR to it) and retry.", toolset, projectDir))
 	}
@@ -171,19 +132,20 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 	linked := func(err error) *contract.Error {
 		return refuse(fmt.Sprintf("Toolset %q's editor code was not installed: %v, and godot-mcp does not write through links in a project (one planted in a cloned project could lead the write anywhere). Remove the link, then enable toolset %q again.", toolset, err, toolset))
 	}
-	for _, p := range []string{Root + "/" + toolset, f.rel(StampFile)} {
-		if err := f.files.Check(p); err != nil {
-			return false, linked(err)
-		}
+	if err := f.files.Check(ExtRoot + "/" + toolset); err != nil {
+		return false, linked(err)
+	}
+	if err := checkManifestPaths(f.files, ExtRoot+"/"+toolset); err != nil {
+		return false, linked(err)
 	}
 	st, err := f.readStamp()
 	if err != nil {
-		return false, refuse(fmt.Sprintf("Cannot read %s%s (%v). Delete the folder %s and enable toolset %q again.", ResPath(toolset), StampFile, err, ResPath(toolset), toolset))
+		return false, refuse(fmt.Sprintf("Cannot read %s%s (%v). Delete the folder %s and enable toolset %q again.", EditorCodeResPath(toolset), ManifestFile, err, EditorCodeResPath(toolset), toolset))
 	}
-	want := Stamp{Toolset: toolset, Version: version, Files: map[string]string{}}
+	want := Manifest{Owner: toolset, Version: version, Files: map[string]string{}}
 	for _, ef := range files {
-		if !localPath(ef.Path) {
-			return false, refuse(fmt.Sprintf("Toolset %q ships editor code at %q, a path outside its folder %s: it was not installed. The toolset is broken; report it to its author.", toolset, ef.Path, ResPath(toolset)))
+		if !inFolder(ef.Path) {
+			return false, refuse(fmt.Sprintf("Toolset %q ships editor code at %q, a path outside its folder %s: it was not installed. The toolset is broken; report it to its author.", toolset, ef.Path, EditorCodeResPath(toolset)))
 		}
 		want.Files[ef.Path] = sum(ef.Content)
 	}
@@ -198,11 +160,26 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 		}
 	}
 	if st == nil {
-		if _, err := f.files.Lstat(Root + "/" + toolset); err == nil {
-			return false, refuse(fmt.Sprintf("The folder %s exists but was not installed by godot-mcp (it has no %s), so its editor code was not written over it. Move it away (or delete it) and enable toolset %q again.", ResPath(toolset), StampFile, toolset))
+		if _, err := f.files.Lstat(ExtRoot + "/" + toolset); err == nil {
+			return false, refuse(fmt.Sprintf("The folder %s exists but was not installed by godot-mcp (it has no %s), so its editor code was not written over it. Move it away (or delete it) and enable toolset %q again.", EditorCodeResPath(toolset), ManifestFile, toolset))
 		}
 	} else if ed := f.edited(st); len(ed) > 0 {
-		return false, refuse(fmt.Sprintf("Toolset %q's editor code was changed in the project since godot-mcp installed it: %s. It was not overwritten. Save your edits elsewhere, delete the folder %s, and enable toolset %q again (godot_disable_toolset then godot_enable_toolset) to reinstall version %s.", toolset, fileList(toolset, ed), ResPath(toolset), toolset, version))
+		return false, refuse(fmt.Sprintf("Toolset %q's editor code was changed in the project since godot-mcp installed it: %s. It was not overwritten. Save your edits elsewhere, delete the folder %s, and enable toolset %q again (godot_disable_toolset then godot_enable_toolset) to reinstall version %s.", toolset, fileList(toolset, ed), EditorCodeResPath(toolset), toolset, version))
+	} else {
+		// A file the new version ships where the user put one of their own.
+		var theirs []string
+		for _, ef := range files {
+			v, err := judge(f.files, f.rel(ef.Path), ef.Content, st, ef.Path)
+			if err != nil {
+				return false, linked(err)
+			}
+			if v.Op == OpOverwrite {
+				theirs = append(theirs, ef.Path)
+			}
+		}
+		if len(theirs) > 0 {
+			return false, refuse(fmt.Sprintf("Toolset %q's editor code version %s ships %s, which godot-mcp did not install there: it was not overwritten. Move those files elsewhere and enable toolset %q again.", toolset, version, fileList(toolset, theirs), toolset))
+		}
 	}
 	if st != nil && st.Version == version && f.sameFiles(want) {
 		return false, nil
@@ -212,7 +189,7 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 			if nolinks.IsLink(err) {
 				return true, linked(err)
 			}
-			return true, contract.Errorf(contract.InternalError, "Could not install toolset %q's editor code into %s: %v. Check that the project folder is writable, then enable the toolset again.", toolset, ResPath(toolset), err)
+			return true, contract.Errorf(contract.InternalError, "Could not install toolset %q's editor code into %s: %v. Check that the project folder is writable, then enable the toolset again.", toolset, EditorCodeResPath(toolset), err)
 		}
 	}
 	if st != nil { // files of the old version that the new one no longer ships
@@ -222,24 +199,14 @@ func Install(projectDir, toolset, version string, files []pluginhost.EditorFile)
 			}
 		}
 	}
-	b, _ := json.MarshalIndent(want, "", "\t")
-	if err := f.files.WriteFile(f.rel(StampFile), append(b, '\n'), 0o644); err != nil {
-		return true, contract.Errorf(contract.InternalError, "Could not write %s%s: %v.", ResPath(toolset), StampFile, err)
+	if err := writeManifest(f.files, ExtRoot+"/"+toolset, want); err != nil {
+		return true, contract.Errorf(contract.InternalError, "Could not write %s%s: %v.", EditorCodeResPath(toolset), ManifestFile, err)
 	}
 	return true, nil
 }
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // sameFiles reports whether every file of want is on disk with its hash.
-func (f *folder) sameFiles(want Stamp) bool {
+func (f *folder) sameFiles(want Manifest) bool {
 	for p, h := range want.Files {
 		b, err := f.files.ReadFile(f.rel(p))
 		if err != nil || sum(b) != h {
@@ -253,13 +220,13 @@ func (f *folder) sameFiles(want Stamp) bool {
 // and the folders left empty. Files the user edited or added, and links,
 // are kept and listed in kept. A folder without a stamp is not touched,
 // nor one reached through a link or whose stamp lists a path outside it.
-func Remove(projectDir, toolset string) (kept []string, err error) {
+func RemoveEditorCode(projectDir, toolset string) (kept []string, err error) {
 	f, err := openFolder(projectDir, toolset)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
-	if err := f.files.Check(Root + "/" + toolset); err != nil {
+	if err := f.files.Check(ExtRoot + "/" + toolset); err != nil {
 		return nil, err
 	}
 	st, err := f.readStamp()
@@ -277,12 +244,12 @@ func Remove(projectDir, toolset string) (kept []string, err error) {
 			}
 		}
 	}
-	if err := f.files.Remove(f.rel(StampFile)); err != nil {
+	if err := f.files.Remove(f.rel(ManifestFile)); err != nil {
 		return nil, err
 	}
 	// What is left (edited, added, or Godot's own .uid/.import files). The
 	// walk follows no link: a link is listed, never entered.
-	dir := Dir(projectDir, toolset)
+	dir := EditorCodeDir(projectDir, toolset)
 	var dirs []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -301,7 +268,7 @@ func Remove(projectDir, toolset string) (kept []string, err error) {
 		return nil
 	})
 	for i := len(dirs) - 1; i >= 0; i-- {
-		p := Root + "/" + toolset
+		p := ExtRoot + "/" + toolset
 		if dirs[i] != "." {
 			p = f.rel(dirs[i])
 		}
@@ -313,7 +280,7 @@ func Remove(projectDir, toolset string) (kept []string, err error) {
 
 // godotSidecar: a file the editor generated for an installed one
 // (handlers.gd.uid, icon.svg.import).
-func godotSidecar(rel string, st *Stamp) bool {
+func godotSidecar(rel string, st *Manifest) bool {
 	for _, ext := range []string{".uid", ".import"} {
 		if base, ok := strings.CutSuffix(rel, ext); ok {
 			if _, ours := st.Files[base]; ours {

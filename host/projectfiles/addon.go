@@ -1,19 +1,24 @@
-// Package addoninstall installs the embedded Godot addon into a project
-// (`godot-mcp addon install --project DIR`).
+// Package projectfiles is the one installer of files godot-mcp writes into
+// a Godot project: the core addon (`godot-mcp addon install --project DIR`,
+// InstallAddon) and each toolset's editor code (InstallEditorCode, kept
+// loaded in the editor by Installer). Both record what they wrote in the
+// one manifest format (ManifestFile: version and each file's SHA-256,
+// reading the addon's older manifest so existing projects upgrade), write
+// each file atomically (a temporary file renamed into place), never
+// overwrite a file the user changed or that godot-mcp did not install
+// without saying so, and follow no symbolic link anywhere below the project
+// (internal/nolinks): a cloned project may plant them.
 //
-// It copies the addon into PROJECT/addons/godot_mcp/, records what it wrote
-// (path and sha256) in addons/godot_mcp/.install-manifest.json, and on later runs
+// InstallAddon copies the addon into PROJECT/addons/godot_mcp/, records what it wrote
+// (path and sha256) in addons/godot_mcp/.godot_mcp_stamp.json, and on later runs
 // updates only files it installed and that nobody changed since: a file it did not
 // install, or one edited after install, is refused unless Force is set. Files of
 // an older install that the new addon no longer has are removed when unmodified.
 // With Enable it also lists the plugin in project.godot's [editor_plugins],
 // changing nothing else in that file.
-package addoninstall
+package projectfiles
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,11 +32,8 @@ import (
 	"github.com/godot-mcp/godot-mcp/internal/nolinks"
 )
 
-// ManifestName is the manifest's file name inside the addon directory.
-const ManifestName = ".install-manifest.json"
-
-// Options says where and how to install.
-type Options struct {
+// AddonOptions says where and how to install.
+type AddonOptions struct {
 	// ProjectDir is the Godot project directory (the one holding project.godot).
 	ProjectDir string
 	// Enable lists the plugin in project.godot's [editor_plugins] enabled.
@@ -120,13 +122,8 @@ func (e *ConflictError) Error() string {
 var ErrNotAProject = errors.New("not a Godot project")
 
 // Install installs the embedded addon (addon.FS, version addon.Version).
-func Install(opts Options) (Report, error) {
-	return install(opts, addon.FS, addon.Version)
-}
-
-type manifest struct {
-	Version string            `json:"version"`
-	Files   map[string]string `json:"files"` // path relative to the addon dir -> sha256 hex
+func InstallAddon(opts AddonOptions) (Report, error) {
+	return installAddon(opts, addon.FS, addon.Version)
 }
 
 type write struct {
@@ -140,7 +137,7 @@ func refusedLink(err error) error {
 	return fmt.Errorf("refused: %w; godot-mcp does not read or write through symbolic links in a project. Remove the link (or put a regular file or folder in its place) and run addon install again. Nothing was changed", err)
 }
 
-func install(opts Options, src fs.FS, version string) (Report, error) {
+func installAddon(opts AddonOptions, src fs.FS, version string) (Report, error) {
 	if opts.ProjectDir == "" {
 		return Report{}, fmt.Errorf("%w: no project directory given; pass the folder that contains project.godot", ErrNotAProject)
 	}
@@ -164,17 +161,24 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 	addonDir := filepath.Join(projectDir, filepath.FromSlash(addon.InstallDir))
 	rep := Report{ProjectDir: projectDir, AddonDir: addonDir, Version: version, DryRun: opts.DryRun}
 	rel := func(p string) string { return addon.InstallDir + "/" + p }
-	for _, p := range []string{addon.InstallDir, rel(ManifestName)} {
-		if err := files.Check(p); err != nil {
-			return rep, refusedLink(err)
-		}
+	if err := files.Check(addon.InstallDir); err != nil {
+		return rep, refusedLink(err)
 	}
-
-	old, err := readManifest(files, rel(ManifestName))
-	if err != nil {
-		return rep, err
+	if err := checkManifestPaths(files, addon.InstallDir); err != nil {
+		return rep, refusedLink(err)
 	}
-	next := manifest{Version: version, Files: map[string]string{}}
+	old, err := readManifest(files, addon.InstallDir)
+	switch {
+	case nolinks.IsLink(err):
+		return rep, refusedLink(err)
+	case errors.Is(err, errDamaged):
+		return rep, fmt.Errorf("the install manifest in %s is damaged (%v); delete it and re-run with --force to reinstall", addonDir, err)
+	case err != nil:
+		return rep, fmt.Errorf("reading the install manifest: %w", err)
+	case old == nil:
+		old = &Manifest{Files: map[string]string{}}
+	}
+	next := Manifest{Owner: AddonOwner, Version: version, Files: map[string]string{}}
 
 	var writes []write
 	var conflicts []Conflict
@@ -186,42 +190,21 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		if err != nil {
 			return err
 		}
-		sum := digest(data)
-		next.Files[p] = sum
+		next.Files[p] = sum(data)
 		dest := rel(p)
-		current, err := files.ReadFile(dest)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			rep.Actions = append(rep.Actions, Action{Op: OpCreate, Path: rel(p)})
-			writes = append(writes, write{dest, data})
-			return nil
-		case nolinks.IsLink(err):
+		v, err := judge(files, dest, data, old, p)
+		if err != nil {
 			return err
-		case err != nil:
-			if st, serr := files.Lstat(dest); serr == nil && st.IsDir() {
-				conflicts = append(conflicts, Conflict{rel(p), "a directory is in the way"})
-				return nil
-			}
-			return fmt.Errorf("reading %s: %w", files.Path(dest), err)
 		}
-		have := digest(current)
 		switch {
-		case have == sum:
-			rep.Actions = append(rep.Actions, Action{Op: OpUnchanged, Path: rel(p)})
+		case v.Op == OpUnchanged:
+			rep.Actions = append(rep.Actions, Action{Op: OpUnchanged, Path: dest})
 			return nil
-		case old.Files[p] == have:
-			rep.Actions = append(rep.Actions, Action{Op: OpUpdate, Path: rel(p)})
-		default:
-			reason := "not installed by godot-mcp"
-			if _, ok := old.Files[p]; ok {
-				reason = "modified since godot-mcp installed it"
-			}
-			if !opts.Force {
-				conflicts = append(conflicts, Conflict{rel(p), reason})
-				return nil
-			}
-			rep.Actions = append(rep.Actions, Action{Op: OpOverwrite, Path: rel(p), Reason: reason})
+		case v.Op == OpOverwrite && (!opts.Force || v.Reason == "a directory is in the way"):
+			conflicts = append(conflicts, Conflict{dest, v.Reason})
+			return nil
 		}
+		rep.Actions = append(rep.Actions, Action{Op: v.Op, Path: dest, Reason: v.Reason})
 		writes = append(writes, write{dest, data})
 		return nil
 	})
@@ -252,7 +235,7 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		if err != nil {
 			return rep, fmt.Errorf("reading %s: %w", files.Path(dest), err)
 		}
-		if digest(current) != old.Files[p] && !opts.Force {
+		if sum(current) != old.Files[p] && !opts.Force {
 			rep.Actions = append(rep.Actions, Action{Op: OpKeep, Path: rel(p), Reason: "no longer part of the addon, but modified since install"})
 			continue
 		}
@@ -305,7 +288,7 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		}
 	}
 	removeEmptyDirs(files, addon.InstallDir, removals)
-	if err := writeManifest(files, rel(ManifestName), next); err != nil {
+	if err := writeManifest(files, addon.InstallDir, next); err != nil {
 		return rep, err
 	}
 	if project != nil {
@@ -318,55 +301,6 @@ func install(opts Options, src fs.FS, version string) (Report, error) {
 		}
 	}
 	return rep, nil
-}
-
-func digest(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func readManifest(files *nolinks.Dir, p string) (manifest, error) {
-	m := manifest{Files: map[string]string{}}
-	data, err := files.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return m, nil
-	}
-	if nolinks.IsLink(err) {
-		return m, refusedLink(err)
-	}
-	if err != nil {
-		return m, fmt.Errorf("reading the install manifest: %w", err)
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("the install manifest %s is damaged (%v); delete it and re-run with --force to reinstall", files.Path(p), err)
-	}
-	if m.Files == nil {
-		m.Files = map[string]string{}
-	}
-	// Never trust a manifest to point outside the addon directory.
-	for k := range m.Files {
-		if !fs.ValidPath(k) || k == "." || path.Clean(k) != k {
-			delete(m.Files, k)
-		}
-	}
-	return m, nil
-}
-
-func writeManifest(files *nolinks.Dir, p string, m manifest) error {
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return files.WriteFile(p, append(data, '\n'), 0o644)
 }
 
 // removeEmptyDirs removes directories under root (slash paths relative to

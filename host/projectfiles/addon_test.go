@@ -1,4 +1,4 @@
-package addoninstall
+package projectfiles
 
 import (
 	"encoding/json"
@@ -76,7 +76,7 @@ var v2 = fstest.MapFS{
 
 func TestRefusesADirectoryWithoutProjectGodot(t *testing.T) {
 	for _, dir := range []string{t.TempDir(), filepath.Join(t.TempDir(), "missing"), ""} {
-		_, err := Install(Options{ProjectDir: dir})
+		_, err := InstallAddon(AddonOptions{ProjectDir: dir})
 		if !errors.Is(err, ErrNotAProject) {
 			t.Fatalf("Install(%q) error = %v, want ErrNotAProject", dir, err)
 		}
@@ -88,7 +88,7 @@ func TestRefusesADirectoryWithoutProjectGodot(t *testing.T) {
 
 func TestFreshInstallThenRerunIsIdempotent(t *testing.T) {
 	dir := newProject(t, minimalProject)
-	rep, err := Install(Options{ProjectDir: dir})
+	rep, err := InstallAddon(AddonOptions{ProjectDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +108,8 @@ func TestFreshInstallThenRerunIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m manifest
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "addons", "godot_mcp", ManifestName))), &m); err != nil {
+	var m Manifest
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "addons", "godot_mcp", ManifestFile))), &m); err != nil {
 		t.Fatalf("manifest: %v", err)
 	}
 	if m.Version != addon.Version || m.Files["plugin.gd"] == "" {
@@ -119,7 +119,7 @@ func TestFreshInstallThenRerunIsIdempotent(t *testing.T) {
 		t.Error("project.godot changed without Enable")
 	}
 
-	again, err := Install(Options{ProjectDir: dir})
+	again, err := InstallAddon(AddonOptions{ProjectDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestFreshInstallThenRerunIsIdempotent(t *testing.T) {
 
 func TestDryRunWritesNothing(t *testing.T) {
 	dir := newProject(t, minimalProject)
-	rep, err := Install(Options{ProjectDir: dir, DryRun: true, Enable: true})
+	rep, err := InstallAddon(AddonOptions{ProjectDir: dir, DryRun: true, Enable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestUpgradeUpdatesAndRemovesStaleFiles(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := newProject(t, minimalProject)
 			addonDir := filepath.Join(dir, "addons", "godot_mcp")
-			if _, err := install(Options{ProjectDir: dir}, v1, "1"); err != nil {
+			if _, err := installAddon(AddonOptions{ProjectDir: dir}, v1, "1"); err != nil {
 				t.Fatal(err)
 			}
 			writeFile(t, filepath.Join(addonDir, "old.gd.uid"), "uid://abc\n") // what Godot 4.4 adds
@@ -223,7 +223,7 @@ func TestUpgradeUpdatesAndRemovesStaleFiles(t *testing.T) {
 				tc.tamper(t, addonDir)
 			}
 			before := snapshot(t, addonDir)
-			rep, err := install(Options{ProjectDir: dir, Force: tc.force}, v2, "2")
+			rep, err := installAddon(AddonOptions{ProjectDir: dir, Force: tc.force}, v2, "2")
 			if tc.wantErr != "" {
 				var ce *ConflictError
 				if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "--force") {
@@ -256,7 +256,7 @@ func TestUpgradeUpdatesAndRemovesStaleFiles(t *testing.T) {
 					t.Errorf("handlers/core.gd = %q after upgrade", got)
 				}
 				// Once upgraded, a re-run is a no-op.
-				again, err := install(Options{ProjectDir: dir}, v2, "2")
+				again, err := installAddon(AddonOptions{ProjectDir: dir}, v2, "2")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -273,7 +273,7 @@ func TestUpgradeUpdatesAndRemovesStaleFiles(t *testing.T) {
 func TestIdenticalUntrackedFileIsAdopted(t *testing.T) {
 	dir := newProject(t, minimalProject)
 	writeFile(t, filepath.Join(dir, "addons", "godot_mcp", "plugin.gd"), "@tool\nextends EditorPlugin\n")
-	rep, err := install(Options{ProjectDir: dir}, v2, "2")
+	rep, err := installAddon(AddonOptions{ProjectDir: dir}, v2, "2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestInstallEnablePreservesProjectGodot(t *testing.T) {
 		"\"events\": []\r\n" +
 		"}\r\n"
 	dir := newProject(t, withPlugins)
-	rep, err := Install(Options{ProjectDir: dir, Enable: true})
+	rep, err := InstallAddon(AddonOptions{ProjectDir: dir, Enable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestInstallEnablePreservesProjectGodot(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, "project.godot")); got != want {
 		t.Errorf("project.godot =\n%q\nwant\n%q", got, want)
 	}
-	again, err := Install(Options{ProjectDir: dir, Enable: true})
+	again, err := InstallAddon(AddonOptions{ProjectDir: dir, Enable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,14 +366,14 @@ func TestUpgradeRemovesHandlersThatMovedToTheirToolsets(t *testing.T) {
 	for _, p := range moved {
 		old[p] = &fstest.MapFile{Data: []byte("@tool\nextends RefCounted\n")}
 	}
-	if _, err := install(Options{ProjectDir: proj}, old, "old"); err != nil {
+	if _, err := installAddon(AddonOptions{ProjectDir: proj}, old, "old"); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(proj, filepath.FromSlash(addon.InstallDir))
 	for _, p := range moved {
 		writeFile(t, filepath.Join(dir, p+".uid"), "uid://abc\n") // as the editor writes them
 	}
-	rep, err := Install(Options{ProjectDir: proj})
+	rep, err := InstallAddon(AddonOptions{ProjectDir: proj})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package extinstall_test
+package projectfiles_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/bridge"
-	"github.com/godot-mcp/godot-mcp/host/extinstall"
 	"github.com/godot-mcp/godot-mcp/host/pluginhost"
+	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"
 )
 
@@ -42,7 +42,7 @@ func TestInstallerThroughTheBridge(t *testing.T) {
 	if err := b.WaitConnected(ctx); err != nil {
 		t.Fatal(err)
 	}
-	in := &extinstall.Installer{Bridge: b}
+	in := &projectfiles.Installer{Bridge: b}
 	info := pluginhost.ToolsetInfo{Name: "hello", EditorVersion: "abc", EditorFiles: []pluginhost.EditorFile{{Path: "handlers.gd", Content: []byte("@tool\n")}}}
 	if e := in.Ensure(ctx, info); e != nil {
 		t.Fatal(e)

@@ -1,4 +1,4 @@
-package extinstall
+package projectfiles
 
 import (
 	"context"
@@ -85,12 +85,12 @@ func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *c
 		in.log().Info("a toolset's editor code waits for an editor (no GODOT_MCP_PROJECT_DIR)", "toolset", name)
 		return nil
 	}
-	changed, e := Install(dir, name, info.EditorVersion, info.EditorFiles)
+	changed, e := InstallEditorCode(dir, name, info.EditorVersion, info.EditorFiles)
 	if e != nil {
 		return e
 	}
 	if changed {
-		in.log().Info("installed a toolset's editor code", "toolset", name, "version", info.EditorVersion, "dir", Dir(dir, name))
+		in.log().Info("installed a toolset's editor code", "toolset", name, "version", info.EditorVersion, "dir", EditorCodeDir(dir, name))
 	}
 	if !connected {
 		return nil
@@ -101,12 +101,12 @@ func (in *Installer) Ensure(ctx context.Context, info pluginhost.ToolsetInfo) *c
 		if resp.Error == contract.InternalError && strings.Contains(hint, "no handler for") {
 			hint = "the connected editor's godot-mcp addon is too old to load toolset editor code; update it with `godot-mcp addon install` and re-enable the plugin"
 		}
-		return contract.Precondition(RequireEditorCode, fmt.Sprintf("The editor could not load toolset %q's editor code from %s: %s. Fix it (see the editor's Output panel), then retry.", name, ResPath(name), strings.TrimSuffix(hint, ".")))
+		return contract.Precondition(RequireEditorCode, fmt.Sprintf("The editor could not load toolset %q's editor code from %s: %s. Fix it (see the editor's Output panel), then retry.", name, EditorCodeResPath(name), strings.TrimSuffix(hint, ".")))
 	}
 	var got loadResult
 	_ = json.Unmarshal(resp.Result, &got)
 	if got.Version != info.EditorVersion {
-		return contract.Precondition(RequireEditorCode, fmt.Sprintf("The editor loaded toolset %q's editor code at version %q, but the toolset needs %q. Check %s%s and retry; if it persists, disable and enable the toolset.", name, got.Version, info.EditorVersion, ResPath(name), StampFile))
+		return contract.Precondition(RequireEditorCode, fmt.Sprintf("The editor loaded toolset %q's editor code at version %q, but the toolset needs %q. Check %s%s and retry; if it persists, disable and enable the toolset.", name, got.Version, info.EditorVersion, EditorCodeResPath(name), ManifestFile))
 	}
 	in.log().Info("the editor loaded a toolset's editor code", "toolset", name, "version", got.Version, "commands", len(got.Commands))
 	return nil
@@ -135,9 +135,9 @@ func (in *Installer) Remove(ctx context.Context, info pluginhost.ToolsetInfo) (n
 		dir = in.ProjectDir
 	}
 	if dir == "" {
-		notes = append(notes, fmt.Sprintf("no project is known (no editor connected, GODOT_MCP_PROJECT_DIR unset), so %s was not removed", ResPath(name)))
-	} else if kept, err := Remove(dir, name); err != nil {
-		notes = append(notes, fmt.Sprintf("its files in %s were not removed: %v", ResPath(name), err))
+		notes = append(notes, fmt.Sprintf("no project is known (no editor connected, GODOT_MCP_PROJECT_DIR unset), so %s was not removed", EditorCodeResPath(name)))
+	} else if kept, err := RemoveEditorCode(dir, name); err != nil {
+		notes = append(notes, fmt.Sprintf("its files in %s were not removed: %v", EditorCodeResPath(name), err))
 	} else if len(kept) > 0 {
 		notes = append(notes, fmt.Sprintf("kept files you changed or added: %s", fileList(name, kept)))
 	}

@@ -1,4 +1,4 @@
-package extinstall
+package projectfiles
 
 import (
 	"context"
@@ -38,23 +38,23 @@ func project(t *testing.T) string {
 
 func TestInstallUpgradeRemove(t *testing.T) {
 	proj := project(t)
-	dir := Dir(proj, "hello")
-	changed, e := Install(proj, "hello", "v1", files("one"))
+	dir := EditorCodeDir(proj, "hello")
+	changed, e := InstallEditorCode(proj, "hello", "v1", files("one"))
 	if e != nil || !changed {
 		t.Fatalf("install: %v %v", changed, e)
 	}
 	if read(t, filepath.Join(dir, "handlers.gd")) != "one" || read(t, filepath.Join(dir, "lib", "util.gd")) != "@tool\n" {
 		t.Fatal("files not written")
 	}
-	st, _ := ReadStamp(proj, "hello")
+	st, _ := ReadManifest(proj, "hello")
 	if st == nil || st.Version != "v1" || len(st.Files) != 2 {
 		t.Fatalf("stamp = %+v", st)
 	}
-	if changed, e := Install(proj, "hello", "v1", files("one")); changed || e != nil {
+	if changed, e := InstallEditorCode(proj, "hello", "v1", files("one")); changed || e != nil {
 		t.Fatalf("a second install of the same version wrote: %v %v", changed, e)
 	}
 	// Upgrade: a new version replaces the files; one it no longer ships goes.
-	if _, e := Install(proj, "hello", "v2", files("two")[:1]); e != nil {
+	if _, e := InstallEditorCode(proj, "hello", "v2", files("two")[:1]); e != nil {
 		t.Fatal(e)
 	}
 	if read(t, filepath.Join(dir, "handlers.gd")) != "two" {
@@ -67,7 +67,7 @@ func TestInstallUpgradeRemove(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "handlers.gd"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, e = Install(proj, "hello", "v3", files("three"))
+	_, e = InstallEditorCode(proj, "hello", "v3", files("three"))
 	if e == nil || e.Code != contract.PreconditionFailed || e.Required != RequireEditorCode || !strings.Contains(e.Hint, "res://addons/godot_mcp_ext/hello/handlers.gd") || !strings.Contains(e.Hint, "not overwritten") {
 		t.Fatalf("edited upgrade = %+v", e)
 	}
@@ -76,17 +76,17 @@ func TestInstallUpgradeRemove(t *testing.T) {
 	}
 	// Remove keeps the edited file and a Godot-generated sidecar of ours goes.
 	_ = os.WriteFile(filepath.Join(dir, "handlers.gd.uid"), []byte("uid://x"), 0o644)
-	kept, err := Remove(proj, "hello")
+	kept, err := RemoveEditorCode(proj, "hello")
 	if err != nil || len(kept) != 1 || kept[0] != "handlers.gd" {
 		t.Fatalf("remove = %v %v", kept, err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, StampFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); !os.IsNotExist(err) {
 		t.Fatal("stamp left")
 	}
 	// Clean removal leaves no folder.
 	_ = os.RemoveAll(dir)
-	_, _ = Install(proj, "hello", "v1", files("one"))
-	if kept, err := Remove(proj, "hello"); err != nil || len(kept) != 0 {
+	_, _ = InstallEditorCode(proj, "hello", "v1", files("one"))
+	if kept, err := RemoveEditorCode(proj, "hello"); err != nil || len(kept) != 0 {
 		t.Fatalf("remove = %v %v", kept, err)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
@@ -95,21 +95,21 @@ func TestInstallUpgradeRemove(t *testing.T) {
 }
 
 func TestInstallRefusesAFolderItDidNotInstall(t *testing.T) {
-	if _, e := Install(t.TempDir(), "hello", "v1", files("one")); e == nil || !strings.Contains(e.Hint, "not a Godot project") {
+	if _, e := InstallEditorCode(t.TempDir(), "hello", "v1", files("one")); e == nil || !strings.Contains(e.Hint, "not a Godot project") {
 		t.Fatalf("installed into a folder that is not a project: %+v", e)
 	}
 	proj := project(t)
-	dir := Dir(proj, "hello")
+	dir := EditorCodeDir(proj, "hello")
 	_ = os.MkdirAll(dir, 0o755)
 	_ = os.WriteFile(filepath.Join(dir, "handlers.gd"), []byte("hand-copied"), 0o644)
-	_, e := Install(proj, "hello", "v1", files("one"))
+	_, e := InstallEditorCode(proj, "hello", "v1", files("one"))
 	if e == nil || e.Required != RequireEditorCode || !strings.Contains(e.Hint, "was not installed by godot-mcp") {
 		t.Fatalf("e = %+v", e)
 	}
 	if read(t, filepath.Join(dir, "handlers.gd")) != "hand-copied" {
 		t.Fatal("overwritten")
 	}
-	if kept, err := Remove(proj, "hello"); err != nil || kept != nil || read(t, filepath.Join(dir, "handlers.gd")) != "hand-copied" {
+	if kept, err := RemoveEditorCode(proj, "hello"); err != nil || kept != nil || read(t, filepath.Join(dir, "handlers.gd")) != "hand-copied" {
 		t.Fatal("Remove touched a folder it did not install")
 	}
 }
@@ -143,7 +143,7 @@ func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
 		if command == CmdUnload {
 			return envelope.Response{OK: true, Result: json.RawMessage(`{}`)}
 		}
-		st, _ := ReadStamp(proj, "hello")
+		st, _ := ReadManifest(proj, "hello")
 		if st == nil {
 			return envelope.Response{Error: contract.ResourceNotFound, Hint: "no folder"}
 		}
@@ -190,7 +190,7 @@ func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
 	if e := in.Ensure(context.Background(), info); e != nil || len(fb.sent) != n {
 		t.Fatalf("project dir = %+v %v", e, fb.sent)
 	}
-	if st, _ := ReadStamp(other, "hello"); st == nil || st.Version != "v2" {
+	if st, _ := ReadManifest(other, "hello"); st == nil || st.Version != "v2" {
 		t.Fatalf("not installed into GODOT_MCP_PROJECT_DIR: %+v", st)
 	}
 	in.ProjectDir = ""
@@ -204,7 +204,7 @@ func TestEnsureLoadsAndChecksTheVersion(t *testing.T) {
 	if fb.sent[len(fb.sent)-1] != CmdUnload {
 		t.Fatalf("sent %v", fb.sent)
 	}
-	if _, err := os.Stat(Dir(proj, "hello")); !os.IsNotExist(err) {
+	if _, err := os.Stat(EditorCodeDir(proj, "hello")); !os.IsNotExist(err) {
 		t.Fatal("files left")
 	}
 }
@@ -216,9 +216,9 @@ func TestInstallFollowsNoLinkAndNoStampPath(t *testing.T) {
 	const content = "the user's file\n"
 	stamp := func(t *testing.T, dir string, files map[string]string) {
 		t.Helper()
-		b, _ := json.Marshal(Stamp{Toolset: "hello", Version: "v0", Files: files})
+		b, _ := json.Marshal(Manifest{Owner: "hello", Version: "v0", Files: files})
 		_ = os.MkdirAll(dir, 0o755)
-		if err := os.WriteFile(filepath.Join(dir, StampFile), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, ManifestFile), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -247,8 +247,8 @@ func TestInstallFollowsNoLinkAndNoStampPath(t *testing.T) {
 		}, "addons"},
 		{"stamp link", func(t *testing.T, proj, dir, outside string) {
 			_ = os.MkdirAll(dir, 0o755)
-			_ = os.Symlink(outside, filepath.Join(dir, StampFile))
-		}, "addons/godot_mcp_ext/hello/" + StampFile},
+			_ = os.Symlink(outside, filepath.Join(dir, ManifestFile))
+		}, "addons/godot_mcp_ext/hello/" + ManifestFile},
 		{"stamp path out", func(t *testing.T, proj, dir, outside string) {
 			rel, _ := filepath.Rel(dir, outside)
 			stamp(t, dir, map[string]string{filepath.ToSlash(rel): sum([]byte(content))})
@@ -264,7 +264,7 @@ func TestInstallFollowsNoLinkAndNoStampPath(t *testing.T) {
 			if err := os.WriteFile(outside, []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			dir := Dir(proj, "hello")
+			dir := EditorCodeDir(proj, "hello")
 			tc.plant(t, proj, dir, outside)
 			check := func(step string) {
 				t.Helper()
@@ -275,7 +275,7 @@ func TestInstallFollowsNoLinkAndNoStampPath(t *testing.T) {
 					t.Fatalf("%s: written outside: %v", step, entries)
 				}
 			}
-			_, e := Install(proj, "hello", "v1", files("one"))
+			_, e := InstallEditorCode(proj, "hello", "v1", files("one"))
 			check("install")
 			if tc.link != "" {
 				if e == nil || e.Required != RequireEditorCode || !strings.Contains(e.Hint, filepath.Join(proj, filepath.FromSlash(tc.link))+" is a symbolic link") {
@@ -284,7 +284,7 @@ func TestInstallFollowsNoLinkAndNoStampPath(t *testing.T) {
 			} else if tc.name != "temp file link" && (e == nil || !strings.Contains(e.Hint, "outside")) {
 				t.Fatalf("install = %+v", e)
 			}
-			_, _ = Remove(proj, "hello")
+			_, _ = RemoveEditorCode(proj, "hello")
 			check("remove")
 		})
 	}

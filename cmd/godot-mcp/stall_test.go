@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/godot-mcp/godot-mcp/host/toolsets"
 	"github.com/godot-mcp/godot-mcp/host/envelope"
+	"github.com/godot-mcp/godot-mcp/host/toolsets"
 	"github.com/godot-mcp/godot-mcp/internal/testing/hosttest"
 	"github.com/godot-mcp/godot-mcp/sdk/contract"
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest/fakeaddon"

@@ -32,18 +32,17 @@ const FEATURES := {
 ## The res:// paths of the scenes open in the editor, in tab order ("" for one
 ## never saved). Godot 4.8 answers get_open_scenes() from its own list of paths,
 ## which EditorInterface.save_scene_as() does not update (the tab keeps the
-## old path until the editor is restarted); the roots' scene_file_path, which
-## get_open_scenes() returned up to 4.7, is right on every engine. Use this,
+## old path until the editor is restarted) and lists an empty tab too; the roots'
+## scene_file_path, which get_open_scenes() returned up to 4.7, is right on every
+## engine. Use this,
 ## never EditorInterface.get_open_scenes().
 static func open_scenes() -> PackedStringArray:
-	var paths: PackedStringArray = EditorInterface.get_open_scenes()
 	if not EditorInterface.has_method("get_open_scene_roots"):
-		return paths
-	var roots: Array = EditorInterface.call("get_open_scene_roots")
-	if roots.size() != paths.size():
-		return paths  # a tab without a root (still loading): keep the tab order
-	for i: int in roots.size():
-		paths[i] = (roots[i] as Node).scene_file_path
+		return EditorInterface.get_open_scenes()
+	# 4.8 also lists a tab with no scene (left when the last one closes) as "".
+	var paths: PackedStringArray = []
+	for r: Node in EditorInterface.call("get_open_scene_roots"):
+		paths.append(r.scene_file_path)
 	return paths
 
 
@@ -54,6 +53,33 @@ static func stale_tab(path: String) -> int:
 	if EditorInterface.get_open_scenes().has(path):
 		return -1
 	return open_scenes().find(path)
+
+
+## Call before making the open scene [param path] the edited one. Godot 4.8-dev's
+## script list connects every node of an edited scene's child_entered_tree to a
+## deferred call bound to the scene's root (ScriptEditor::_connect_to_scene_recursive,
+## raw pointers); switching to a tab whose instances changed re-adds its old root to
+## the tree (queuing those calls) and then replaces and frees that root
+## (EditorData::reload_scene_from_memory), and the queued calls crash the editor.
+## Dropping those connections first is harmless: the script list makes them again
+## for the scene it switches to. Nothing to do where get_open_scene_roots() does not
+## exist (4.4: no such connections).
+static func before_scene_switch(path: String) -> void:
+	if not EditorInterface.has_method("get_open_scene_roots"):
+		return
+	var idx: int = open_scenes().find(path)
+	var roots: Array = EditorInterface.call("get_open_scene_roots")
+	if idx < 0 or idx >= roots.size() or roots[idx] == EditorInterface.get_edited_scene_root():
+		return
+	var stack: Array[Node] = [roots[idx] as Node]
+	while not stack.is_empty():
+		var n: Node = stack.pop_back()
+		for c: Dictionary in n.get_signal_connection_list("child_entered_tree"):
+			var cb: Callable = c["callable"]
+			if cb.get_object() is ScriptEditor:  # 4.8 has two (one per script editor window)
+				n.disconnect("child_entered_tree", cb)
+		for child: Node in n.get_children(true):
+			stack.append(child)
 
 
 ## Whether the running engine has [param feature] (by its version).

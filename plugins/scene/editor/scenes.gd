@@ -399,6 +399,7 @@ func _switch_settled(path: String) -> void:
 ## when it is open, or by its scene tab, as a click would, where the editor's
 ## lookup by path would miss the open scene (compat.gd stale_tab).
 func _activate(path: String) -> void:
+	Compat.before_scene_switch(path)
 	var idx: int = Compat.stale_tab(path)
 	if idx >= 0 and _find_tab_ok() and _tab_bar.tab_count == Compat.open_scenes().size():
 		if _tab_bar.current_tab != idx:

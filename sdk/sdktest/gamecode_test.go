@@ -154,4 +154,3 @@ func TestGameCodeInstalledStampedRemoved(t *testing.T) {
 		cancel()
 	}
 }
-

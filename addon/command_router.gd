@@ -235,6 +235,7 @@ func _cmd_ext_load(params: Dictionary) -> Dictionary:
 	unload_extension(prefix, false)
 	if game_only:
 		var g: Dictionary = register_game_only(prefix)
+		commands_changed.emit() # the server learns the version with the table
 		return ok({"prefix": prefix, "version": g["version"], "commands": [], "refused": []})
 	var report: Dictionary = register_extension(prefix, path, true)
 	if str(report["error"]) != "":

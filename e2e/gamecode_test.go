@@ -25,7 +25,8 @@ type helloPing struct {
 // against the playtest toolset's eval of Engine.get_process_frames() in the
 // same game) — one through sdk.GameMessage, one through hello's editor code.
 // A game started before hello was enabled is refused with
-// toolset_game_code until played again; disable removes the game code.
+// toolset_game_code until played again; disable removes the game code; a
+// prefix clash planted in the project is refused in the game with the reason.
 func TestHelloGameCode(t *testing.T) {
 	plugins := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
@@ -99,9 +100,39 @@ func TestHelloGameCode(t *testing.T) {
 	if e := h.mustFail(t, "godot_hello_ping", nil); e.Error != "PRECONDITION_FAILED" || e.Required != "toolset_game_code" || !strings.Contains(e.Hint, "Play the game again") {
 		t.Fatalf("ping to a game without hello's game code = %+v", e)
 	}
+	// Prefix clashes, planted by hand: game code in a folder named as the
+	// probe's own prefix is not loaded, and a toolset's key under another
+	// toolset's prefix is refused; the game says why, and hello is unharmed.
+	plant := func(folder, src string) {
+		t.Helper()
+		p := filepath.Join(project, "addons", "godot_mcp_ext", folder, "game", "game.gd")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const clashSrc = "extends RefCounted\n\nfunc get_messages() -> Dictionary:\n\treturn {\"hello:ping\": _x, \"fine\": _x}\n\nfunc _x(_p: Dictionary) -> Dictionary:\n\treturn {\"ok\": true, \"result\": {}}\n"
+	plant("clash", clashSrc)
+	plant("godot_mcp", clashSrc)
 	h.mustCall(t, "godot_runtime_play", nil, &run)
+	rtWaitLog(t, s, "godot_runtime_get_output", run.OutputCursor, "the refused key", rtTextHas("refused game message 'hello:ping' of toolset 'clash'", "under its own prefix only"))
+	rtWaitLog(t, s, "godot_runtime_get_output", run.OutputCursor, "the refused prefix", rtTextHas("toolset 'godot_mcp''s game code not loaded", "the probe's own message prefix"))
 	if got := ping("godot_hello_ping"); got.Frame <= 0 || got.Scene != "res://main.tscn" {
 		t.Fatalf("ping after playing again = %+v", got)
 	}
 	h.mustCall(t, "godot_runtime_stop", nil, nil)
+}
+
+// rtTextHas matches an output entry whose text contains every part.
+func rtTextHas(parts ...string) func(rtEntry) bool {
+	return func(e rtEntry) bool {
+		for _, p := range parts {
+			if !strings.Contains(e.Text, p) {
+				return false
+			}
+		}
+		return true
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/godot-mcp/godot-mcp/host/extinstall"
 )
@@ -74,6 +75,7 @@ func TestHelloGameCode(t *testing.T) {
 	}
 	first := ping("godot_hello_ping")
 	evalFrame := int(ptNum(t, s, "Engine.get_process_frames()"))
+	time.Sleep(250 * time.Millisecond) // the game runs on meanwhile
 	second := ping("godot_hello_ping")
 	if first.Scene != "res://main.tscn" || first.Frame <= 0 || first.PhysicsFrame < 0 {
 		t.Fatalf("ping = %+v", first)

@@ -21,17 +21,17 @@ const (
 // editorFileExts are the files a toolset may ship into the editor (and the game).
 var editorFileExts = map[string]bool{".gd": true, ".tscn": true, ".tres": true, ".json": true, ".cfg": true, ".txt": true, ".md": true, ".svg": true, ".png": true}
 
-// GameDir is the folder of a toolset's installed code that holds its game
+// gameDir is the folder of a toolset's installed code that holds its game
 // code (Toolset.GameCode): res://addons/godot_mcp_ext/<Name>/game/, whose
 // game.gd the runtime probe loads when a game starts.
-const GameDir = "game"
+const gameDir = "game"
 
-// ProbePrefix is the runtime probe's own message prefix: no toolset named
+// probePrefix is the runtime probe's own message prefix: no toolset named
 // so may ship game code.
-const ProbePrefix = "godot_mcp"
+const probePrefix = "godot_mcp"
 
 // readEditorCode reads Toolset.EditorCode and Toolset.GameCode: every
-// regular file, sorted by path (game code under GameDir/), and a version
+// regular file, sorted by path (game code under gameDir/), and a version
 // derived from their paths and contents.
 func readEditorCode(ts Toolset) ([]plugmodel.EditorFile, string, error) {
 	if ts.EditorCode == nil && ts.GameCode == nil {
@@ -47,22 +47,22 @@ func readEditorCode(ts Toolset) ([]plugmodel.EditorFile, string, error) {
 			return nil, "", fmt.Errorf("toolset %q: EditorCode has no handlers.gd at its root (the addon loads <toolset>/handlers.gd); use fs.Sub to strip a directory", ts.Name)
 		}
 		for _, f := range ed {
-			if strings.HasPrefix(f.Path, GameDir+"/") {
-				return nil, "", fmt.Errorf("toolset %q: EditorCode has %s: the folder %s/ is where GameCode is installed; move the file, or ship game code as GameCode", ts.Name, f.Path, GameDir)
+			if strings.HasPrefix(f.Path, gameDir+"/") {
+				return nil, "", fmt.Errorf("toolset %q: EditorCode has %s: the folder %s/ is where GameCode is installed; move the file, or ship game code as GameCode", ts.Name, f.Path, gameDir)
 			}
 		}
 		files = ed
 	}
 	if ts.GameCode != nil {
-		if ts.Name == ProbePrefix {
-			return nil, "", fmt.Errorf("toolset %q: GameCode: %q is the runtime probe's own message prefix; rename the toolset", ts.Name, ProbePrefix)
+		if ts.Name == probePrefix {
+			return nil, "", fmt.Errorf("toolset %q: GameCode: %q is the runtime probe's own message prefix; rename the toolset", ts.Name, probePrefix)
 		}
-		game, err := readCodeFS(ts.GameCode, GameDir+"/")
+		game, err := readCodeFS(ts.GameCode, gameDir+"/")
 		if err != nil {
 			return nil, "", fmt.Errorf("toolset %q: GameCode: %w", ts.Name, err)
 		}
-		if !hasFile(game, GameDir+"/game.gd") {
-			return nil, "", fmt.Errorf("toolset %q: GameCode has no game.gd at its root (the probe loads <toolset>/%s/game.gd); use fs.Sub to strip a directory", ts.Name, GameDir)
+		if !hasFile(game, gameDir+"/game.gd") {
+			return nil, "", fmt.Errorf("toolset %q: GameCode has no game.gd at its root (the probe loads <toolset>/%s/game.gd); use fs.Sub to strip a directory", ts.Name, gameDir)
 		}
 		files = append(files, game...)
 	}

@@ -199,6 +199,7 @@ func GameMessage[R any](ctx context.Context, h Host, message string, params any,
 	if ms <= 0 {
 		ms = 10000
 	}
+	ms = min(ms, 60000)
 	// The editor waits ms for the game; the host waits a little longer for the editor.
 	res, err := h.Send(ctx, GameMessageCommand, map[string]any{"message": message, "params": raw, "timeout_ms": ms}, time.Duration(ms)*time.Millisecond+5*time.Second)
 	if err != nil {

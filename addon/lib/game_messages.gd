@@ -19,7 +19,8 @@ extends RefCounted
 const DebuggerPlugin := preload("../runtime/debugger_plugin.gd")
 
 const DEFAULT_TIMEOUT_MS := 10000
-const MAX_TIMEOUT_MS := 120000
+## Below the router's 120 s watchdog on an awaiting handler.
+const MAX_TIMEOUT_MS := 60000
 ## The probe's own message prefix: no toolset's.
 const PROBE_PREFIX := "godot_mcp"
 

@@ -74,7 +74,7 @@ func TestHelloGameCode(t *testing.T) {
 		return out
 	}
 	first := ping("godot_hello_ping")
-	evalFrame := int(ptNum(t, s, "Engine.get_process_frames()"))
+	evalFrame := int(ptNum(t, s, "var f := Engine.get_process_frames()\nreturn f"))
 	time.Sleep(250 * time.Millisecond) // the game runs on meanwhile
 	second := ping("godot_hello_ping")
 	if first.Scene != "res://main.tscn" || first.Frame <= 0 || first.PhysicsFrame < 0 {

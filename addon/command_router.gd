@@ -30,6 +30,10 @@ const ERROR_CODES := [
 ]
 ## Where third-party toolsets ship their editor handlers: <EXT_ROOT>/<prefix>/handlers.gd.
 const EXT_ROOT := "res://addons/godot_mcp_ext"
+## Where a toolset's game code is, inside its extension folder (<prefix>/game/game.gd,
+## loaded by the runtime probe in the game, never by the editor). A folder with game
+## code only (no handlers.gd) loads with no commands and reports its version.
+const EXT_GAME_ENTRY := "game/game.gd"
 ## The file the server writes into an extension folder it installed: {toolset, version, files}.
 const EXT_STAMP := ".godot_mcp_stamp.json"
 ## The file that keeps EXT_ROOT out of the editor's file system (keep_out_of_filesystem).
@@ -183,6 +187,15 @@ func has_command(command: String) -> bool:
 	return _table.has(command)
 
 
+## {class, dry_run, owner} of a registered command, or {} when there is none.
+func command_info(command: String) -> Dictionary:
+	if not _table.has(command):
+		return {}
+	var info: Dictionary = (_class_of[command] as Dictionary).duplicate()
+	info["owner"] = str(_owner_of.get(command, ""))
+	return info
+
+
 ## What was found under EXT_ROOT: [{prefix, path, version, commands, refused, error}].
 func extensions() -> Array[Dictionary]:
 	return _extensions
@@ -207,7 +220,8 @@ func _cmd_ext_load(params: Dictionary) -> Dictionary:
 	if _prefix_re.search(prefix) == null:
 		return fail("VALIDATION_ERROR", "prefix must be a toolset name (lower-case letters, digits and '_'), got '%s'." % prefix)
 	var path: String = EXT_ROOT.path_join(prefix).path_join("handlers.gd")
-	if not FileAccess.file_exists(path):
+	var game_only: bool = not FileAccess.file_exists(path) and FileAccess.file_exists(EXT_ROOT.path_join(prefix).path_join(EXT_GAME_ENTRY))
+	if not FileAccess.file_exists(path) and not game_only:
 		return fail("RESOURCE_NOT_FOUND", "There is no %s; enable the toolset again so the server installs it." % path)
 	var ignore_problem: String = keep_out_of_filesystem()
 	if ignore_problem != "":
@@ -219,6 +233,10 @@ func _cmd_ext_load(params: Dictionary) -> Dictionary:
 	if efs.is_scanning():
 		return fail("PRECONDITION_FAILED", "The editor is still scanning the file system after %d s; enable the toolset again when the scan has ended." % (EXT_SCAN_WAIT_MS / 1000), "toolset_editor_code")
 	unload_extension(prefix, false)
+	if game_only:
+		var g: Dictionary = register_game_only(prefix)
+		commands_changed.emit() # the server learns the version with the table
+		return ok({"prefix": prefix, "version": g["version"], "commands": [], "refused": []})
 	var report: Dictionary = register_extension(prefix, path, true)
 	if str(report["error"]) != "":
 		unload_extension(prefix, true)
@@ -308,6 +326,16 @@ func scan_extensions() -> void:
 		var path: String = EXT_ROOT.path_join(prefix).path_join("handlers.gd")
 		if FileAccess.file_exists(path):
 			register_extension(prefix, path)
+		elif _prefix_re.search(prefix) != null and FileAccess.file_exists(EXT_ROOT.path_join(prefix).path_join(EXT_GAME_ENTRY)):
+			register_game_only(prefix)
+
+
+## Records a toolset folder that has game code only: no editor commands, its version
+## reported to the server like any extension's.
+func register_game_only(prefix: String) -> Dictionary:
+	var report: Dictionary = {"prefix": prefix, "path": EXT_ROOT.path_join(prefix).path_join(EXT_GAME_ENTRY), "version": stamp_version(prefix), "commands": [], "refused": [], "error": ""}
+	_extensions.append(report)
+	return report
 
 
 ## Registers a third-party toolset's editor handlers. The script must be @tool, have

@@ -50,7 +50,7 @@ func TestHelloTemplateShipsEditorCode(t *testing.T) {
 	}
 	h.mustCall(t, "godot_list_toolsets", nil, &list)
 	i := slices.IndexFunc(list.Toolsets, func(s status) bool { return s.Name == "hello" })
-	if i < 0 || list.Toolsets[i].EditorCode == nil || list.Toolsets[i].EditorCode.Folder != "res://addons/godot_mcp_ext/hello/" || !slices.Equal(list.Toolsets[i].EditorCode.Files, []string{"handlers.gd"}) {
+	if i < 0 || list.Toolsets[i].EditorCode == nil || list.Toolsets[i].EditorCode.Folder != "res://addons/godot_mcp_ext/hello/" || !slices.Equal(list.Toolsets[i].EditorCode.Files, []string{"game/game.gd", "handlers.gd"}) {
 		t.Fatalf("godot_list_toolsets does not show hello's editor code: %+v", list.Toolsets)
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {

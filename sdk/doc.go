@@ -118,6 +118,15 @@
 // (cmd_get_editor_state, cmd_describe_class, cmd_filesystem_sync,
 // cmd_ping). A refused command fails the call.
 //
+// # Editor code and game code
+//
+// Toolset.EditorCode is GDScript the addon loads into the editor (the
+// toolset's cmd_<toolset>_* commands); Toolset.GameCode is GDScript the
+// runtime toolset's probe loads into a game started from the editor, whose
+// messages "<toolset>:<name>" a Runtime tool sends with GameMessage (the
+// host refuses it from any other class). Both are installed into the
+// project on enable under one version stamp and removed on disable.
+//
 // Package sdk/sdktest runs a toolset in-process against a fake editor, for
 // unit tests. docs/plugin-authoring.md is the walkthrough.
 package sdk

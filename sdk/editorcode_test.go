@@ -67,3 +67,66 @@ func TestEditorCodeRefused(t *testing.T) {
 		}
 	}
 }
+
+// Game code travels with the editor code under game/, in the same version
+// stamp; a toolset may ship game code alone.
+func TestGameCodeTravelsUnderGame(t *testing.T) {
+	ts := editorToolset(fstest.MapFS{"handlers.gd": {Data: []byte("@tool\n")}})
+	ts.GameCode = fstest.MapFS{"game.gd": {Data: []byte("extends RefCounted\n")}, "lib/util.gd": {Data: []byte("extends RefCounted\n")}}
+	r, err := newRegistry(ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := r.describe()
+	var paths []string
+	for _, f := range d.EditorFiles {
+		paths = append(paths, f.Path)
+	}
+	if got := strings.Join(paths, ","); got != "game/game.gd,game/lib/util.gd,handlers.gd" {
+		t.Fatalf("files = %s", got)
+	}
+	v1 := d.EditorVersion
+	ts.GameCode = fstest.MapFS{"game.gd": {Data: []byte("extends RefCounted\n# v2\n")}, "lib/util.gd": {Data: []byte("extends RefCounted\n")}}
+	r2, err := newRegistry(ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.describe().EditorVersion == v1 {
+		t.Fatal("a changed game file kept the version")
+	}
+	only := editorToolset(nil)
+	only.EditorCode = nil
+	only.GameCode = fstest.MapFS{"game.gd": {Data: []byte("extends RefCounted\n")}}
+	r3, err := newRegistry(only)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := r3.describe(); len(d.EditorFiles) != 1 || d.EditorFiles[0].Path != "game/game.gd" || d.EditorVersion == "" {
+		t.Fatalf("game code alone = %+v", d.EditorFiles)
+	}
+}
+
+func TestGameCodeRefused(t *testing.T) {
+	handlers := fstest.MapFS{"handlers.gd": {Data: []byte("@tool\n")}}
+	for name, tc := range map[string]struct {
+		name   string
+		editor fstest.MapFS
+		game   fstest.MapFS
+		want   string
+	}{
+		"no game.gd":             {"hello", handlers, fstest.MapFS{"game/game.gd": {Data: []byte("x")}}, "GameCode has no game.gd at its root"},
+		"editor code in game/":   {"hello", fstest.MapFS{"handlers.gd": {Data: []byte("x")}, "game/x.gd": {Data: []byte("x")}}, fstest.MapFS{"game.gd": {Data: []byte("x")}}, "EditorCode has game/x.gd"},
+		"binary game file":       {"hello", nil, fstest.MapFS{"game.gd": {Data: []byte("x")}, "lib.so": {Data: []byte("x")}}, "lib.so: only"},
+		"the probe's own prefix": {"godot_mcp", nil, fstest.MapFS{"game.gd": {Data: []byte("x")}}, "the runtime probe's own message prefix"},
+	} {
+		ts := editorToolset(tc.editor)
+		ts.Name = tc.name
+		if tc.editor == nil {
+			ts.EditorCode = nil
+		}
+		ts.GameCode = tc.game
+		if _, err := newRegistry(ts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want %q", name, err, tc.want)
+		}
+	}
+}

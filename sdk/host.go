@@ -173,3 +173,40 @@ func (l *logHandler) WithGroup(name string) slog.Handler {
 	}
 	return &c
 }
+
+// GameMessageCommand is the core editor command that relays a toolset's
+// game message to the running game (GameMessage).
+const GameMessageCommand = "cmd_game_message"
+
+// GameMessage sends the toolset's game message "<toolset>:<message>" to the
+// running game and decodes its answer into R. The game side is the
+// toolset's GameCode (game.gd's get_messages()), loaded by the runtime
+// toolset's probe when the game started. Only a tool of class Runtime may
+// send it (the host refuses any other with PRECONDITION_FAILED, required
+// command_class), and only to its own toolset's messages: the host fills in
+// the toolset. timeout bounds the wait for the game's answer (0: 10 s).
+// Without a game with the probe the error is PRECONDITION_FAILED (required
+// runtime_probe); when the game runs without this toolset's game code, or
+// an older version of it, PRECONDITION_FAILED (required toolset_game_code)
+// says to play the game again.
+func GameMessage[R any](ctx context.Context, h Host, message string, params any, timeout time.Duration) (R, error) {
+	var out R
+	raw, err := encodeParams(params)
+	if err != nil {
+		return out, Internal(fmt.Sprintf("params of game message %s: %v; this is a bug in the toolset", message, err))
+	}
+	ms := timeout.Milliseconds()
+	if ms <= 0 {
+		ms = 10000
+	}
+	ms = min(ms, 60000)
+	// The editor waits ms for the game; the host waits a little longer for the editor.
+	res, err := h.Send(ctx, GameMessageCommand, map[string]any{"message": message, "params": raw, "timeout_ms": ms}, time.Duration(ms)*time.Millisecond+5*time.Second)
+	if err != nil {
+		return out, err
+	}
+	if err := Unmarshal(res, &out); err != nil {
+		return out, Internal(fmt.Sprintf("the game's answer to %s does not have the expected shape (%v); play the game again so it runs the toolset's current game code", message, err))
+	}
+	return out, nil
+}

@@ -75,6 +75,18 @@ type Toolset struct {
 	// removed. handlers.gd declares cmd_<Name>_* commands with their classes.
 	// nil when the toolset needs no editor code.
 	EditorCode fs.FS
+	// GameCode is the toolset's game-side GDScript, typically a go:embed
+	// directory passed through fs.Sub so that game.gd is at its root. It
+	// is installed, version-stamped and removed with EditorCode (one stamp
+	// covers both), as res://addons/godot_mcp_ext/<Name>/game/. When a game
+	// starts from the editor with the runtime toolset's probe in it, the
+	// probe loads game.gd: its get_messages() -> {name: Callable} registers
+	// game messages "<Name>:<name>", which a tool of class Runtime reaches
+	// with GameMessage (or the toolset's editor code with the addon's
+	// lib/game_messages.gd). See docs/plugin-authoring.md. nil when the
+	// toolset needs no game code. A toolset may ship GameCode without
+	// EditorCode.
+	GameCode fs.FS
 }
 
 // ToolOptions are a tool's declared metadata.

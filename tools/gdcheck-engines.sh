@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GDScript parse check with each Godot engine's own parser: for every engine
 # tools/e2erun finds (GODOT_BINS, GODOT_BIN, the engine cache, PATH; see
-# docs/godot-versions.md), copies the addon and the toolsets' editor code into
+# docs/godot-versions.md), copies the addon and the toolsets' editor and game code into
 # a throwaway project, imports it, and runs `godot --check-only --script` on
 # every .gd file. Exits non-zero when any engine rejects any file; says so and
 # exits 0 when there is no engine. Called by tools/gdparse.sh.
@@ -27,6 +27,13 @@ for ed in plugins/*/editor examples/*/editor; do
 	ts="$(basename "$(dirname "$ed")")"
 	mkdir -p "$project/addons/godot_mcp_ext/$ts"
 	cp -r "$ed"/. "$project/addons/godot_mcp_ext/$ts/"
+done
+# Toolsets' game code (sdk.Toolset.GameCode) is installed as <toolset>/game/.
+for gd in plugins/*/game examples/*/game; do
+	[ -d "$gd" ] || continue
+	ts="$(basename "$(dirname "$gd")")"
+	mkdir -p "$project/addons/godot_mcp_ext/$ts/game"
+	cp -r "$gd"/. "$project/addons/godot_mcp_ext/$ts/game/"
 done
 cat >"$project/project.godot" <<'CFG'
 config_version=5

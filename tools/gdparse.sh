@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GDScript parse check: installs the pinned tree-sitter-gdscript (npm ci, first run
 # only), proves the checker still catches a broken file (self-test), then parses
-# every .gd file under addon/, plugins/*/editor/ and examples/*/editor/ (the toolsets'
+# every .gd file under addon/, plugins/*/{editor,game}/ and examples/*/{editor,game}/ (the toolsets'
 # editor code), or under the paths given as arguments. Without arguments it then
 # has each Godot engine found parse them too (tools/gdcheck-engines.sh).
 # Exit status: non-zero when any file has a syntax error.
@@ -20,7 +20,7 @@ node --test --test-reporter=dot gdparse.test.js >&2
 
 if [ "$#" -eq 0 ]; then
 	set -- "$here/../addon"
-	for d in "$here"/../plugins/*/editor "$here"/../examples/*/editor; do
+	for d in "$here"/../plugins/*/editor "$here"/../plugins/*/game "$here"/../examples/*/editor "$here"/../examples/*/game; do
 		[ -d "$d" ] && set -- "$@" "$d"
 	done
 	node gdparse.js "$@"

@@ -2,7 +2,9 @@
 extends RefCounted
 ## Core editor commands (always available, whatever toolsets are enabled):
 ## cmd_get_editor_state, cmd_undo, cmd_redo, cmd_describe_class, cmd_value_roundtrip,
-## cmd_filesystem_sync, and cmd_check_preconditions (which the server sends itself). The read_only ones but cmd_value_roundtrip are the public core
+## cmd_filesystem_sync, cmd_check_preconditions (which the server sends itself), and
+## cmd_game_message (a toolset's game message, lib/game_messages.gd; runtime, sent only
+## for a toolset's runtime tool). The read_only ones but cmd_value_roundtrip are the public core
 ## commands every toolset may send (docs/contract.md).
 ## Every handler validates its params first and returns fail() early.
 
@@ -12,6 +14,7 @@ const Files := preload("../lib/files.gd")
 const Compat := preload("../lib/compat.gd")
 const Params := preload("../lib/params.gd")
 const EditorMenu := preload("../lib/editor_menu.gd")
+const GameMessages := preload("../lib/game_messages.gd")
 
 const MAX_UNDO_COUNT := 1000
 
@@ -32,7 +35,14 @@ func get_commands() -> Dictionary:
 		"cmd_value_roundtrip": {"class": "read_only", "run": value_roundtrip},
 		"cmd_filesystem_sync": {"class": "read_only", "run": filesystem_sync},
 		"cmd_check_preconditions": {"class": "read_only", "run": check_preconditions},
+		"cmd_game_message": {"class": "runtime", "run": game_message},
 	}
+
+
+## {toolset, message, params?, timeout_ms?} -> the toolset's game code's answer
+## (lib/game_messages.gd). The server sends it for a toolset's runtime tool only.
+func game_message(params: Dictionary) -> Dictionary:
+	return await GameMessages.relay(_router, params)
 
 
 # --- cmd_get_editor_state ---------------------------------------------------------------

@@ -17,6 +17,9 @@ extends Node
 ## step window advances it; frozen_changed and stepping_changed are emitted on change.
 ## Read them as get_node_or_null("/root/GodotMcpProbe"), which is null in an exported game.
 ##
+## Toolsets' game code: the probe loads each installed toolset's game/game.gd when it
+## starts and answers "<toolset>:<name>" requests with it (probe_game_code.gd).
+##
 ## Start frozen: when the editor starts the game with GODOT_MCP_START_FROZEN=1 in its
 ## environment (godot_playtest_step with play), the probe freezes the game in its own
 ## _ready, before the game's first frame: the scene's _ready has run, no _process or
@@ -27,6 +30,7 @@ signal stepping_changed(stepping: bool)
 
 const ValueCodec := preload("../value_codec.gd")
 const Playtest := preload("playtest.gd")
+const GameCode := preload("probe_game_code.gd")
 
 const CAPTURE := "godot_mcp"
 const START_FROZEN_ENV := "GODOT_MCP_START_FROZEN"
@@ -45,6 +49,8 @@ var frozen: bool = false
 ## A godot_playtest_step window is advancing the game (documented for game code).
 var stepping: bool = false
 var _playtest: Playtest = null
+## Toolsets' game code (probe_game_code.gd): messages "<toolset>:<name>".
+var _game_code: GameCode = null
 var _early: _Early = null
 
 
@@ -78,6 +84,8 @@ func _ready() -> void:
 	_early.hook = _playtest.start_of_tick
 	_early.set_physics_process(false)
 	add_child(_early)
+	_game_code = GameCode.new(self, _reply)
+	_game_code.load_all()
 	EngineDebugger.register_message_capture(CAPTURE, _on_message)
 	if OS.get_environment(START_FROZEN_ENV) == "1":
 		_playtest.freeze()
@@ -92,6 +100,8 @@ func _exit_tree() -> void:
 	_release_all()
 	if _playtest != null:
 		_playtest.release()
+	if _game_code != null:
+		_game_code.release()
 
 
 func _send_hello() -> void:
@@ -105,6 +115,7 @@ func _send_hello() -> void:
 		"frozen": frozen,
 		"display": DisplayServer.get_name(),
 		"godot_version": str(Engine.get_version_info().get("string", "")),
+		"game_code": _game_code.report(),
 	}])
 
 
@@ -116,6 +127,9 @@ func _on_message(message: String, data: Array) -> bool:
 	var id: int = data[0]
 	var command: String = data[1]
 	var params: Dictionary = data[2] if typeof(data[2]) == TYPE_DICTIONARY else {}
+	if GameCode.is_game_message(command):
+		_game_code.dispatch(id, command, params)
+		return true
 	match command:
 		"status":
 			_reply(id, _ok(_status()))

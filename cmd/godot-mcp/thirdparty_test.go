@@ -60,7 +60,7 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 	for _, ts := range list.Toolsets {
 		if ts.Name == "hello" {
 			found = true
-			if ts.BuiltIn || ts.Path != exe || ts.ToolCount != 2 {
+			if ts.BuiltIn || ts.Path != exe || ts.ToolCount != 4 {
 				t.Fatalf("hello listed as %+v", ts)
 			}
 		}
@@ -78,9 +78,12 @@ func TestThirdPartyToolsetFromPluginDir(t *testing.T) {
 	if _, err := addon.WaitCommand(ctxT(t), "cmd_get_editor_state"); err != nil {
 		t.Fatal("the fake editor never received the toolset's command")
 	}
-	// Its editor code was installed into the editor's project and loaded.
+	// Its editor code and game code were installed into the editor's project and loaded.
 	if _, err := os.Stat(filepath.Join(project, "addons", "godot_mcp_ext", "hello", "handlers.gd")); err != nil {
 		t.Fatalf("hello's editor code is not installed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(project, "addons", "godot_mcp_ext", "hello", "game", "game.gd")); err != nil {
+		t.Fatalf("hello's game code is not installed: %v", err)
 	}
 	if v := addon.Extensions()["hello"]; v == "" {
 		t.Fatalf("the editor was not asked to load hello's editor code: %v", addon.Extensions())

@@ -1,6 +1,8 @@
 // Command hello is an example third-party godot-mcp toolset. It imports
-// only the public SDK and ships its own editor command (editor/handlers.gd). Build it, name the executable "hello", and drop it
-// into GODOT_MCP_PLUGIN_DIR; then `godot_enable_toolset {"name": "hello"}`.
+// only the public SDK, ships its own editor command (editor/handlers.gd)
+// and its own game message (game/game.gd, "hello:ping", answered by the
+// running game). Build it, name the executable "hello", and drop it into
+// GODOT_MCP_PLUGIN_DIR; then `godot_enable_toolset {"name": "hello"}`.
 package main
 
 import (
@@ -60,6 +62,40 @@ func wave(ctx context.Context, call *sdk.Call, in WaveIn) (WaveOut, error) {
 	return sdk.Send[WaveOut](ctx, call.Host, "cmd_hello_wave", map[string]any{"to": in.To}, 5*time.Second)
 }
 
+// PingOut is the running game's answer to "hello:ping" (game/game.gd).
+type PingOut struct {
+	Frame        int    `json:"frame" description:"the game's process frame count"`
+	PhysicsFrame int    `json:"physics_frame" description:"the game's physics frame count"`
+	Scene        string `json:"scene" description:"res:// path of the game's current scene"`
+	EditorScene  string `json:"editor_scene,omitempty" description:"res:// path of the scene open in the editor (ping_via_editor only)"`
+}
+
+// ping sends the toolset's game message "hello:ping" to the running game:
+// the probe loaded game/game.gd when the game started. A runtime tool.
+func ping(ctx context.Context, call *sdk.Call, _ struct{}) (PingOut, error) {
+	return sdk.GameMessage[PingOut](ctx, call.Host, "ping", nil, 5*time.Second)
+}
+
+// pingViaEditor asks the same through the toolset's editor code
+// (cmd_hello_ping_via_editor, a runtime command), which adds the scene
+// open in the editor.
+func pingViaEditor(ctx context.Context, call *sdk.Call, _ struct{}) (PingOut, error) {
+	return sdk.Send[PingOut](ctx, call.Host, "cmd_hello_ping_via_editor", nil, 10*time.Second)
+}
+
+// The game code: game/ holds game.gd (and anything it preloads).
+//
+//go:embed game
+var gameFiles embed.FS
+
+func gameCode() fs.FS {
+	sub, err := fs.Sub(gameFiles, "game")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
 // The editor code: editor/ holds handlers.gd (and anything it preloads).
 //
 //go:embed editor
@@ -95,7 +131,20 @@ func toolset() sdk.Toolset {
 				Safety:        sdk.ReadOnly,
 				Preconditions: []string{"bridge_connected"},
 			}, wave),
+			sdk.NewTool("ping", sdk.ToolOptions{
+				Title:         "Ping the game",
+				Description:   "Asks the running game (through this toolset's game code) for its frame counts and current scene. Needs the runtime toolset enabled and a game played with godot_runtime_play.",
+				Safety:        sdk.Runtime,
+				Preconditions: []string{"bridge_connected", sdk.RequireRuntimeProbe},
+			}, ping),
+			sdk.NewTool("ping_via_editor", sdk.ToolOptions{
+				Title:         "Ping the game from the editor",
+				Description:   "As ping, asked by this toolset's editor code, and names the scene open in the editor too.",
+				Safety:        sdk.Runtime,
+				Preconditions: []string{"bridge_connected", sdk.RequireRuntimeProbe},
+			}, pingViaEditor),
 		},
 		EditorCode: editorCode(),
+		GameCode:   gameCode(),
 	}
 }

@@ -36,3 +36,44 @@ func TestEditorCodeDeclaresWave(t *testing.T) {
 		t.Fatalf("handlers.gd does not declare cmd_hello_wave read_only:\n%s", src)
 	}
 }
+
+// ping sends the game message "hello:ping" (cmd_game_message, the toolset
+// set by the host) and returns the game's answer; ping_via_editor sends
+// the toolset's own runtime editor command.
+func TestPing(t *testing.T) {
+	h := sdktest.Start(t, toolset())
+	h.Addon().HandleResult(sdk.GameMessageCommand, map[string]any{"frame": 120, "physics_frame": 118, "scene": "res://main.tscn"})
+	var out PingOut
+	if err := h.MustCall(t, "ping", nil).Decode(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Frame != 120 || out.PhysicsFrame != 118 || out.Scene != "res://main.tscn" {
+		t.Fatalf("ping = %+v", out)
+	}
+	if p := h.LastParams(t, sdk.GameMessageCommand); p["toolset"] != "hello" || p["message"] != "ping" {
+		t.Fatalf("sent %v", p)
+	}
+	h.Addon().HandleResult("cmd_hello_ping_via_editor", map[string]any{"frame": 3, "scene": "res://main.tscn", "editor_scene": "res://level.tscn"})
+	if err := h.MustCall(t, "ping_via_editor", nil).Decode(&out); err != nil || out.Frame != 3 || out.EditorScene != "res://level.tscn" {
+		t.Fatalf("ping_via_editor = %+v %v", out, err)
+	}
+}
+
+// The shipped game code registers "ping", and the editor command that asks
+// the game is declared runtime (a read_only one could not reach the game).
+func TestGameCodeDeclaresPing(t *testing.T) {
+	src, err := fs.ReadFile(gameCode(), "game.gd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`return \{"ping": _ping\}`).Match(src) {
+		t.Fatalf("game.gd does not register ping:\n%s", src)
+	}
+	ed, err := fs.ReadFile(editorCode(), "handlers.gd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`"cmd_hello_ping_via_editor": \{"class": "runtime", "run": _ping_via_editor\}`).Match(ed) {
+		t.Fatalf("handlers.gd does not declare cmd_hello_ping_via_editor runtime:\n%s", ed)
+	}
+}

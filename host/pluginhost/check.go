@@ -88,7 +88,8 @@ func checkInfo(info plugmodel.ToolsetInfo) error {
 }
 
 // checkEditorFiles checks a toolset's editor code: clean relative paths
-// (nothing escapes its folder), a handlers.gd, and a version stamp.
+// (nothing escapes its folder), a handlers.gd or game code with its
+// game/game.gd, and a version stamp.
 func checkEditorFiles(info plugmodel.ToolsetInfo) error {
 	if len(info.EditorFiles) == 0 {
 		if info.EditorVersion != "" {
@@ -100,7 +101,7 @@ func checkEditorFiles(info plugmodel.ToolsetInfo) error {
 		return fmt.Errorf("editor code version %q is not 1-64 letters, digits, '.', '_' or '-'", info.EditorVersion)
 	}
 	seen := map[string]bool{}
-	hasHandlers := false
+	hasHandlers, hasGame, hasGameEntry := false, false, false
 	for _, f := range info.EditorFiles {
 		p := f.Path
 		if p == "" || path.Clean(p) != p || path.IsAbs(p) || p == "." || strings.HasPrefix(p, "../") || p == ".." ||
@@ -112,8 +113,15 @@ func checkEditorFiles(info plugmodel.ToolsetInfo) error {
 		}
 		seen[p] = true
 		hasHandlers = hasHandlers || p == "handlers.gd"
+		hasGame = hasGame || strings.HasPrefix(p, "game/")
+		hasGameEntry = hasGameEntry || p == "game/game.gd"
 	}
-	if !hasHandlers {
+	// Game code (sdk.Toolset.GameCode) travels under game/ with game.gd at
+	// its root; a toolset may ship game code without editor code.
+	if hasGame && !hasGameEntry {
+		return errors.New("the toolset's game files (game/) have no game/game.gd")
+	}
+	if !hasHandlers && !hasGame {
 		return errors.New("the toolset's editor files have no handlers.gd")
 	}
 	return nil

@@ -52,6 +52,10 @@ func TestCheckInfo(t *testing.T) {
 			d.EditorVersion = "abc123"
 			d.EditorFiles = []plugmodel.EditorFile{{Path: "handlers.gd", Content: []byte("x")}, {Path: "lib/a.gd", Content: []byte("x")}}
 		}),
+		desc(func(d *plugmodel.ToolsetInfo) { // game code only (sdk.Toolset.GameCode)
+			d.EditorVersion = "abc124"
+			d.EditorFiles = []plugmodel.EditorFile{{Path: "game/game.gd", Content: []byte("x")}}
+		}),
 	}
 	for _, d := range good {
 		if err := checkInfo(d); err != nil {
@@ -92,6 +96,7 @@ func TestCheckInfo(t *testing.T) {
 		{"unclean editor file", editor("v", "a/./b.gd", "handlers.gd"), `is not a clean`},
 		{"hidden editor file", editor("v", ".stamp.json", "handlers.gd"), `is not a clean`},
 		{"no handlers.gd", editor("v", "lib.gd"), "no handlers.gd"},
+		{"game code without game.gd", editor("v", "handlers.gd", "game/lib.gd"), "no game/game.gd"},
 		{"no editor version", editor("", "handlers.gd"), "editor code version"},
 		{"duplicate editor file", editor("v", "handlers.gd", "handlers.gd"), "two editor files"},
 		{"version without files", editor("v"), "but no editor files"},

@@ -25,6 +25,14 @@ var PublicCoreCommands = map[string]bool{
 	"cmd_filesystem_sync":  true, // wait for the editor's filesystem to know written/removed files
 }
 
+// GameMessageCommand is the core command that relays a toolset's game
+// message ("<toolset>:<message>") to the running game's probe, which runs
+// the toolset's game code (sdk.Toolset.GameCode). The editor declares it
+// runtime, so only a runtime tool may send it, and the host sets its
+// "toolset" param to the calling toolset: a toolset reaches only its own
+// game messages.
+const GameMessageCommand = "cmd_game_message"
+
 // PublicCoreList is PublicCoreCommands sorted, for hints and docs.
 func PublicCoreList() []string {
 	out := make([]string, 0, len(PublicCoreCommands))
@@ -104,6 +112,9 @@ func mayReach(c contract.Class) string {
 // (required command_class, or confirm) for one above the call's class.
 // Every hint names the toolset, the tool and the command.
 func CheckSend(call SendCall, command string, info envelope.CommandInfo, declared bool, params json.RawMessage) (json.RawMessage, *contract.Error) {
+	if command == GameMessageCommand {
+		return checkGameMessage(call, info, declared, params)
+	}
 	own := inNamespace(command, call.Toolset)
 	public := PublicCoreCommands[command]
 	if !own && !public {
@@ -143,6 +154,42 @@ func CheckSend(call SendCall, command string, info envelope.CommandInfo, declare
 		return nil, refuse(contract.PreconditionFailed, contract.RequireConfirm, call, "may not send '%s' (destructive) outside a confirmed destructive call.", command)
 	}
 	return params, nil
+}
+
+// checkGameMessage decides a toolset's GameMessageCommand: the editor must
+// declare it as core's and runtime, the call's class must allow runtime
+// (PRECONDITION_FAILED, required command_class, otherwise: a read_only,
+// mutating or destructive tool never reaches the game), and its "toolset"
+// param is set to the calling toolset whatever the toolset put there.
+func checkGameMessage(call SendCall, info envelope.CommandInfo, declared bool, params json.RawMessage) (json.RawMessage, *contract.Error) {
+	if !declared {
+		return nil, contract.Errorf(contract.ValidationError,
+			"%s sent '%s' (a game message), which the connected editor does not declare: its godot_mcp addon is older than the server. Reinstall it with `godot-mcp addon install --project DIR` and reload the project.", who(call), GameMessageCommand)
+	}
+	if info.Owner != "core" || contract.Class(info.Class) != contract.Runtime {
+		return nil, refuse(contract.ValidationError, "", call, "may not send '%s': the editor declares it %s of '%s', not runtime of core; reinstall the godot_mcp addon.", GameMessageCommand, info.Class, info.Owner)
+	}
+	if !allowed(call.Class, contract.Runtime) {
+		return nil, refuse(contract.PreconditionFailed, contract.RequireCommandClass, call,
+			"may not send a game message ('%s'): only a tool of class runtime reaches the running game (%s). Declare the tool runtime (sdk.Runtime) to send game messages.", GameMessageCommand, mayReach(call.Class))
+	}
+	if call.DryRun {
+		return nil, refuse(contract.PreconditionFailed, contract.RequireCommandClass, call,
+			"may not send a game message ('%s') during a dry_run call: a preview never reaches the game; check Call.DryRun before sending.", GameMessageCommand)
+	}
+	m := map[string]json.RawMessage{}
+	if len(params) > 0 {
+		if err := json.Unmarshal(params, &m); err != nil {
+			return nil, refuse(contract.ValidationError, "", call, "sent '%s' with params that are not a JSON object (%v).", GameMessageCommand, err)
+		}
+		if m == nil {
+			m = map[string]json.RawMessage{}
+		}
+	}
+	name, _ := json.Marshal(call.Toolset)
+	m["toolset"] = name
+	out, _ := json.Marshal(m)
+	return out, nil
 }
 
 // who names the toolset, the tool and its class, to start a hint.

@@ -14,6 +14,7 @@ func TestCheckSend(t *testing.T) {
 		return envelope.CommandInfo{Class: class, DryRun: dry, Owner: "hello"}
 	}
 	core := envelope.CommandInfo{Class: "read_only", Owner: "core"}
+	gameMsg := envelope.CommandInfo{Class: "runtime", Owner: "core"}
 	call := func(c contract.Class, dry, confirm bool) SendCall {
 		return SendCall{Toolset: "hello", Tool: "greet", Class: c, DryRun: dry, Confirm: confirm}
 	}
@@ -53,6 +54,15 @@ func TestCheckSend(t *testing.T) {
 		{"own command not declared", call(contract.Mutating, false, false), "cmd_hello_edit", envelope.CommandInfo{}, false, contract.ValidationError, "", ""},
 		{"core command not declared", call(contract.ReadOnly, false, false), "cmd_get_editor_state", envelope.CommandInfo{}, false, contract.ValidationError, "", ""},
 		{"the bare prefix", call(contract.ReadOnly, false, false), "cmd_hello_", own("read_only", false), true, contract.ValidationError, "", ""},
+		// Game messages: only a runtime tool reaches the game, and only its own toolset's code.
+		{"runtime sends a game message", call(contract.Runtime, false, false), GameMessageCommand, gameMsg, true, "", "", `{"a":1,"toolset":"hello"}`},
+		{"read_only sends a game message", call(contract.ReadOnly, false, false), GameMessageCommand, gameMsg, true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"mutating sends a game message", call(contract.Mutating, false, false), GameMessageCommand, gameMsg, true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"confirmed destructive sends a game message", call(contract.Destructive, false, true), GameMessageCommand, gameMsg, true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"a runtime dry run sends a game message", call(contract.Runtime, true, false), GameMessageCommand, gameMsg, true, contract.PreconditionFailed, contract.RequireCommandClass, ""},
+		{"game message not declared", call(contract.Runtime, false, false), GameMessageCommand, envelope.CommandInfo{}, false, contract.ValidationError, "", ""},
+		{"game message declared read_only", call(contract.Runtime, false, false), GameMessageCommand, envelope.CommandInfo{Class: "read_only", Owner: "core"}, true, contract.ValidationError, "", ""},
+		{"game message owned by a toolset", call(contract.Runtime, false, false), GameMessageCommand, envelope.CommandInfo{Class: "runtime", Owner: "scene"}, true, contract.ValidationError, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,6 +101,28 @@ func TestCheckSendForcesDryRun(t *testing.T) {
 	}
 	if _, err := CheckSend(call, "cmd_hello_edit", info, true, json.RawMessage(`[1]`)); err == nil || err.Code != contract.ValidationError {
 		t.Errorf("an array was sent: %v", err)
+	}
+}
+
+// A toolset cannot reach another toolset's game messages: the host sets
+// the toolset param to the caller's, whatever it sent.
+func TestGameMessageToolsetIsTheCallers(t *testing.T) {
+	call := SendCall{Toolset: "hello", Tool: "ping", Class: contract.Runtime}
+	out, err := CheckSend(call, GameMessageCommand, envelope.CommandInfo{Class: "runtime", Owner: "core"}, true,
+		json.RawMessage(`{"toolset":"playtest","message":"eval","params":{"code":"1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out, &got); err != nil || got["toolset"] != "hello" || got["message"] != "eval" {
+		t.Fatalf("sent %s (%v)", out, err)
+	}
+	e := func() *contract.Error {
+		_, e := CheckSend(SendCall{Toolset: "hello", Tool: "peek", Class: contract.ReadOnly}, GameMessageCommand, envelope.CommandInfo{Class: "runtime", Owner: "core"}, true, nil)
+		return e
+	}()
+	if e == nil || !strings.Contains(e.Hint, "only a tool of class runtime reaches the running game") || !strings.Contains(e.Hint, "'peek'") {
+		t.Fatalf("refusal = %+v", e)
 	}
 }
 

@@ -5,7 +5,8 @@
 // NavigationLink2D/3D set-up, path queries on the baked data (in the editor,
 // and in the running game through the runtime toolset's probe) and the
 // navigation debug drawing of games run from the editor. Its editor side ships
-// as GDScript in editor/. docs/navigation.md describes the behaviours and limits.
+// as GDScript in editor/, its game side (the game path query, run by the
+// runtime probe) in game/. docs/navigation.md describes the behaviours and limits.
 package navigation
 
 import (
@@ -18,6 +19,20 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
+
+// The game code (game/game.gd, "navigation:path"): the probe runs the game
+// path query with it.
+//
+//go:embed game
+var gameFiles embed.FS
+
+func gameCode() fs.FS {
+	sub, err := fs.Sub(gameFiles, "game")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
 
 func editorCode() fs.FS {
 	sub, err := fs.Sub(editorFiles, "editor")
@@ -42,6 +57,7 @@ func Toolset() sdk.Toolset {
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
 		EditorCode:     editorCode(),
+		GameCode:       gameCode(),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get", sdk.ToolOptions{
 				Title:         "Get navigation set-up",

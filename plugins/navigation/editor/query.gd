@@ -3,12 +3,12 @@ extends RefCounted
 ## Path queries on baked navigation data and the navigation debug drawing of games:
 ## cmd_navigation_path builds a temporary navigation map in the editor from the scene's
 ## baked regions (and links) and asks NavigationServer for the path; cmd_navigation_game_path
-## asks the running game's own map through the runtime toolset's probe (a fixed query
-## snippet built here from numbers only); cmd_navigation_debug switches the editor's
+## asks the running game's own map through the runtime toolset's probe (the toolset's
+## game code, ../game/game.gd, loaded by the probe); cmd_navigation_debug switches the editor's
 ## "Visible Navigation" run option (the game gets --debug-navigation).
 
 const Common := preload("common.gd")
-const DebuggerPlugin := preload("res://addons/godot_mcp/runtime/debugger_plugin.gd")
+const GameMessages := preload("res://addons/godot_mcp/lib/game_messages.gd")
 
 const SYNC_FRAMES := 120
 const GAME_TIMEOUT_MS := 10000
@@ -160,17 +160,14 @@ func game_path(params: Dictionary) -> Dictionary:
 	var e: Dictionary = _ends(params, d)
 	if e.has("error"):
 		return e["error"]
-	var link: RefCounted = DebuggerPlugin.runtime_link
-	if link == null or not is_instance_valid(link):
-		return c.fail("PRECONDITION_FAILED", "The game is reached through the runtime toolset's probe, and the runtime toolset is not enabled. Enable it (godot_enable_toolset runtime), then play the game with godot_runtime_play.", "runtime_probe")
 	var optimize: bool = bool(params.get("optimize", true))
-	var code: String = _snippet(d, e["from"], e["to"], int(e["bits"]), optimize)
-	var r: Dictionary = await link.call("ask", "eval", {"code": code, "node": "", "mode": "snippet", "timeout_ms": 5000}, GAME_TIMEOUT_MS)
+	# The query runs in the game as this toolset's game code (game/game.gd, "navigation:path").
+	var r: Dictionary = await GameMessages.ask_from(c.router, "cmd_navigation_game_path", "path", {"from": e["from"], "to": e["to"], "layers": int(e["bits"]), "optimize": optimize}, GAME_TIMEOUT_MS)
 	if not bool(r.get("ok", false)):
 		return r
-	var value: Variant = (r["result"] as Dictionary).get("value")
+	var value: Variant = r.get("result")
 	if not (value is Dictionary) or not (value as Dictionary).has("points"):
-		return c.fail("INTERNAL_ERROR", "The game's probe answered the path query with %s." % str(value).left(200))
+		return c.fail("INTERNAL_ERROR", "The game's navigation code answered the path query with %s." % str(value).left(200))
 	var v: Dictionary = value
 	if int(v.get("iteration", 0)) == 0:
 		return c.fail("PRECONDITION_FAILED", "The running game's %s navigation map has not synchronised yet (no region is on it, or it was just created). Check that the played scene has a baked, enabled region, and retry in a moment." % d.to_upper())
@@ -182,24 +179,6 @@ func game_path(params: Dictionary) -> Dictionary:
 	return c.ok({"dimension": d, "points": v["points"], "length": snappedf(length, 0.0001), "straight": snappedf(e["from"].distance_to(e["to"]), 0.0001),
 		"reached": reached, "end_gap": snappedf(pts[pts.size() - 1].distance_to(e["to"]), 0.0001) if not pts.is_empty() else -1.0,
 		"regions": int(v.get("regions", 0)), "debug_navigation": bool(v.get("debug_navigation", false)), "layers": e["bits"]})
-
-
-## The query run in the game: numbers formatted here, nothing from the caller's text.
-static func _snippet(d: String, from: Variant, to: Variant, bits: int, optimize: bool) -> String:
-	var server: String = "NavigationServer3D" if d == "3d" else "NavigationServer2D"
-	var world: String = "root.get_world_3d()" if d == "3d" else "root.get_world_2d()"
-	var ctor: String = "Vector3(%s, %s, %s)" if d == "3d" else "Vector2(%s, %s)"
-	var fa: Array = Common.vec(from).map(func(x: float) -> String: return "%.6f" % x)
-	var ta: Array = Common.vec(to).map(func(x: float) -> String: return "%.6f" % x)
-	var lines: PackedStringArray = [
-		"var map = %s.navigation_map" % world,
-		"var path = %s.map_get_path(map, %s, %s, %s, %d)" % [server, ctor % fa, ctor % ta, "true" if optimize else "false", bits],
-		"var pts = []",
-		"for p in path:",
-		"\tpts.append([p.x, p.y, p.z] if p is Vector3 else [p.x, p.y])",
-		"return {\"points\": pts, \"iteration\": %s.map_get_iteration_id(map), \"regions\": %s.map_get_regions(map).size(), \"debug_navigation\": tree.debug_navigation_hint}" % [server, server],
-	]
-	return "\n".join(lines)
 
 
 ## {enabled, dry_run} -> {enabled, was, changed, undoable, persisted, dry_run, note}

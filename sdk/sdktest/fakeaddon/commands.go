@@ -88,6 +88,9 @@ func parseAddonCommands(fsys fs.FS) (map[string]envelope.CommandInfo, error) {
 func ParseCommands(fsys fs.FS, owner string) (map[string]envelope.CommandInfo, error) {
 	table := map[string]envelope.CommandInfo{}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p == "game" {
+			return fs.SkipDir // a toolset's game code (it runs in the game, declares no command)
+		}
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
 			return err
 		}

@@ -37,7 +37,10 @@ func (a *Addon) extLoad(ctx context.Context, raw json.RawMessage) (any, *contrac
 	}
 	dir := filepath.Join(a.projectDir, "addons", "godot_mcp_ext", p.Prefix)
 	if _, err := os.Stat(filepath.Join(dir, "handlers.gd")); err != nil {
-		return nil, contract.Errorf(contract.ResourceNotFound, "There is no res://addons/godot_mcp_ext/%s/handlers.gd.", p.Prefix)
+		// A folder with game code only loads with no commands (as the real router does).
+		if _, gerr := os.Stat(filepath.Join(dir, "game", "game.gd")); gerr != nil {
+			return nil, contract.Errorf(contract.ResourceNotFound, "There is no res://addons/godot_mcp_ext/%s/handlers.gd.", p.Prefix)
+		}
 	}
 	var stamp struct {
 		Version string `json:"version"`

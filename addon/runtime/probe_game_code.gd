@@ -42,15 +42,13 @@ func _init(p: Node, reply: Callable) -> void:
 	_reply = reply
 
 
+## The probe's own answer shapes, for game code's handlers.
 func ok(result: Dictionary = {}) -> Dictionary:
-	return {"ok": true, "result": result}
+	return probe.call("_ok", result)
 
 
 func fail(code: String, hint: String, required: String = "") -> Dictionary:
-	var r: Dictionary = {"ok": false, "error": code, "hint": hint}
-	if required != "":
-		r["required"] = required
-	return r
+	return probe.call("_fail", code, hint, required)
 
 
 ## {toolset: {version, messages, refused, error}}, for the probe's hello.

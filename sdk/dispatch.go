@@ -148,12 +148,7 @@ func (r *registry) describe() plugmodel.ToolsetInfo {
 		Keywords: r.ts.Keywords, SDKVersion: sdkVersion(), EditorFiles: r.editorFiles, EditorVersion: r.editorVersion}
 	for _, name := range r.names {
 		t := r.tools[name]
-		d.Tools = append(d.Tools, plugmodel.ToolInfo{
-			Name: t.name, Title: t.opts.Title, Description: t.opts.Description,
-			InputSchema: t.inSchemaJSON, OutputSchema: t.outSchemaJSON,
-			Safety: string(t.opts.Safety), DryRun: t.dryRun(), Confirm: t.confirm(),
-			Preconditions: t.opts.Preconditions, DestructiveWhen: t.opts.DestructiveWhen, RunsCode: t.opts.RunsCode,
-		})
+		d.Tools = append(d.Tools, plugmodel.ToolInfo{Name: t.name, InputSchema: t.inSchemaJSON, OutputSchema: t.outSchemaJSON, ToolMeta: t.meta()})
 	}
 	for _, res := range r.ts.Resources {
 		d.Resources = append(d.Resources, plugmodel.ResourceInfo{URI: res.URI, Name: res.Name, Title: res.Title, Description: res.Description, MimeType: res.MIMEType})

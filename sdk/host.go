@@ -38,6 +38,9 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 	if err != nil {
 		return out, err
 	}
+	if err := notAnObject[R](raw); err != nil {
+		return out, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
+	}
 	if err := Unmarshal(raw, &out); err != nil {
 		return out, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
 	}
@@ -209,4 +212,24 @@ func GameMessage[R any](ctx context.Context, h Host, message string, params any,
 		return out, Internal(fmt.Sprintf("the game's answer to %s does not have the expected shape (%v); play the game again so it runs the toolset's current game code", message, err))
 	}
 	return out, nil
+}
+
+// notAnObject refuses an answer that is not a JSON object when R is a
+// struct or a map: decoding null (or nothing) into one would succeed and
+// report a result the editor never gave.
+func notAnObject[R any](raw json.RawMessage) error {
+	t := reflect.TypeFor[R]()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct && t.Kind() != reflect.Map {
+		return nil
+	}
+	if b := bytes.TrimSpace(raw); len(b) == 0 || b[0] != '{' {
+		if len(b) > 40 {
+			b = b[:40]
+		}
+		return fmt.Errorf("want an object, got %q", b)
+	}
+	return nil
 }

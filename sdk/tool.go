@@ -150,7 +150,19 @@ func (d *toolDef) Name() string { return d.name }
 // Preconditions implements Tool.
 func (d *toolDef) Preconditions() []string { return append([]string(nil), d.opts.Preconditions...) }
 
-func (d *toolDef) def() *toolDef  { return d }
+func (d *toolDef) def() *toolDef { return d }
+
+// meta is what the host is told about the tool besides its name and
+// schemas. A new ToolOptions attribute the host must know is set here (and
+// added to contract.ToolMeta); nothing else carries it.
+func (d *toolDef) meta() contract.ToolMeta {
+	return contract.ToolMeta{
+		Title: d.opts.Title, Description: d.opts.Description, Safety: d.opts.Safety,
+		DryRun: d.dryRun(), Confirm: d.confirm(),
+		Preconditions: d.opts.Preconditions, DestructiveWhen: d.opts.DestructiveWhen, RunsCode: d.opts.RunsCode,
+	}
+}
+
 func (d *toolDef) dryRun() bool   { return d.opts.DryRun || d.confirm() || d.opts.Safety == Mutating }
 func (d *toolDef) confirm() bool  { return d.opts.Safety == Destructive }
 func (d *toolDef) String() string { return d.name }

@@ -76,7 +76,7 @@ func (s *Server) run(ctx context.Context, reg *registered, rawArgs json.RawMessa
 	if verr := s.checkPreconditions(def); verr != nil {
 		return Fail(verr), nil
 	}
-	if flags.DryRun && !def.Preview {
+	if flags.DryRun && !def.DryRun {
 		return OK(map[string]any{
 			"dry_run":   true,
 			"tool":      def.Name,

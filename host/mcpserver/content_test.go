@@ -45,8 +45,7 @@ func (f *contentToolsets) Enable(_ context.Context, name, _ string) (EnableOutco
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.enabled[name] = true
-	tool := Tool{Def: ToolDef{Name: "godot_" + name + "_noop", Description: "Nothing.", Toolset: name, Class: contract.ReadOnly,
-		InputSchema: json.RawMessage(`{"type":"object"}`)}, Exec: func(context.Context, Call) Result {
+	tool := Tool{Def: ToolDef{Name: "godot_" + name + "_noop", Toolset: name, InputSchema: json.RawMessage(`{"type":"object"}`), ToolMeta: contract.ToolMeta{Description: "Nothing.", Safety: contract.ReadOnly}}, Exec: func(context.Context, Call) Result {
 		return Result{Structured: json.RawMessage(`{}`), Content: []Content{
 			{Type: "audio", Data: []byte("RIFF"), MimeType: "audio/wav"},
 			{Type: "resource", URI: "docs://inline", MimeType: "application/json", Text: `{"a":1}`},
@@ -211,7 +210,7 @@ func TestCallLogRecordsReachTheCallingClient(t *testing.T) {
 	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
 	var ids []string
 	if err := s.AddTools(Tool{
-		Def: ToolDef{Name: "godot_logs_talk", Description: "Logs.", Toolset: "logs", Class: contract.ReadOnly, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		Def: ToolDef{Name: "godot_logs_talk", Toolset: "logs", InputSchema: json.RawMessage(`{"type":"object"}`), ToolMeta: contract.ToolMeta{Description: "Logs.", Safety: contract.ReadOnly}},
 		Exec: func(_ context.Context, c Call) Result {
 			ids = append(ids, c.CallID)
 			s.LogCall(c.CallID, slog.LevelInfo, "just so", nil)

@@ -2,18 +2,13 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"reflect"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/godot-mcp/godot-mcp/host/addonversion"
 	"github.com/godot-mcp/godot-mcp/host/buildinfo"
-	"github.com/godot-mcp/godot-mcp/internal/schema"
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
@@ -29,106 +24,76 @@ const (
 
 // ---- the tools ----
 
-func coreTools(s *Server) []Tool {
-	return []Tool{
-		coreTool[NoArgs, ServerInfo]("godot_get_server_info", "Server info", contract.ReadOnly, nil,
-			"Versions (build, contract, MCP protocol), the bridge and the connected editor, version_notice when addon and server differ, "+
-				"every toolset's state, plugin-directory files not served, and tools that cannot work here (unavailable). Call it first.",
-			false, s.serverInfo),
-		coreTool[NoArgs, ToolsetList]("godot_list_toolsets", "List toolsets", contract.ReadOnly, nil,
-			"Every known toolset, built-in or third-party (with its path): enabled, state and last_error, tool count, min_godot, description, keywords; "+
-				"one still being described is listed as describing.",
-			false, func(ctx context.Context, _ Call, _ NoArgs) Result {
-				return OK(ToolsetList{Toolsets: s.listToolsets(ctx)})
-			}),
-		coreTool[EnableArgs, EnableResult]("godot_enable_toolset", "Enable toolsets", contract.ReadOnly, nil,
-			"Starts toolsets so their tools appear (one tools/list_changed): name (one, or all), names or profile, all or nothing; "+
-				"refused for a toolset needing a newer Godot. client_note: what your client will not show.",
-			false, s.enableToolset),
-		coreTool[ToolsetName, DisableResult]("godot_disable_toolset", "Disable a toolset", contract.ReadOnly, nil,
-			"Stops a toolset's plugin and removes its tools (one tools/list_changed).",
-			false, s.disableToolset),
-		coreTool[NoArgs, EditorState]("godot_get_editor_state", "Editor state", contract.ReadOnly, []string{contract.RequireBridgeConnected},
-			"One call to orient in the editor: project, Godot version, viewport size, open scenes and the active one (dirty or not), selection, "+
-				"whether a game is playing, whether the filesystem is scanning, and what undo/redo would do.",
-			false, passThrough[NoArgs, EditorState](s, "cmd_get_editor_state", editorStateTimeout)),
-		coreTool[UndoArgs, UndoResult]("godot_undo", "Undo", contract.Mutating, []string{contract.RequireBridgeConnected},
-			"Undo the last editor action(s) (the active scene's history, else the global one). Each godot-mcp edit is one action. "+
-				"dry_run lists what would be undone. Undoing more than one action (count > 1) can discard work of the user's too, so it needs confirm: true.",
-			true, s.undoRedo("cmd_undo")).destructiveWhen("count>1"),
-		coreTool[UndoArgs, UndoResult]("godot_redo", "Redo", contract.Mutating, []string{contract.RequireBridgeConnected},
-			"Redo the last undone editor action(s). dry_run lists what would be redone.",
-			true, s.undoRedo("cmd_redo")),
-		coreTool[DescribeClassArgs, ClassDescription]("godot_describe_class", "Describe a class", contract.ReadOnly, []string{contract.RequireBridgeConnected},
-			"ClassDB reference for a Godot class: inheritance chain, properties (type, hint, default), methods, signals, constants and enums, "+
-				"optionally filtered by a member-name substring. Unknown classes get a did-you-mean.",
-			false, passThrough[DescribeClassArgs, ClassDescription](s, "cmd_describe_class", describeClassTimeout)),
+// coreToolset declares the host's own tools with the SDK, as any toolset
+// declares its tools: one set of declaration checks (sdk.NewTool), one
+// dispatcher, one way to reach the editor (Call.Host). It is served
+// in-process (inprocess.go) under unprefixed names (godot_<tool>).
+func coreToolset(s *Server) sdk.Toolset {
+	pre := []string{contract.RequireBridgeConnected}
+	return sdk.Toolset{
+		Name: CoreToolset, Version: buildinfo.Version,
+		Description: "The host's own tools: server info, toolsets, editor state, undo/redo, the class reference.",
+		Tools: []sdk.Tool{
+			sdk.NewTool("get_server_info", sdk.ToolOptions{Title: "Server info", Safety: sdk.ReadOnly,
+				Description: "Versions (build, contract, MCP protocol), the bridge and the connected editor, version_notice when addon and server differ, " +
+					"every toolset's state, plugin-directory files not served, and tools that cannot work here (unavailable). Call it first."},
+				func(ctx context.Context, _ *sdk.Call, _ NoArgs) (ServerInfo, error) { return s.serverInfo(ctx), nil }),
+			sdk.NewTool("list_toolsets", sdk.ToolOptions{Title: "List toolsets", Safety: sdk.ReadOnly,
+				Description: "Every known toolset, built-in or third-party (with its path): enabled, state and last_error, tool count, min_godot, description, keywords; " +
+					"one still being described is listed as describing."},
+				func(ctx context.Context, _ *sdk.Call, _ NoArgs) (ToolsetList, error) {
+					return ToolsetList{Toolsets: s.listToolsets(ctx)}, nil
+				}),
+			sdk.NewTool("enable_toolset", sdk.ToolOptions{Title: "Enable toolsets", Safety: sdk.ReadOnly,
+				Description: "Starts toolsets so their tools appear (one tools/list_changed): name (one, or all), names or profile, all or nothing; " +
+					"refused for a toolset needing a newer Godot. client_note: what your client will not show."},
+				s.enableToolset),
+			sdk.NewTool("disable_toolset", sdk.ToolOptions{Title: "Disable a toolset", Safety: sdk.ReadOnly,
+				Description: "Stops a toolset's plugin and removes its tools (one tools/list_changed)."},
+				s.disableToolset),
+			sdk.NewTool("get_editor_state", sdk.ToolOptions{Title: "Editor state", Safety: sdk.ReadOnly, Preconditions: pre,
+				Description: "One call to orient in the editor: project, Godot version, viewport size, open scenes and the active one (dirty or not), selection, " +
+					"whether a game is playing, whether the filesystem is scanning, and what undo/redo would do."},
+				passThrough[NoArgs, EditorState]("cmd_get_editor_state", editorStateTimeout)),
+			sdk.NewTool("undo", sdk.ToolOptions{Title: "Undo", Safety: sdk.Mutating, Preconditions: pre, DestructiveWhen: []string{"count>1"},
+				Description: "Undo the last editor action(s) (the active scene's history, else the global one). Each godot-mcp edit is one action. " +
+					"dry_run lists what would be undone. Undoing more than one action (count > 1) can discard work of the user's too, so it needs confirm: true."},
+				undoRedo("cmd_undo")),
+			sdk.NewTool("redo", sdk.ToolOptions{Title: "Redo", Safety: sdk.Mutating, Preconditions: pre,
+				Description: "Redo the last undone editor action(s). dry_run lists what would be redone."},
+				undoRedo("cmd_redo")),
+			sdk.NewTool("describe_class", sdk.ToolOptions{Title: "Describe a class", Safety: sdk.ReadOnly, Preconditions: pre,
+				Description: "ClassDB reference for a Godot class: inheritance chain, properties (type, hint, default), methods, signals, constants and enums, " +
+					"optionally filtered by a member-name substring. Unknown classes get a did-you-mean."},
+				passThrough[DescribeClassArgs, ClassDescription]("cmd_describe_class", describeClassTimeout)),
+		},
 	}
 }
+
+// coreToolName is the served name of a core tool: godot_<tool>.
+func coreToolName(tool string) string { return "godot_" + tool }
 
 // CoreToolNames are the names of the tools the host itself serves; no
 // toolset may serve a tool under one of them.
 func CoreToolNames() []string {
-	tools := coreTools(nil) // the executors are never called
+	tools := coreToolset(nil).Tools // the functions are never called
 	names := make([]string, len(tools))
 	for i, t := range tools {
-		names[i] = t.Def.Name
+		names[i] = coreToolName(t.Name())
 	}
 	return names
 }
 
-// coreTool builds a host-served tool from typed input and output structs.
-func coreTool[In, Out any](name, title string, class contract.Class, pre []string, desc string, preview bool,
-	fn func(ctx context.Context, call Call, in In) Result) Tool {
-	// Declared like an SDK tool (sdk.NewTool): a misspelt precondition or
-	// a malformed schema tag panics here, the first time the server starts.
-	for _, p := range pre {
-		if !slices.Contains(contract.Preconditions, p) {
-			panic(fmt.Sprintf("core tool %s: unknown precondition %q (known: %s)", name, p, strings.Join(contract.Preconditions, ", ")))
-		}
-	}
-	for _, f := range schema.Fields(reflect.TypeFor[In]()) {
-		if slices.Contains(contract.ReservedArgs, f.Name) {
-			panic(fmt.Sprintf("core tool %s: input field %q (%s) is reserved: the host owns dry_run and confirm (Call.DryRun, Call.Confirm)", name, f.Name, f.GoName))
-		}
-	}
-	return Tool{
-		Def: ToolDef{
-			Name: name, Title: title, Description: desc, Toolset: CoreToolset, Class: class,
-			Preconditions: pre, Preview: preview,
-			InputSchema:  InputSchemaFor[In](),
-			OutputSchema: OutputSchemaFor[Out](),
-		},
-		Exec: func(ctx context.Context, call Call) Result {
-			var in In
-			if err := json.Unmarshal(call.Arguments, &in); err != nil {
-				return Fail(contract.Errorf(contract.ValidationError, "Arguments of %s: %v", name, err))
-			}
-			return fn(ctx, call, in)
-		},
+// passThrough sends the arguments as one editor command and answers the
+// editor's result.
+func passThrough[In, Out any](command string, timeout time.Duration) func(context.Context, *sdk.Call, In) (Out, error) {
+	return func(ctx context.Context, call *sdk.Call, in In) (Out, error) {
+		return sdk.Send[Out](ctx, call.Host, command, in, timeout)
 	}
 }
 
-// destructiveWhen marks calls that meet one of conds as destructive (see contract.Condition).
-func (t Tool) destructiveWhen(conds ...string) Tool {
-	t.Def.DestructiveWhen = conds
-	return t
-}
-
-// passThrough sends the arguments (minus host-owned flags) as one bridge
-// command and returns the editor's result.
-func passThrough[In, Out any](s *Server, command string, timeout time.Duration) func(context.Context, Call, In) Result {
-	return func(ctx context.Context, _ Call, in In) Result {
-		resp := s.bridge.Send(ctx, command, in, timeout)
-		if e := resp.Err(); e != nil {
-			return Fail(e)
-		}
-		return Result{Structured: resp.Result}
-	}
-}
-
-func (s *Server) undoRedo(command string) func(context.Context, Call, UndoArgs) Result {
-	return func(ctx context.Context, call Call, in UndoArgs) Result {
+func undoRedo(command string) func(context.Context, *sdk.Call, UndoArgs) (UndoResult, error) {
+	return func(ctx context.Context, call *sdk.Call, in UndoArgs) (UndoResult, error) {
 		// The input schema bounds count (1-100) and history (auto, scene,
 		// global): the host refused anything else before this runs.
 		if in.Count == 0 {
@@ -137,15 +102,11 @@ func (s *Server) undoRedo(command string) func(context.Context, Call, UndoArgs) 
 		if in.History == "" {
 			in.History = "auto"
 		}
-		resp := s.bridge.Send(ctx, command, map[string]any{"count": in.Count, "dry_run": call.DryRun, "history": in.History}, undoTimeout)
-		if e := resp.Err(); e != nil {
-			return Fail(e)
-		}
-		return Result{Structured: resp.Result}
+		return sdk.Send[UndoResult](ctx, call.Host, command, map[string]any{"count": in.Count, "dry_run": call.DryRun, "history": in.History}, undoTimeout)
 	}
 }
 
-func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
+func (s *Server) serverInfo(ctx context.Context) ServerInfo {
 	st := s.bridge.Status()
 	info := ServerInfo{
 		Name:                  "godot-mcp",
@@ -171,7 +132,7 @@ func (s *Server) serverInfo(ctx context.Context, _ Call, _ NoArgs) Result {
 		info.Bridge.Peer.GodotTested, info.Bridge.Peer.GodotNote = buildinfo.GodotTested(st.Peer.GodotVersion)
 		info.VersionNotice = addonversion.Notice(buildinfo.Version, st.Peer.AddonVersion)
 	}
-	return OK(info)
+	return info
 }
 
 // negotiatedProtocol is the MCP revision in effect for the calling client:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/godot-mcp/godot-mcp/sdk"
 	"github.com/godot-mcp/godot-mcp/sdk/contract"
 )
 
@@ -60,7 +61,7 @@ func (s *Server) findToolset(ctx context.Context, name string) (ToolsetStatus, b
 	return ToolsetStatus{}, false
 }
 
-func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Result {
+func (s *Server) enableToolset(ctx context.Context, _ *sdk.Call, in EnableArgs) (EnableResult, error) {
 	var names []string
 	given := 0
 	for _, set := range []bool{in.Name != "", len(in.Names) > 0, in.Profile != ""} {
@@ -70,23 +71,23 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 	}
 	switch {
 	case given > 1:
-		return Fail(contract.Errorf(contract.ValidationError, "Give one of name (one toolset), names (several) or profile, not more."))
+		return EnableResult{}, contract.Errorf(contract.ValidationError, "Give one of name (one toolset), names (several) or profile, not more.")
 	case in.Profile != "":
 		var perr *contract.Error
 		if names, perr = s.ProfileToolsets(ctx, in.Profile); perr != nil {
-			return Fail(perr)
+			return EnableResult{}, perr
 		}
 	case in.Name != "":
 		names = []string{in.Name}
 	case len(in.Names) > 0:
 		names = in.Names
 	default:
-		return Fail(contract.Errorf(contract.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, world3d, playtest, all); godot_list_toolsets lists the toolsets."))
+		return EnableResult{}, contract.Errorf(contract.ValidationError, "Give name (a toolset, or all), names (several toolsets) or profile (minimal, 2d, 3d, world3d, playtest, all); godot_list_toolsets lists the toolsets.")
 	}
 	names = s.expandToolsets(ctx, names)
 	outs, err := s.enable(ctx, names...)
 	if err != nil {
-		return Fail(err)
+		return EnableResult{}, err
 	}
 	res := EnableResult{Toolsets: []ToolsetStatus{}, Tools: []string{}, AlreadyEnabled: true}
 	for i, out := range outs {
@@ -105,7 +106,7 @@ func (s *Server) enableToolset(ctx context.Context, _ Call, in EnableArgs) Resul
 		res.Toolset = &res.Toolsets[0]
 	}
 	res.ClientNote = s.clientNote(ctx, !res.AlreadyEnabled)
-	return OK(res)
+	return res, nil
 }
 
 // expandToolsets replaces "all" by every known toolset and drops repeats.
@@ -291,15 +292,15 @@ func (s *Server) lockToolset(name string) (unlock func()) {
 	return mu.(*sync.Mutex).Unlock
 }
 
-func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Result {
+func (s *Server) disableToolset(ctx context.Context, _ *sdk.Call, in ToolsetName) (DisableResult, error) {
 	if _, ok := s.findToolset(ctx, in.Name); !ok || s.toolsets == nil {
-		return Fail(s.unknownToolset(ctx, in.Name))
+		return DisableResult{}, s.unknownToolset(ctx, in.Name)
 	}
 	unlock := s.lockToolset(in.Name)
 	out, err := s.toolsets.Disable(ctx, in.Name)
 	if err != nil {
 		unlock()
-		return Fail(err)
+		return DisableResult{}, err
 	}
 	out.RemovedTools = s.toolsOf(in.Name, out.RemovedTools)
 	s.RemoveTools(out.RemovedTools...)
@@ -314,5 +315,5 @@ func (s *Server) disableToolset(ctx context.Context, _ Call, in ToolsetName) Res
 		out.RemovedTools = []string{}
 	}
 	st, _ := s.findToolset(ctx, in.Name)
-	return OK(DisableResult{Toolset: st, RemovedTools: out.RemovedTools, AlreadyDisabled: out.AlreadyDisabled, Notes: out.Notes})
+	return DisableResult{Toolset: st, RemovedTools: out.RemovedTools, AlreadyDisabled: out.AlreadyDisabled, Notes: out.Notes}, nil
 }

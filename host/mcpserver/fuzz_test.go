@@ -30,7 +30,7 @@ func fuzzTools(t testing.TB) []fuzzTool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defs = append(defs, ToolDef{Name: "fuzz_delete_file", Toolset: "fuzz", Class: contract.Destructive, InputSchema: destructive})
+	defs = append(defs, ToolDef{Name: "fuzz_delete_file", Toolset: "fuzz", InputSchema: destructive, ToolMeta: contract.ToolMeta{Safety: contract.Destructive}})
 	out := make([]fuzzTool, 0, len(defs))
 	for _, d := range defs {
 		r, err := compileInput(d.InputSchema)
@@ -112,18 +112,18 @@ func FuzzValidateArgs(f *testing.F) {
 			if ferr.Code != contract.ValidationError || ferr.Hint == "" {
 				t.Fatalf("%s(%q): ReadFlags refused with %+v; want VALIDATION_ERROR with a hint", name, raw, ferr)
 			}
-			if tool.def.Class.TakesDryRun() {
+			if tool.def.Safety.TakesDryRun() {
 				t.Fatalf("%s(%q): the schema accepted the flags but ReadFlags refused them: %+v", name, raw, ferr)
 			}
 			return
 		}
-		cerr := safety.Check(name, tool.def.Class, flags)
+		cerr := safety.Check(name, tool.def.Safety, flags)
 		switch {
-		case tool.def.Class.NeedsConfirm() && !flags.DryRun && !flags.Confirm:
+		case tool.def.Safety.NeedsConfirm() && !flags.DryRun && !flags.Confirm:
 			if cerr == nil || cerr.Code != contract.PreconditionFailed || cerr.Required != contract.RequireConfirm {
 				t.Fatalf("%s(%q): destructive call without confirm: Check gave %+v; want PRECONDITION_FAILED required=confirm", name, raw, cerr)
 			}
-		case tool.def.Class == contract.ReadOnly && tool.closed && !tool.props["dry_run"]:
+		case tool.def.Safety == contract.ReadOnly && tool.closed && !tool.props["dry_run"]:
 			if cerr != nil {
 				t.Fatalf("%s(%q): read-only call the schema accepted was refused by Check: %+v", name, raw, cerr)
 			}

@@ -182,7 +182,7 @@ func TestToolContractResource(t *testing.T) {
 		t.Fatalf("read: %v", err)
 	}
 	var def ToolDef
-	if err := json.Unmarshal([]byte(text), &def); err != nil || def.Name != "godot_get_server_info" || def.Class != "read_only" {
+	if err := json.Unmarshal([]byte(text), &def); err != nil || def.Name != "godot_get_server_info" || def.Safety != "read_only" {
 		t.Fatalf("contract = %s (%v)", text, err)
 	}
 	// The nested peer and its described fields are in the contract only.

@@ -52,8 +52,8 @@ func (s *Server) AddTools(tools ...Tool) error {
 			return fmt.Errorf("tool %s is declared twice", def.Name)
 		}
 		seen[def.Name] = true
-		if !def.Class.Valid() {
-			return fmt.Errorf("tool %s: unknown safety class %q", def.Name, def.Class)
+		if !def.Safety.Valid() {
+			return fmt.Errorf("tool %s: unknown safety class %q", def.Name, def.Safety)
 		}
 		decl, err := safetyTool(def)
 		if err != nil {
@@ -149,7 +149,7 @@ func (s *Server) Surface() []ToolDef {
 func boolPtr(b bool) *bool { return &b }
 
 func mcpTool(def ToolDef, outputSummary bool) mcp.Tool {
-	a := def.Class.Annotations()
+	a := def.Safety.Annotations()
 	if len(def.DestructiveWhen) > 0 {
 		a.Destructive = true // some calls destroy or overwrite
 	}

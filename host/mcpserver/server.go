@@ -141,7 +141,7 @@ func New(opts Options) *Server {
 		// with the third-party toolsets known by then.
 		server.WithInstructions(buildInstructions(opts.Builtins, "")),
 	)
-	if err := s.AddTools(coreTools(s)...); err != nil {
+	if err := s.AddTools(s.mustCoreTools()...); err != nil {
 		panic(err) // a core tool with a broken schema is a programming error caught by every test
 	}
 	s.mcp.AddTool(mcp.Tool{Name: unavailableTool, InputSchema: mcp.ToolInputSchema{Type: "object"}}, s.answerDisabledTool)

@@ -312,8 +312,8 @@ func (f *fakeToolsets) tools(name string) []Tool {
 	}
 	schema := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`)
 	return []Tool{
-		{Def: ToolDef{Name: "godot_" + name + "_delete", Description: "Delete.", Toolset: name, Class: contract.Destructive, InputSchema: schema}, Exec: exec},
-		{Def: ToolDef{Name: "godot_" + name + "_edit", Description: "Edit.", Toolset: name, Class: contract.Mutating, InputSchema: schema, Preview: true}, Exec: exec},
+		{Def: ToolDef{Name: "godot_" + name + "_delete", Toolset: name, InputSchema: schema, ToolMeta: contract.ToolMeta{Description: "Delete.", Safety: contract.Destructive}}, Exec: exec},
+		{Def: ToolDef{Name: "godot_" + name + "_edit", Toolset: name, InputSchema: schema, ToolMeta: contract.ToolMeta{Description: "Edit.", Safety: contract.Mutating, DryRun: true}}, Exec: exec},
 	}
 }
 
@@ -521,6 +521,16 @@ func TestGoldenToolsList(t *testing.T) {
 }
 
 func TestNonObjectOrInvalidUTF8ResultsAreCleaned(t *testing.T) {
+	// A core tool (declared with the SDK, decoding the editor's answer)
+	// refuses an answer that is not an object.
+	for _, result := range []string{`3.5`, `null`, `[1]`, `"s"`} {
+		resp := envelope.Response{ID: "1", OK: true, Result: json.RawMessage(result)}
+		b := &stubBridge{connected: true, answers: map[string]envelope.Response{"cmd_get_editor_state": resp}}
+		c := newClient(t, New(Options{Config: testConfig(), Bridge: b}))
+		wantError(t, call(t, c, "godot_get_editor_state", nil), contract.InternalError, "")
+	}
+	// Whatever a tool's executor answers, the host sends an object with
+	// valid UTF-8, or INTERNAL_ERROR.
 	for _, tc := range []struct {
 		result string
 		ok     bool
@@ -528,10 +538,13 @@ func TestNonObjectOrInvalidUTF8ResultsAreCleaned(t *testing.T) {
 		{`3.5`, false}, {`null`, false}, {`[1]`, false}, {`"s"`, false},
 		{"{\"a\":\"\xff\"}", true},
 	} {
-		resp := envelope.Response{ID: "1", OK: true, Result: json.RawMessage(tc.result)}
-		b := &stubBridge{connected: true, answers: map[string]envelope.Response{"cmd_get_editor_state": resp}}
-		c := newClient(t, New(Options{Config: testConfig(), Bridge: b}))
-		res := call(t, c, "godot_get_editor_state", nil)
+		s := New(Options{Config: testConfig(), Bridge: &stubBridge{connected: true}})
+		err := s.AddTools(Tool{Def: ToolDef{Name: "godot_x_raw", Toolset: "x", InputSchema: json.RawMessage(`{"type":"object"}`), ToolMeta: contract.ToolMeta{Safety: contract.ReadOnly, Description: "d"}},
+			Exec: func(context.Context, Call) Result { return Result{Structured: json.RawMessage(tc.result)} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := call(t, newClient(t, s), "godot_x_raw", nil)
 		if !tc.ok {
 			wantError(t, res, contract.InternalError, "")
 			continue
@@ -584,7 +597,7 @@ func TestLargeResultsAreNotRepeatedAsText(t *testing.T) {
 func TestAddToolsRefusesATakenName(t *testing.T) {
 	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
 	tool := func(name, toolset string) Tool {
-		return Tool{Def: ToolDef{Name: name, Toolset: toolset, Class: contract.ReadOnly, Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		return Tool{Def: ToolDef{Name: name, Toolset: toolset, InputSchema: json.RawMessage(`{"type":"object"}`), ToolMeta: contract.ToolMeta{Safety: contract.ReadOnly, Description: "d"}},
 			Exec: func(context.Context, Call) Result { return OK(map[string]any{"toolset": toolset}) }}
 	}
 	var taken *NameTakenError

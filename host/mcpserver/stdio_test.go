@@ -103,8 +103,7 @@ func (ss *stdioSession) wait(id string) (map[string]any, []map[string]any) {
 // blocks until cancelled when told to.
 func echoTool(s **Server) Tool {
 	return Tool{
-		Def: ToolDef{Name: "godot_t_echo", Description: "echo", Toolset: "t", Class: contract.ReadOnly,
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"block":{"type":"boolean"},"fail":{"type":"boolean"}}}`)},
+		Def: ToolDef{Name: "godot_t_echo", Toolset: "t", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"block":{"type":"boolean"},"fail":{"type":"boolean"}}}`), ToolMeta: contract.ToolMeta{Description: "echo", Safety: contract.ReadOnly}},
 		Exec: func(ctx context.Context, call Call) Result {
 			var in struct {
 				Text  string `json:"text"`

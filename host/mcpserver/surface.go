@@ -126,11 +126,11 @@ func (s Surface) Markdown() string {
 		}
 		b.WriteString("| tool | class | what |\n|---|---|---|\n")
 		for _, t := range ts.Tools {
-			fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Class, firstSentence(t.Description))
+			fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Safety, firstSentence(t.Description))
 		}
 		b.WriteString("\n")
 		for _, t := range ts.Tools {
-			fmt.Fprintf(&b, "### %s\n\n%s\n\n- class: `%s`\n", t.Name, t.Description, t.Class)
+			fmt.Fprintf(&b, "### %s\n\n%s\n\n- class: `%s`\n", t.Name, t.Description, t.Safety)
 			if len(t.Preconditions) > 0 {
 				fmt.Fprintf(&b, "- preconditions: %s\n", joinCode(t.Preconditions))
 			}

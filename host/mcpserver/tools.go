@@ -18,24 +18,17 @@ import (
 // ToolDef is a tool as the host serves it, whoever implements it (the core or
 // a toolset plugin). The host enforces Class, Preconditions and the schemas.
 type ToolDef struct {
-	Name          string          `json:"name"`
-	Title         string          `json:"title,omitempty"`
-	Description   string          `json:"description"`
-	Toolset       string          `json:"toolset"`
-	Class         contract.Class  `json:"safety"`
-	Preconditions []string        `json:"preconditions,omitempty"`
-	InputSchema   json.RawMessage `json:"input_schema"`
-	OutputSchema  json.RawMessage `json:"output_schema,omitempty"`
-	// DestructiveWhen lists conditions on the arguments that make one call
-	// destructive ("overwrite", "count>1"): it then needs confirm: true and
-	// goes through the approver. See contract.Condition.
-	DestructiveWhen []string `json:"destructive_when,omitempty"`
-	// RunsCode: the tool can make code run (approval scope "code").
-	RunsCode bool `json:"runs_code,omitempty"`
-	// Preview is true when the implementation performs dry_run itself; when
-	// false the host answers dry_run calls with its own preview and never
-	// calls the implementation.
-	Preview bool `json:"-"`
+	// Name is the served name (godot_..., the toolset's prefix included).
+	Name    string `json:"name"`
+	Toolset string `json:"toolset"`
+	// ToolMeta is what the tool declared (title, description, safety,
+	// dry_run, confirm, preconditions, destructive_when, runs_code, ...),
+	// as the SDK sent it. DryRun true means the implementation performs
+	// dry_run itself; when false the host answers dry_run calls with its
+	// own preview and never calls the implementation.
+	contract.ToolMeta
+	InputSchema  json.RawMessage `json:"input_schema"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 }
 
 // Call is one invocation handed to an Executor after the host's checks:
@@ -137,10 +130,10 @@ func safetyTool(def ToolDef) (safety.Tool, error) {
 	if err != nil {
 		return safety.Tool{}, err
 	}
-	if len(conds) > 0 && def.Class == contract.ReadOnly {
+	if len(conds) > 0 && def.Safety == contract.ReadOnly {
 		return safety.Tool{}, fmt.Errorf("a read_only tool cannot be destructive_when %v", def.DestructiveWhen)
 	}
-	return safety.Tool{Name: def.Name, Class: def.Class, DestructiveWhen: conds, RunsCode: def.RunsCode}, nil
+	return safety.Tool{Name: def.Name, Class: def.Safety, DestructiveWhen: conds, RunsCode: def.RunsCode}, nil
 }
 
 func sortedDefs(m map[string]*registered) []ToolDef {

@@ -18,7 +18,7 @@ import (
 const objSchema = `{"type":"object","properties":{}}`
 
 func modelTool(mod func(*plugmodel.ToolInfo)) plugmodel.ToolInfo {
-	t := plugmodel.ToolInfo{Name: "t", Safety: "read_only", InputSchema: json.RawMessage(objSchema), OutputSchema: json.RawMessage(objSchema)}
+	t := plugmodel.ToolInfo{Name: "t", InputSchema: json.RawMessage(objSchema), OutputSchema: json.RawMessage(objSchema), ToolMeta: contract.ToolMeta{Safety: "read_only"}}
 	if mod != nil {
 		mod(&t)
 	}
@@ -37,11 +37,7 @@ func TestCheckInfo(t *testing.T) {
 	good := []plugmodel.ToolsetInfo{
 		{
 			Name: "scene", Version: "1", Description: "d", MinGodot: "4.3", SDKVersion: "v0.1.0",
-			Tools: []plugmodel.ToolInfo{{
-				Name: "create_node", Title: "Create", Description: "Creates.", InputSchema: json.RawMessage(objSchema), OutputSchema: json.RawMessage(objSchema),
-				Safety: "destructive", DryRun: true, Confirm: true, Preconditions: []string{"active_scene"},
-				DestructiveWhen: []string{"overwrite", "count>1"}, RunsCode: true,
-			}},
+			Tools: []plugmodel.ToolInfo{{Name: "create_node", InputSchema: json.RawMessage(objSchema), OutputSchema: json.RawMessage(objSchema), ToolMeta: contract.ToolMeta{Title: "Create", Description: "Creates.", Safety: "destructive", DryRun: true, Confirm: true, Preconditions: []string{"active_scene"}, DestructiveWhen: []string{"overwrite", "count>1"}, RunsCode: true}}},
 		},
 		desc(func(d *plugmodel.ToolsetInfo) {
 			d.Resources = []plugmodel.ResourceInfo{{URI: "a://b", Name: "b", Title: "B", Description: "d", MimeType: "text/plain"}}

@@ -98,6 +98,15 @@ func TestPluginOutputNeverReachesStdout(t *testing.T) {
 	p, logs := launch(t, &fakeServices{})
 	print := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "print"}))
 	stdin := answer(p.Call(context.Background(), plugmodel.CallRequest{Tool: "stdin"}))
+	// The plugin's output reaches the host's log asynchronously (go-plugin
+	// streams it): wait for it before stopping the plugin, which may drop
+	// lines still in flight on a loaded machine.
+	markers := []string{"stream=stdout line=PLUGIN-STDOUT-MARKER", "stream=stderr line=PLUGIN-STDERR-MARKER"}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if l := logs.String(); strings.Contains(l, markers[0]) && strings.Contains(l, markers[1]) {
+			break
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = p.Stop(ctx)
@@ -113,7 +122,7 @@ func TestPluginOutputNeverReachesStdout(t *testing.T) {
 	if len(out) != 0 {
 		t.Fatalf("the host's stdout received %q", out)
 	}
-	for _, marker := range []string{"stream=stdout line=PLUGIN-STDOUT-MARKER", "stream=stderr line=PLUGIN-STDERR-MARKER"} {
+	for _, marker := range markers {
 		if !strings.Contains(logs.String(), marker) {
 			t.Errorf("log lacks %q:\n%s", marker, logs.String())
 		}

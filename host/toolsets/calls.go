@@ -30,12 +30,7 @@ func (m *Manager) tools(e *entry) []mcpserver.Tool {
 func (m *Manager) convertTools(e *entry) []mcpserver.Tool {
 	out := make([]mcpserver.Tool, 0, len(e.info.Tools))
 	for _, t := range e.info.Tools {
-		def := mcpserver.ToolDef{
-			Name: m.servedName(e, t.Name), Title: t.Title, Description: t.Description, Toolset: e.spec.Name,
-			Class: contract.Class(t.Safety), Preconditions: t.Preconditions,
-			InputSchema: t.InputSchema, OutputSchema: mcpserver.OpenSchema(t.OutputSchema),
-			Preview: t.DryRun, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
-		}
+		def := mcpserver.DefFromInfo(e.spec.Name, m.servedName(e, t.Name), t)
 		out = append(out, mcpserver.Tool{Def: def, Exec: m.executor(e, t.Name)})
 	}
 	return out

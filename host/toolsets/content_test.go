@@ -35,8 +35,8 @@ func richInfo(name string) plugmodel.ToolsetInfo {
 	obj := json.RawMessage(`{"type":"object"}`)
 	return plugmodel.ToolsetInfo{Name: name,
 		Tools: []plugmodel.ToolInfo{
-			{Name: "test_simple_text", Safety: "read_only", InputSchema: obj, OutputSchema: obj},
-			{Name: "godot_get_server_info", Safety: "read_only", InputSchema: obj, OutputSchema: obj},
+			{Name: "test_simple_text", InputSchema: obj, OutputSchema: obj, ToolMeta: contract.ToolMeta{Safety: "read_only"}},
+			{Name: "godot_get_server_info", InputSchema: obj, OutputSchema: obj, ToolMeta: contract.ToolMeta{Safety: "read_only"}},
 		},
 		Resources:         []plugmodel.ResourceInfo{{URI: "fix://static", Name: "static"}, {URI: "fix://gone", Name: "gone"}},
 		ResourceTemplates: []plugmodel.ResourceInfo{{URI: "fix://t/{n}", Name: "t"}},

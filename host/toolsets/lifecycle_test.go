@@ -19,7 +19,7 @@ import (
 // would read it in-process.
 func builtinInfo(name string) plugmodel.ToolsetInfo {
 	return plugmodel.ToolsetInfo{Name: name, Version: "1", Description: "d",
-		Tools: []plugmodel.ToolInfo{{Name: "do", Safety: "read_only", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+		Tools: []plugmodel.ToolInfo{{Name: "do", InputSchema: json.RawMessage(`{"type":"object"}`), ToolMeta: contract.ToolMeta{Safety: "read_only"}}}}
 }
 
 func infos(list ...plugmodel.ToolsetInfo) func() map[string]plugmodel.ToolsetInfo {

@@ -70,8 +70,7 @@ func (l *fakeLauncher) launch(_ context.Context, spec pluginhost.Spec) (Plugin, 
 		return nil, l.fail
 	}
 	p := &fakePlugin{info: plugmodel.ToolsetInfo{Name: spec.Name, Version: "1", Description: "d", MinGodot: l.minGodot,
-		Tools: []plugmodel.ToolInfo{{Name: "do", Safety: "read_only", InputSchema: json.RawMessage(`{"type":"object"}`),
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object","additionalProperties":false}},"additionalProperties":false}`)}}}}
+		Tools: []plugmodel.ToolInfo{{Name: "do", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object","additionalProperties":false}},"additionalProperties":false}`), ToolMeta: contract.ToolMeta{Safety: "read_only"}}}}}
 	p.call = func(ctx context.Context, req plugmodel.CallRequest) plugmodel.CallResult {
 		if l.call != nil {
 			return l.call(p, ctx, req)

@@ -1198,6 +1198,13 @@ func (x *PromptMessage) GetContent() *Content {
 
 // Tool is one tool's declared metadata. The host enforces safety, dry_run,
 // confirm and preconditions before calling the plugin.
+//
+// meta_json carries everything but the name and the schemas as one JSON
+// document (sdk/contract.ToolMeta): a new tool attribute is a field of that
+// struct, not of this message. Fields 2, 3 and 6-11 are the attributes an
+// SDK sent before meta_json existed; a plugin still fills them (hosts that
+// predate meta_json read them) and a host reads them only when meta_json
+// is empty. They are frozen: no attribute is added here.
 type Tool struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -1222,7 +1229,11 @@ type Tool struct {
 	DestructiveWhen []string `protobuf:"bytes,10,rep,name=destructive_when,json=destructiveWhen,proto3" json:"destructive_when,omitempty"`
 	// The tool can run code (it writes scripts, registers autoloads, starts
 	// a game): counted under the approval scope "code".
-	RunsCode      bool `protobuf:"varint,11,opt,name=runs_code,json=runsCode,proto3" json:"runs_code,omitempty"`
+	RunsCode bool `protobuf:"varint,11,opt,name=runs_code,json=runsCode,proto3" json:"runs_code,omitempty"`
+	// The tool's sdk/contract.ToolMeta as JSON (title, description, safety,
+	// dry_run, confirm, preconditions, destructive_when, runs_code, and any
+	// attribute added since).
+	MetaJson      string `protobuf:"bytes,12,opt,name=meta_json,json=metaJson,proto3" json:"meta_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1332,6 +1343,13 @@ func (x *Tool) GetRunsCode() bool {
 		return x.RunsCode
 	}
 	return false
+}
+
+func (x *Tool) GetMetaJson() string {
+	if x != nil {
+		return x.MetaJson
+	}
+	return ""
 }
 
 // CallRequest runs one tool.
@@ -2279,7 +2297,7 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\x05error\x18\x03 \x01(\v2\x19.godotmcp.plugin.v1.ErrorR\x05error\"Z\n" +
 	"\rPromptMessage\x12\x12\n" +
 	"\x04role\x18\x01 \x01(\tR\x04role\x125\n" +
-	"\acontent\x18\x02 \x01(\v2\x1b.godotmcp.plugin.v1.ContentR\acontent\"\xd3\x02\n" +
+	"\acontent\x18\x02 \x01(\v2\x1b.godotmcp.plugin.v1.ContentR\acontent\"\xf0\x02\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -2292,7 +2310,8 @@ const file_godotmcp_plugin_v1_toolset_proto_rawDesc = "" +
 	"\rpreconditions\x18\t \x03(\tR\rpreconditions\x12)\n" +
 	"\x10destructive_when\x18\n" +
 	" \x03(\tR\x0fdestructiveWhen\x12\x1b\n" +
-	"\truns_code\x18\v \x01(\bR\brunsCode\"\xbb\x01\n" +
+	"\truns_code\x18\v \x01(\bR\brunsCode\x12\x1b\n" +
+	"\tmeta_json\x18\f \x01(\tR\bmetaJson\"\xbb\x01\n" +
 	"\vCallRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12%\n" +
 	"\x0earguments_json\x18\x02 \x01(\fR\rargumentsJson\x12\x17\n" +

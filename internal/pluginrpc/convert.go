@@ -23,12 +23,7 @@ func infoToProto(d plugmodel.ToolsetInfo) *pluginproto.DescribeResponse {
 		out.EditorFiles = append(out.EditorFiles, &pluginproto.EditorFile{Path: f.Path, Content: f.Content})
 	}
 	for _, t := range d.Tools {
-		out.Tools = append(out.Tools, &pluginproto.Tool{
-			Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: string(t.InputSchema), OutputSchema: string(t.OutputSchema),
-			Safety: t.Safety, DryRun: t.DryRun, Confirm: t.Confirm,
-			Preconditions: t.Preconditions, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
-		})
+		out.Tools = append(out.Tools, toolToProto(t))
 	}
 	for _, r := range d.Resources {
 		out.Resources = append(out.Resources, &pluginproto.Resource{Uri: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MimeType: r.MimeType})
@@ -57,12 +52,7 @@ func infoFromProto(d *pluginproto.DescribeResponse) plugmodel.ToolsetInfo {
 		info.EditorFiles = append(info.EditorFiles, plugmodel.EditorFile{Path: f.GetPath(), Content: f.GetContent()})
 	}
 	for _, t := range d.GetTools() {
-		info.Tools = append(info.Tools, plugmodel.ToolInfo{
-			Name: t.GetName(), Title: t.GetTitle(), Description: t.GetDescription(),
-			InputSchema: json.RawMessage(t.GetInputSchema()), OutputSchema: json.RawMessage(t.GetOutputSchema()),
-			Safety: t.GetSafety(), DryRun: t.GetDryRun(), Confirm: t.GetConfirm(),
-			Preconditions: t.GetPreconditions(), DestructiveWhen: t.GetDestructiveWhen(), RunsCode: t.GetRunsCode(),
-		})
+		info.Tools = append(info.Tools, toolFromProto(t))
 	}
 	for _, r := range d.GetResources() {
 		info.Resources = append(info.Resources, plugmodel.ResourceInfo{URI: r.GetUri(), Name: r.GetName(), Title: r.GetTitle(), Description: r.GetDescription(), MimeType: r.GetMimeType()})
@@ -76,6 +66,39 @@ func infoFromProto(d *pluginproto.DescribeResponse) plugmodel.ToolsetInfo {
 			pi.Arguments = append(pi.Arguments, plugmodel.PromptArgument{Name: a.GetName(), Description: a.GetDescription(), Required: a.GetRequired()})
 		}
 		info.Prompts = append(info.Prompts, pi)
+	}
+	return info
+}
+
+// toolToProto sends a tool's metadata as one JSON document (meta_json),
+// and also in the frozen fields hosts that predate meta_json read.
+func toolToProto(t plugmodel.ToolInfo) *pluginproto.Tool {
+	meta, err := json.Marshal(t.ToolMeta)
+	if err != nil {
+		meta = nil // a ToolMeta of strings, bools and string lists always marshals
+	}
+	return &pluginproto.Tool{
+		Name: t.Name, InputSchema: string(t.InputSchema), OutputSchema: string(t.OutputSchema), MetaJson: string(meta),
+		Title: t.Title, Description: t.Description, Safety: string(t.Safety), DryRun: t.DryRun, Confirm: t.Confirm,
+		Preconditions: t.Preconditions, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
+	}
+}
+
+// toolFromProto reads meta_json; a plugin built before it existed sent
+// only the frozen fields. A meta_json that does not parse leaves the
+// metadata empty (no safety class), which the host refuses by name.
+func toolFromProto(t *pluginproto.Tool) plugmodel.ToolInfo {
+	info := plugmodel.ToolInfo{Name: t.GetName(), InputSchema: json.RawMessage(t.GetInputSchema()), OutputSchema: json.RawMessage(t.GetOutputSchema())}
+	if m := t.GetMetaJson(); m != "" {
+		var meta contract.ToolMeta
+		if json.Unmarshal([]byte(m), &meta) == nil {
+			info.ToolMeta = meta
+		}
+		return info
+	}
+	info.ToolMeta = contract.ToolMeta{
+		Title: t.GetTitle(), Description: t.GetDescription(), Safety: contract.Class(t.GetSafety()), DryRun: t.GetDryRun(), Confirm: t.GetConfirm(),
+		Preconditions: t.GetPreconditions(), DestructiveWhen: t.GetDestructiveWhen(), RunsCode: t.GetRunsCode(),
 	}
 	return info
 }

@@ -15,10 +15,7 @@ import (
 func TestModelRoundTrips(t *testing.T) {
 	info := plugmodel.ToolsetInfo{
 		Name: "s", Version: "1", Description: "d", MinGodot: "4.3", SDKVersion: "v0.1", Keywords: []string{"Node2D", "tile map"},
-		Tools: []plugmodel.ToolInfo{{
-			Name: "t", Title: "T", Description: "D", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object","properties":{}}`),
-			Safety: "destructive", DryRun: true, Confirm: true, Preconditions: []string{"active_scene"}, DestructiveWhen: []string{"overwrite"}, RunsCode: true,
-		}},
+		Tools:             []plugmodel.ToolInfo{{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(`{"type":"object","properties":{}}`), ToolMeta: contract.ToolMeta{Title: "T", Description: "D", Safety: "destructive", DryRun: true, Confirm: true, Preconditions: []string{"active_scene"}, DestructiveWhen: []string{"overwrite"}, RunsCode: true}}},
 		Resources:         []plugmodel.ResourceInfo{{URI: "x://a", Name: "a", Title: "A", Description: "the a", MimeType: "text/plain"}},
 		ResourceTemplates: []plugmodel.ResourceInfo{{URI: "x://b/{n}", Name: "b", Title: "B", Description: "the bs", MimeType: "application/json"}},
 		Prompts:           []plugmodel.PromptInfo{{Name: "p", Title: "P", Description: "pd", Arguments: []plugmodel.PromptArgument{{Name: "q", Description: "qd", Required: true}}}},

@@ -52,17 +52,12 @@ type ToolsetInfo struct {
 
 // ToolInfo is one tool's declared metadata.
 type ToolInfo struct {
-	Name, Title, Description  string
+	Name                      string
 	InputSchema, OutputSchema json.RawMessage
-	// Safety is a contract.Class: "read_only", "mutating", "destructive" or "runtime".
-	Safety string
-	// DryRun: the tool takes dry_run. Confirm: it refuses without confirm.
-	DryRun, Confirm bool
-	Preconditions   []string
-	// DestructiveWhen: conditions on the arguments that make one call
-	// destructive (see safety.Condition). RunsCode: the tool can make code run.
-	DestructiveWhen []string
-	RunsCode        bool
+	// ToolMeta is the rest of what the tool declares (title, description,
+	// safety class, dry_run, confirm, preconditions, destructive_when,
+	// runs_code, ...): carried as one document, never field by field.
+	contract.ToolMeta
 }
 
 // ResourceInfo is one declared resource; for a resource template, URI is

@@ -97,15 +97,13 @@ type ProgressEvent struct {
 	Message         string
 }
 
-// ToolInfo is a tool's declared metadata, as the host sees it.
+// ToolInfo is a tool's declared metadata, as the host sees it: its name,
+// schemas and attributes (Title, Description, Safety, DryRun, Confirm,
+// Preconditions, DestructiveWhen, RunsCode, ...: contract.ToolMeta).
 type ToolInfo struct {
-	Name, Title, Description  string
+	Name                      string
 	InputSchema, OutputSchema json.RawMessage
-	Safety                    sdk.Safety
-	DryRun, Confirm           bool
-	Preconditions             []string
-	DestructiveWhen           []string
-	RunsCode                  bool
+	contract.ToolMeta
 }
 
 // Content is one extra content item of a result (Call.AddText,
@@ -236,14 +234,9 @@ func Start(t testing.TB, ts sdk.Toolset, opts ...StartOption) *Harness {
 	}
 	var tools []mcpserver.Tool
 	for _, tool := range info.Tools {
-		def := mcpserver.ToolDef{
-			Name: "godot_" + ts.Name + "_" + tool.Name, Title: tool.Title, Description: tool.Description, Toolset: ts.Name,
-			Class: contract.Class(tool.Safety), Preconditions: tool.Preconditions,
-			InputSchema: tool.InputSchema, OutputSchema: mcpserver.OpenSchema(tool.OutputSchema),
-			Preview: tool.DryRun, DestructiveWhen: tool.DestructiveWhen, RunsCode: tool.RunsCode,
-		}
+		def := mcpserver.DefFromInfo(ts.Name, "godot_"+ts.Name+"_"+tool.Name, tool)
 		h.served[tool.Name] = def.Name
-		tools = append(tools, mcpserver.Tool{Def: def, Exec: h.executor(tool.Name, def.Class)})
+		tools = append(tools, mcpserver.Tool{Def: def, Exec: h.executor(tool.Name, def.Safety)})
 	}
 	if err := h.server.AddTools(tools...); err != nil {
 		t.Fatalf("sdktest: the host refuses to serve toolset %q: %v", ts.Name, err)
@@ -307,12 +300,7 @@ func (h *Harness) ServedName(tool string) string { return h.served[tool] }
 func (h *Harness) Tools() []ToolInfo {
 	var out []ToolInfo
 	for _, t := range h.info.Tools {
-		out = append(out, ToolInfo{
-			Name: t.Name, Title: t.Title, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
-			Safety: sdk.Safety(t.Safety), DryRun: t.DryRun, Confirm: t.Confirm,
-			Preconditions: t.Preconditions, DestructiveWhen: t.DestructiveWhen, RunsCode: t.RunsCode,
-		})
+		out = append(out, ToolInfo{Name: t.Name, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, ToolMeta: t.ToolMeta})
 	}
 	return out
 }

@@ -28,7 +28,7 @@ func TestWave(t *testing.T) {
 // The shipped GDScript declares cmd_hello_wave read_only, as the test above
 // (and the tool's class) assume.
 func TestEditorCodeDeclaresWave(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,14 +62,14 @@ func TestPing(t *testing.T) {
 // The shipped game code registers "ping", and the editor command that asks
 // the game is declared runtime (a read_only one could not reach the game).
 func TestGameCodeDeclaresPing(t *testing.T) {
-	src, err := fs.ReadFile(gameCode(), "game.gd")
+	src, err := fs.ReadFile(toolset().GameCode, "game.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !regexp.MustCompile(`return \{"ping": _ping\}`).Match(src) {
 		t.Fatalf("game.gd does not register ping:\n%s", src)
 	}
-	ed, err := fs.ReadFile(editorCode(), "handlers.gd")
+	ed, err := fs.ReadFile(toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}

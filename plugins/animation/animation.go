@@ -12,7 +12,6 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
-	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
@@ -26,15 +25,6 @@ const (
 
 //go:embed editor
 var editorFiles embed.FS
-
-// EditorCode is the toolset's editor GDScript (handlers.gd at its root).
-func EditorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
 
@@ -151,7 +141,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"AnimationPlayer", "keyframes", "tracks", "AnimationLibrary", "AnimationTree", "state machine", "blend tree"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     EditorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List animation players",

@@ -16,7 +16,7 @@ import (
 // declares exactly what the shipped editor code does.
 func declared(t *testing.T) []sdktest.StartOption {
 	t.Helper()
-	src, err := fs.ReadFile(EditorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func lastParams(t *testing.T, h *sdktest.Harness) map[string]any {
 // The shipped editor code declares the classes the tools rely on: reads
 // read_only, edits mutating with dry_run, delete destructive with dry_run.
 func TestEditorCodeDeclarations(t *testing.T) {
-	src, _ := fs.ReadFile(EditorCode(), "handlers.gd")
+	src, _ := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	for _, want := range []string{
 		`"cmd_animation_list": {"class": "read_only"`, `"cmd_animation_get": {"class": "read_only"`, `"cmd_animation_seek": {"class": "read_only"`,
 		`"cmd_animation_edit": {"class": "mutating", "dry_run": true`, `"cmd_animation_edit_tracks": {"class": "mutating", "dry_run": true`,
@@ -74,7 +74,7 @@ func TestEditorCodeDeclarations(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"util.gd", "keys.gd", "read.gd", "tracks.gd", "anims.gd", "tree.gd"} {
-		b, err := fs.ReadFile(EditorCode(), f)
+		b, err := fs.ReadFile(Toolset().EditorCode, f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ func root(t *testing.T, files map[string][]byte) string {
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +73,12 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
 	}
 	for _, f := range []string{"handlers.gd", "common.gd", "importing.gd", "options.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
+		b, err := fs.ReadFile(Toolset().EditorCode, f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)
 		}
 		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
 			}
 		}

@@ -33,7 +33,7 @@ func start(t *testing.T) *sdktest.Harness {
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +47,12 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"handlers.gd", "common.gd", "buses.gd", "imports.gd", "assign.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
+		b, err := fs.ReadFile(Toolset().EditorCode, f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)
 		}
 		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
 			}
 		}

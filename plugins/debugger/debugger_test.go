@@ -15,7 +15,7 @@ import (
 // command -> {class, dry_run}.
 func shipped(t *testing.T) map[string][2]string {
 	t.Helper()
-	src, err := fs.ReadFile(EditorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}

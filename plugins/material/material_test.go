@@ -39,7 +39,7 @@ func start(t *testing.T) *sdktest.Harness {
 // handlers.gd declares every command with the class the tools assume, and
 // every script ships what it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +56,12 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
 	}
 	for _, f := range []string{"handlers.gd", "common.gd", "build.gd", "edit.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
+		b, err := fs.ReadFile(Toolset().EditorCode, f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)
 		}
 		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
 			}
 		}
@@ -70,7 +70,7 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 
 // The naming conventions docs/material.md lists are the ones build.gd matches.
 func TestDocsListTheSuffixes(t *testing.T) {
-	b, err := fs.ReadFile(editorCode(), "build.gd")
+	b, err := fs.ReadFile(Toolset().EditorCode, "build.gd")
 	if err != nil {
 		t.Fatal(err)
 	}

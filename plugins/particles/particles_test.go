@@ -40,7 +40,7 @@ var editorFilesShipped = []string{"handlers.gd", "common.gd", "model.gd", "edit.
 // handlers.gd declares every command with the class the tools assume, and
 // every script it preloads is shipped.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,12 +57,12 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
 	}
 	for _, f := range editorFilesShipped {
-		b, err := fs.ReadFile(editorCode(), f)
+		b, err := fs.ReadFile(Toolset().EditorCode, f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)
 		}
 		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
 			}
 		}
@@ -71,7 +71,7 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 
 // model.gd reads back exactly the names the Go side accepts, in the same order.
 func TestEditorModelHasTheSameNames(t *testing.T) {
-	b, err := fs.ReadFile(editorCode(), "model.gd")
+	b, err := fs.ReadFile(Toolset().EditorCode, "model.gd")
 	if err != nil {
 		t.Fatal(err)
 	}

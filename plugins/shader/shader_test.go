@@ -35,7 +35,7 @@ func start(t *testing.T) *sdktest.Harness {
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
 		}
 	}
-	files, _ := fs.Glob(editorCode(), "*.gd")
+	files, _ := fs.Glob(Toolset().EditorCode, "*.gd")
 	for _, f := range files {
-		b, _ := fs.ReadFile(editorCode(), f)
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
 			}
 		}

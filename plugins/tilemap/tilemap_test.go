@@ -42,7 +42,7 @@ func start(t *testing.T) *sdktest.Harness {
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +56,12 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"handlers.gd", "common.gd", "read.gd", "paint.gd", "tileset.gd", "gridmap.gd", "edit.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
+		b, err := fs.ReadFile(Toolset().EditorCode, f)
 		if err != nil {
 			t.Fatalf("%s not shipped: %v", f, err)
 		}
 		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
 			}
 		}

@@ -39,7 +39,7 @@ func start(t *testing.T) *sdktest.Harness {
 // handlers.gd declares every command with the class the tools assume, and
 // every script it preloads is shipped.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,13 +55,13 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 	if n := strings.Count(string(src), `"cmd_visual_shader_`); n != len(commands) {
 		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
 	}
-	err = fs.WalkDir(editorCode(), ".", func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(Toolset().EditorCode, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
 			return err
 		}
-		b, _ := fs.ReadFile(editorCode(), p)
+		b, _ := fs.ReadFile(Toolset().EditorCode, p)
 		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", p, m[1])
 			}
 		}
@@ -75,7 +75,7 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 	}
 	// ports.json is Godot's own port names (testdata/gen_ports.py): the Output
 	// node's ports per mode and function, and per node class.
-	b, err := fs.ReadFile(editorCode(), "ports.json")
+	b, err := fs.ReadFile(Toolset().EditorCode, "ports.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -24,14 +23,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
 
@@ -52,7 +43,7 @@ func Toolset() sdk.Toolset {
 			"MeshInstance3D", "CSG", "fog", "glow", "VoxelGI", "sky"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("set_environment", sdk.ToolOptions{
 				Title: "Set the world environment",

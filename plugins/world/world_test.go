@@ -42,7 +42,7 @@ func start(t *testing.T) *sdktest.Harness {
 // handlers.gd declares every command with the class the tools assume, and
 // every script it preloads is shipped.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
+	src, err := fs.ReadFile(Toolset().EditorCode, "handlers.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,14 +58,14 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 	if n := strings.Count(string(src), `"cmd_world_`); n != len(commands) {
 		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
 	}
-	files, _ := fs.Glob(editorCode(), "*.gd")
+	files, _ := fs.Glob(Toolset().EditorCode, "*.gd")
 	if len(files) < 6 {
 		t.Fatalf("editor code ships %v", files)
 	}
 	for _, f := range files {
-		b, _ := fs.ReadFile(editorCode(), f)
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		for _, m := range regexp.MustCompile(`preload\("([a-z_0-9]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
+			if _, err := fs.Stat(Toolset().EditorCode, m[1]); err != nil {
 				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
 			}
 		}

@@ -1,10 +1,14 @@
 package sdk
 
 import (
+	"context"
+	"encoding/json"
 	"io/fs"
+	"log/slog"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 func TestSubdirRootsTheDirectory(t *testing.T) {
@@ -34,5 +38,55 @@ func TestSubdirPanicsOnABadDirectory(t *testing.T) {
 			}()
 			Subdir(fsys, dir)
 		}()
+	}
+}
+
+// answerHost answers every Send with answer (or err).
+type answerHost struct {
+	answer json.RawMessage
+	err    error
+}
+
+func (h answerHost) Send(context.Context, string, any, time.Duration) (json.RawMessage, error) {
+	return h.answer, h.err
+}
+func (answerHost) Progress(context.Context, float64, float64, string) {}
+func (answerHost) Logger() *slog.Logger                               { return slog.New(slog.DiscardHandler) }
+
+type listOut struct {
+	Items      []string `json:"items"`
+	Normalized int      `json:"-"`
+}
+
+func (o *listOut) Normalize() {
+	o.Normalized++
+	if o.Items == nil {
+		o.Items = []string{}
+	}
+}
+
+func TestSendNormalizesADecodedResult(t *testing.T) {
+	out, err := Send[listOut](context.Background(), answerHost{answer: json.RawMessage(`{}`)}, "cmd_x_list", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Items == nil || out.Normalized != 1 {
+		t.Fatalf("Normalize did not run once: items %#v, ran %d times", out.Items, out.Normalized)
+	}
+	b, _ := json.Marshal(out)
+	if string(b) != `{"items":[]}` {
+		t.Fatalf("result %s, want items as []", b)
+	}
+}
+
+func TestSendDoesNotNormalizeAFailure(t *testing.T) {
+	refused := Validation("no such node")
+	out, err := Send[listOut](context.Background(), answerHost{err: refused}, "cmd_x_list", nil, 0)
+	if AsError(err).Code != CodeValidationError || out.Normalized != 0 || out.Items != nil {
+		t.Fatalf("editor refusal: out %#v, err %v; want the zero result and the refusal", out, err)
+	}
+	out, err = Send[listOut](context.Background(), answerHost{answer: json.RawMessage(`{"items":7}`)}, "cmd_x_list", nil, 0)
+	if AsError(err).Code != CodeInternalError || !strings.Contains(err.Error(), "cmd_x_list") || out.Normalized != 0 || out.Items != nil {
+		t.Fatalf("misshapen answer: out %#v, err %v; want the zero result and INTERNAL_ERROR naming the command", out, err)
 	}
 }

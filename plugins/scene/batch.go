@@ -104,7 +104,7 @@ func batch(ctx context.Context, call *sdk.Call, in BatchIn) (BatchOut, error) {
 	if in.FullValues {
 		params["full_values"] = true
 	}
-	out, err := send[BatchOut](ctx, call, "cmd_scene_batch", params, batchTimeout)
+	out, err := sdk.Send[BatchOut](ctx, call.Host, "cmd_scene_batch", params, batchTimeout)
 	if err != nil {
 		return BatchOut{}, err
 	}
@@ -116,11 +116,11 @@ func aborted(index int, e *sdk.Error, dryRun bool) BatchOut {
 	at := index
 	hint := fmt.Sprintf("Step %d failed: %s. Nothing was changed.", index, strings.TrimSuffix(e.Hint, "."))
 	out := BatchOut{AbortedAt: &at, Error: &StepError{Error: string(e.Code), Hint: hint, Required: e.Required}, DryRun: dryRun}
-	out.normalize()
+	out.Normalize()
 	return out
 }
 
-func (o *BatchOut) normalize() {
+func (o *BatchOut) Normalize() {
 	if o.Steps == nil {
 		o.Steps = []StepResult{}
 	}

@@ -34,7 +34,7 @@ func buildLibrary(ctx context.Context, call *sdk.Call, in BuildLibraryIn) (Build
 		return BuildLibraryOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[BuildLibraryOut](ctx, call, "cmd_tilemap_gridmap_build_library", p, fileTimeout)
+	return sdk.Send[BuildLibraryOut](ctx, call.Host, "cmd_tilemap_gridmap_build_library", p, fileTimeout)
 }
 
 func gridGetCells(ctx context.Context, call *sdk.Call, in GridCellsIn) (GridCellsOut, error) {
@@ -54,7 +54,7 @@ func gridGetCells(ctx context.Context, call *sdk.Call, in GridCellsIn) (GridCell
 		GridCellsOut
 		NextOffset int `json:"next_offset"`
 	}
-	a, err := send[answer](ctx, call, "cmd_tilemap_gridmap_get_cells", p, readTimeout)
+	a, err := sdk.Send[answer](ctx, call.Host, "cmd_tilemap_gridmap_get_cells", p, readTimeout)
 	if err != nil {
 		return GridCellsOut{}, err
 	}
@@ -86,5 +86,5 @@ func gridSetCells(ctx context.Context, call *sdk.Call, in GridSetCellsIn) (GridS
 		return GridSetCellsOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[GridSetCellsOut](ctx, call, "cmd_tilemap_gridmap_set_cells", p, paintTimeout)
+	return sdk.Send[GridSetCellsOut](ctx, call.Host, "cmd_tilemap_gridmap_set_cells", p, paintTimeout)
 }

@@ -24,20 +24,6 @@ const (
 	maxFillArea   = 1 << 20
 )
 
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
 // asParams turns a validated input struct into command params (JSON names,
 // omitted optional fields absent so the editor's defaults apply).
 func asParams(in any) (map[string]any, error) {
@@ -55,7 +41,7 @@ func asParams(in any) (map[string]any, error) {
 // ---- reading ----
 
 func listLayers(ctx context.Context, call *sdk.Call, _ ListLayersIn) (ListLayersOut, error) {
-	return send[ListLayersOut](ctx, call, "cmd_tilemap_list_layers", map[string]any{}, readTimeout)
+	return sdk.Send[ListLayersOut](ctx, call.Host, "cmd_tilemap_list_layers", map[string]any{}, readTimeout)
 }
 
 func getCells(ctx context.Context, call *sdk.Call, in GetCellsIn) (GetCellsOut, error) {
@@ -75,7 +61,7 @@ func getCells(ctx context.Context, call *sdk.Call, in GetCellsIn) (GetCellsOut, 
 		GetCellsOut
 		NextOffset int `json:"next_offset"`
 	}
-	a, err := send[answer](ctx, call, "cmd_tilemap_get_cells", p, readTimeout)
+	a, err := sdk.Send[answer](ctx, call.Host, "cmd_tilemap_get_cells", p, readTimeout)
 	if err != nil {
 		return GetCellsOut{}, err
 	}
@@ -100,7 +86,7 @@ func getTileSet(ctx context.Context, call *sdk.Call, in GetTileSetIn) (TileSetOu
 		}
 		p["path"] = clean
 	}
-	return send[TileSetOut](ctx, call, "cmd_tilemap_get_tileset", p, readTimeout)
+	return sdk.Send[TileSetOut](ctx, call.Host, "cmd_tilemap_get_tileset", p, readTimeout)
 }
 
 // ---- painting ----
@@ -152,7 +138,7 @@ func paint(ctx context.Context, call *sdk.Call, in PaintIn) (PaintOut, error) {
 		return PaintOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[PaintOut](ctx, call, "cmd_tilemap_paint", p, paintTimeout)
+	return sdk.Send[PaintOut](ctx, call.Host, "cmd_tilemap_paint", p, paintTimeout)
 }
 
 // ---- TileSet authoring ----
@@ -192,7 +178,7 @@ func buildTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (Build
 	delete(p, "new")
 	p["tile_shape"], p["tile_size"] = in.New.TileShape, in.New.TileSize
 	p["dry_run"] = call.DryRun
-	return send[BuildTileSetOut](ctx, call, "cmd_tilemap_create_tileset", p, fileTimeout)
+	return sdk.Send[BuildTileSetOut](ctx, call.Host, "cmd_tilemap_create_tileset", p, fileTimeout)
 }
 
 // checkAdditions checks atlases and tiles of build_tileset
@@ -258,5 +244,5 @@ func editTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (BuildT
 		return BuildTileSetOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[BuildTileSetOut](ctx, call, "cmd_tilemap_edit_tileset", p, fileTimeout)
+	return sdk.Send[BuildTileSetOut](ctx, call.Host, "cmd_tilemap_edit_tileset", p, fileTimeout)
 }

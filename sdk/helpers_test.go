@@ -90,3 +90,30 @@ func TestSendDoesNotNormalizeAFailure(t *testing.T) {
 		t.Fatalf("misshapen answer: out %#v, err %v; want the zero result and INTERNAL_ERROR naming the command", out, err)
 	}
 }
+
+func TestParamsAreTheInputsJSONNames(t *testing.T) {
+	type in struct {
+		Node   string  `json:"node"`
+		Scale  float64 `json:"scale,omitempty"`
+		Big    int64   `json:"big"`
+		Hidden string  `json:"-"`
+	}
+	p, err := Params(in{Node: "Player", Big: 1<<53 + 1, Hidden: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p) != 2 || p["node"] != "Player" {
+		t.Fatalf("params %#v: want node and big only (scale omitted, Hidden not a JSON field)", p)
+	}
+	raw, err := encodeParams(p)
+	if err != nil || string(raw) != `{"big":9007199254740993,"node":"Player"}` {
+		t.Fatalf("sent %s (%v); want big exactly as given", raw, err)
+	}
+	p["dry_run"] = true // the map is the caller's to add to
+	if empty, err := Params(nil); err != nil || empty == nil || len(empty) != 0 {
+		t.Fatalf("Params(nil) = %#v, %v; want an empty map", empty, err)
+	}
+	if _, err := Params([]int{1}); AsError(err).Code != CodeInternalError {
+		t.Fatalf("Params of a slice: %v; want INTERNAL_ERROR", err)
+	}
+}

@@ -30,14 +30,10 @@ var sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
 
 // send sends a command with params (a struct, marshalled as is) plus dry_run.
 func send[Out any](ctx context.Context, call *sdk.Call, command string, in any, dry bool, timeout time.Duration) (Out, error) {
-	var zero Out
-	b, err := json.Marshal(in)
+	p, err := sdk.Params(in)
 	if err != nil {
-		return zero, sdk.Internal(err.Error())
-	}
-	p := map[string]any{}
-	if err := json.Unmarshal(b, &p); err != nil {
-		return zero, sdk.Internal(err.Error())
+		var zero Out
+		return zero, err
 	}
 	if dry {
 		p["dry_run"] = true

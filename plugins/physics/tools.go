@@ -2,7 +2,6 @@ package physics
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -178,12 +177,8 @@ func addShape(ctx context.Context, call *sdk.Call, in AddShapeIn) (AddShapeOut, 
 	if in.Epsilon != 0 && in.Shape != "polygon" {
 		return AddShapeOut{}, sdk.Validation("epsilon is for shape polygon")
 	}
-	b, err := json.Marshal(in)
+	p, err := sdk.Params(in)
 	if err != nil {
-		return AddShapeOut{}, err
-	}
-	var p map[string]any
-	if err := json.Unmarshal(b, &p); err != nil {
 		return AddShapeOut{}, err
 	}
 	p["dry_run"] = call.DryRun

@@ -29,7 +29,7 @@ func buildLibrary(ctx context.Context, call *sdk.Call, in BuildLibraryIn) (Build
 		}
 		in.Path = clean
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return BuildLibraryOut{}, err
 	}
@@ -81,7 +81,7 @@ func gridSetCells(ctx context.Context, call *sdk.Call, in GridSetCellsIn) (GridS
 	if n > maxCellWrites {
 		return GridSetCellsOut{}, sdk.Validation(fmt.Sprintf("%d cell writes in one call; at most %d: split it into several calls", n, maxCellWrites))
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return GridSetCellsOut{}, err
 	}

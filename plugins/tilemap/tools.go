@@ -2,7 +2,6 @@ package tilemap
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -23,20 +22,6 @@ const (
 	maxCellWrites = 1 << 20 // cells written by one call (fills count their area)
 	maxFillArea   = 1 << 20
 )
-
-// asParams turns a validated input struct into command params (JSON names,
-// omitted optional fields absent so the editor's defaults apply).
-func asParams(in any) (map[string]any, error) {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
 
 // ---- reading ----
 
@@ -133,7 +118,7 @@ func paint(ctx context.Context, call *sdk.Call, in PaintIn) (PaintOut, error) {
 			in.Terrain[i].Mode = "connect"
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return PaintOut{}, err
 	}
@@ -171,7 +156,7 @@ func buildTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (Build
 	if err := checkAdditions(in.Atlases, in.Tiles, false); err != nil {
 		return BuildTileSetOut{}, err
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return BuildTileSetOut{}, err
 	}
@@ -239,7 +224,7 @@ func editTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (BuildT
 	if err := checkAdditions(in.Atlases, in.Tiles, true); err != nil {
 		return BuildTileSetOut{}, err
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return BuildTileSetOut{}, err
 	}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,20 +15,6 @@ const (
 	readTimeout = 30 * time.Second
 	editTimeout = 60 * time.Second
 )
-
-// asParams turns a validated input struct into command params (JSON names,
-// omitted optional fields absent so the editor's defaults apply).
-func asParams(in any) (map[string]any, error) {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
 
 func getLayout(ctx context.Context, call *sdk.Call, in GetLayoutIn) (GetLayoutOut, error) {
 	offset := 0
@@ -109,7 +94,7 @@ func setLayout(ctx context.Context, call *sdk.Call, in SetLayoutIn) (SetLayoutOu
 			return SetLayoutOut{}, sdk.Validation(at + ": nothing to set: give preset, anchors, offsets, grow, size_flags_h/v, stretch_ratio or custom_minimum_size")
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return SetLayoutOut{}, err
 	}
@@ -168,7 +153,7 @@ func themeEdit(ctx context.Context, call *sdk.Call, in ThemeEditIn) (ThemeEditOu
 			return ThemeEditOut{}, sdk.Validation(fmt.Sprintf("set[%d].value is missing; to delete an item use remove", i))
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return ThemeEditOut{}, err
 	}
@@ -185,7 +170,7 @@ func setOverrides(ctx context.Context, call *sdk.Call, in OverridesIn) (Override
 			return OverridesOut{}, sdk.Validation(fmt.Sprintf("set[%d].value is missing; to drop an override use remove", i))
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return OverridesOut{}, err
 	}

@@ -11,7 +11,6 @@ package world
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -104,12 +103,8 @@ func Toolset() sdk.Toolset {
 
 // params turns an input into the editor command's parameters.
 func params(in any, call *sdk.Call) (map[string]any, error) {
-	b, err := json.Marshal(in)
+	p, err := sdk.Params(in)
 	if err != nil {
-		return nil, err
-	}
-	var p map[string]any
-	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, err
 	}
 	p["dry_run"] = call.DryRun

@@ -126,6 +126,16 @@
 // messages "<toolset>:<name>" a Runtime tool sends with GameMessage (the
 // host refuses it from any other class). Both are installed into the
 // project on enable under one version stamp and removed on disable.
+// Subdir roots a go:embed directory for them (EditorCode:
+// sdk.Subdir(editorFiles, "editor")).
+//
+// # Helpers
+//
+// Send decodes an editor answer and runs Normalize on a result that is a
+// Normalizer (nil lists made empty); Params turns a tool's input into a
+// command's params map; DecodeArgs validates and decodes arguments a tool
+// carries for another tool (a batch step) exactly as the host validates a
+// single call.
 //
 // Package sdk/sdktest runs a toolset in-process against a fake editor, for
 // unit tests. docs/plugin-authoring.md is the walkthrough.

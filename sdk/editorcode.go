@@ -44,7 +44,7 @@ func readEditorCode(ts Toolset) ([]plugmodel.EditorFile, string, error) {
 			return nil, "", fmt.Errorf("toolset %q: EditorCode: %w", ts.Name, err)
 		}
 		if !hasFile(ed, "handlers.gd") {
-			return nil, "", fmt.Errorf("toolset %q: EditorCode has no handlers.gd at its root (the addon loads <toolset>/handlers.gd); use fs.Sub to strip a directory", ts.Name)
+			return nil, "", fmt.Errorf("toolset %q: EditorCode has no handlers.gd at its root (the addon loads <toolset>/handlers.gd); use sdk.Subdir to strip a directory", ts.Name)
 		}
 		for _, f := range ed {
 			if strings.HasPrefix(f.Path, gameDir+"/") {
@@ -62,7 +62,7 @@ func readEditorCode(ts Toolset) ([]plugmodel.EditorFile, string, error) {
 			return nil, "", fmt.Errorf("toolset %q: GameCode: %w", ts.Name, err)
 		}
 		if !hasFile(game, gameDir+"/game.gd") {
-			return nil, "", fmt.Errorf("toolset %q: GameCode has no game.gd at its root (the probe loads <toolset>/%s/game.gd); use fs.Sub to strip a directory", ts.Name, gameDir)
+			return nil, "", fmt.Errorf("toolset %q: GameCode has no game.gd at its root (the probe loads <toolset>/%s/game.gd); use sdk.Subdir to strip a directory", ts.Name, gameDir)
 		}
 		files = append(files, game...)
 	}

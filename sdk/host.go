@@ -31,7 +31,25 @@ type Host interface {
 	Logger() *slog.Logger
 }
 
-// Send is Host.Send with the result decoded into R.
+// Normalizer is a result type that fixes itself up after it is decoded from
+// an editor answer, typically turning nil slices and maps into empty ones so
+// that the tool's result has [] rather than null where its output schema
+// promises an array:
+//
+//	func (o *ListOut) Normalize() {
+//		if o.Items == nil {
+//			o.Items = []Item{}
+//		}
+//	}
+//
+// Send calls Normalize on a *R that implements it.
+type Normalizer interface {
+	Normalize()
+}
+
+// Send is Host.Send with the result decoded into R. When *R is a
+// Normalizer, Normalize runs on the decoded result, only after a
+// successful decode: on an error the result is R's zero value.
 func Send[R any](ctx context.Context, h Host, command string, params any, timeout time.Duration) (R, error) {
 	var out R
 	raw, err := h.Send(ctx, command, params, timeout)
@@ -42,7 +60,11 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 		return out, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
 	}
 	if err := Unmarshal(raw, &out); err != nil {
-		return out, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
+		var zero R
+		return zero, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
+	}
+	if n, ok := any(&out).(Normalizer); ok {
+		n.Normalize()
 	}
 	return out, nil
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -88,26 +87,10 @@ func pingViaEditor(ctx context.Context, call *sdk.Call, _ struct{}) (PingOut, er
 //go:embed game
 var gameFiles embed.FS
 
-func gameCode() fs.FS {
-	sub, err := fs.Sub(gameFiles, "game")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
-
 // The editor code: editor/ holds handlers.gd (and anything it preloads).
 //
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 func main() { sdk.Serve(toolset()) }
 
@@ -144,7 +127,7 @@ func toolset() sdk.Toolset {
 				Preconditions: []string{"bridge_connected", sdk.RequireRuntimeProbe},
 			}, pingViaEditor),
 		},
-		EditorCode: editorCode(),
-		GameCode:   gameCode(),
+		EditorCode: sdk.Subdir(editorFiles, "editor"),
+		GameCode:   sdk.Subdir(gameFiles, "game"),
 	}
 }

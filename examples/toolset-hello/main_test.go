@@ -9,9 +9,17 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
+// The editor commands the tools send, with the class handlers.gd must
+// declare: the command that asks the game is runtime (a read_only one could
+// not reach the game).
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_hello_wave", Class: sdk.ReadOnly},
+	{Name: "cmd_hello_ping_via_editor", Class: sdk.Runtime},
+}
+
 // wave sends the toolset's own editor command and returns its answer.
 func TestWave(t *testing.T) {
-	h := sdktest.Start(t, toolset(), sdktest.Declare("cmd_hello_wave", sdk.ReadOnly, false))
+	h := sdktest.StartWith(t, toolset(), commands)
 	h.Addon().HandleResult("cmd_hello_wave", map[string]any{"wave": "Hello from the Godot editor, you!", "scene": "res://main.tscn"})
 	var out WaveOut
 	if err := h.MustCall(t, "wave", map[string]any{"to": "you"}).Decode(&out); err != nil {
@@ -25,16 +33,10 @@ func TestWave(t *testing.T) {
 	}
 }
 
-// The shipped GDScript declares cmd_hello_wave read_only, as the test above
-// (and the tool's class) assume.
-func TestEditorCodeDeclaresWave(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`"cmd_hello_wave": \{"class": "read_only", "run": _wave\}`).Match(src) {
-		t.Fatalf("handlers.gd does not declare cmd_hello_wave read_only:\n%s", src)
-	}
+// The shipped GDScript declares exactly those commands, with those classes,
+// as the tests (and the tools' classes) assume.
+func TestEditorCodeDeclaresCommands(t *testing.T) {
+	sdktest.CheckEditorCode(t, toolset(), commands)
 }
 
 // ping sends the game message "hello:ping" (cmd_game_message, the toolset
@@ -59,21 +61,14 @@ func TestPing(t *testing.T) {
 	}
 }
 
-// The shipped game code registers "ping", and the editor command that asks
-// the game is declared runtime (a read_only one could not reach the game).
+// The shipped game code registers "ping" (TestEditorCodeDeclaresCommands
+// checks that the editor command that asks the game is declared runtime).
 func TestGameCodeDeclaresPing(t *testing.T) {
-	src, err := fs.ReadFile(gameCode(), "game.gd")
+	src, err := fs.ReadFile(toolset().GameCode, "game.gd")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !regexp.MustCompile(`return \{"ping": _ping\}`).Match(src) {
 		t.Fatalf("game.gd does not register ping:\n%s", src)
-	}
-	ed, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`"cmd_hello_ping_via_editor": \{"class": "runtime", "run": _ping_via_editor\}`).Match(ed) {
-		t.Fatalf("handlers.gd does not declare cmd_hello_ping_via_editor runtime:\n%s", ed)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
-	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
@@ -27,27 +26,14 @@ const (
 //go:embed editor
 var editorFiles embed.FS
 
-// EditorCode is the toolset's editor GDScript (handlers.gd at its root).
-func EditorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
-
 var sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
 
 // send sends a command with params (a struct, marshalled as is) plus dry_run.
 func send[Out any](ctx context.Context, call *sdk.Call, command string, in any, dry bool, timeout time.Duration) (Out, error) {
-	var zero Out
-	b, err := json.Marshal(in)
+	p, err := sdk.Params(in)
 	if err != nil {
-		return zero, sdk.Internal(err.Error())
-	}
-	p := map[string]any{}
-	if err := json.Unmarshal(b, &p); err != nil {
-		return zero, sdk.Internal(err.Error())
+		var zero Out
+		return zero, err
 	}
 	if dry {
 		p["dry_run"] = true
@@ -151,7 +137,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"AnimationPlayer", "keyframes", "tracks", "AnimationLibrary", "AnimationTree", "state machine", "blend tree"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     EditorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List animation players",

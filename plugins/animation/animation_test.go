@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -12,28 +11,22 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-// declared reads the commands handlers.gd declares, so the fake editor
-// declares exactly what the shipped editor code does.
-func declared(t *testing.T) []sdktest.StartOption {
-	t.Helper()
-	src, err := fs.ReadFile(EditorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(`"(cmd_animation_[a-z_]+)": \{"class": "([a-z_]+)", (?:"dry_run": (true), )?"run"`)
-	var opts []sdktest.StartOption
-	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
-		opts = append(opts, sdktest.Declare(m[1], sdk.Safety(m[2]), m[3] == "true"))
-	}
-	if len(opts) != 8 {
-		t.Fatalf("handlers.gd declares %d commands, want 8", len(opts))
-	}
-	return opts
+// The commands the tools send, with the class handlers.gd must declare:
+// reads read_only, edits mutating with dry_run, delete destructive with dry_run.
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_animation_list", Class: sdk.ReadOnly},
+	{Name: "cmd_animation_get", Class: sdk.ReadOnly},
+	{Name: "cmd_animation_seek", Class: sdk.ReadOnly},
+	{Name: "cmd_animation_edit", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_animation_edit_tracks", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_animation_delete", Class: sdk.Destructive, DryRun: true},
+	{Name: "cmd_animation_tree_get", Class: sdk.ReadOnly},
+	{Name: "cmd_animation_tree_edit", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	return sdktest.Start(t, Toolset(), declared(t)...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 func call(t *testing.T, h *sdktest.Harness, tool string, args any, opts ...sdktest.CallOption) *sdktest.Result {
@@ -59,25 +52,13 @@ func lastParams(t *testing.T, h *sdktest.Harness) map[string]any {
 	return p
 }
 
-// The shipped editor code declares the classes the tools rely on: reads
-// read_only, edits mutating with dry_run, delete destructive with dry_run.
+// The shipped editor code declares exactly the commands the tools send, with
+// the classes they rely on, and ships the files it preloads.
 func TestEditorCodeDeclarations(t *testing.T) {
-	src, _ := fs.ReadFile(EditorCode(), "handlers.gd")
-	for _, want := range []string{
-		`"cmd_animation_list": {"class": "read_only"`, `"cmd_animation_get": {"class": "read_only"`, `"cmd_animation_seek": {"class": "read_only"`,
-		`"cmd_animation_edit": {"class": "mutating", "dry_run": true`, `"cmd_animation_edit_tracks": {"class": "mutating", "dry_run": true`,
-		`"cmd_animation_delete": {"class": "destructive", "dry_run": true`,
-		`"cmd_animation_tree_get": {"class": "read_only"`, `"cmd_animation_tree_edit": {"class": "mutating", "dry_run": true`,
-	} {
-		if !strings.Contains(string(src), want) {
-			t.Errorf("handlers.gd lacks %s", want)
-		}
-	}
-	for _, f := range []string{"util.gd", "keys.gd", "read.gd", "tracks.gd", "anims.gd", "tree.gd"} {
-		b, err := fs.ReadFile(EditorCode(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	shipped := []string{"util.gd", "keys.gd", "read.gd", "tracks.gd", "anims.gd", "tree.gd"}
+	sdktest.CheckEditorCode(t, Toolset(), commands, shipped...)
+	for _, f := range shipped {
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines (keep each file under 600)", f, n)
 		}

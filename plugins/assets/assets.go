@@ -9,7 +9,6 @@ package assets
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -17,14 +16,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var connected = []string{sdk.RequireBridgeConnected}
 
@@ -37,7 +28,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"import", ".import", "import options", "reimport", "glTF", "texture compression", "normal map", "AudioStreamWAV", "loop", "FontFile", "CSV translation"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("import", sdk.ToolOptions{
 				Title: "Import outside files",

@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -20,16 +18,12 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_assets_import", sdk.Mutating, true},
-	{"cmd_assets_status", sdk.ReadOnly, false},
-	{"cmd_assets_finish", sdk.Mutating, true},
-	{"cmd_assets_get_options", sdk.ReadOnly, false},
-	{"cmd_assets_set_options", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_assets_import", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_assets_status", Class: sdk.ReadOnly},
+	{Name: "cmd_assets_finish", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_assets_get_options", Class: sdk.ReadOnly},
+	{Name: "cmd_assets_set_options", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
@@ -56,33 +50,7 @@ func root(t *testing.T, files map[string][]byte) string {
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	if n := strings.Count(string(src), `"cmd_assets_`); n != len(commands) {
-		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
-	}
-	for _, f := range []string{"handlers.gd", "common.gd", "importing.gd", "options.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
-		if err != nil {
-			t.Fatalf("%s not shipped: %v", f, err)
-		}
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
-	}
+	sdktest.CheckEditorCode(t, Toolset(), commands, "handlers.gd", "common.gd", "importing.gd", "options.gd")
 }
 
 // Without GODOT_MCP_IMPORT_ROOTS nothing outside the project is read: the

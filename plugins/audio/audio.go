@@ -9,7 +9,6 @@ package audio
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -17,14 +16,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var (
 	connected   = []string{sdk.RequireBridgeConnected}
@@ -40,7 +31,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"AudioBus", "bus layout", "audio effects", "volume", "AudioStreamPlayer", "loop", ".wav", ".ogg"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_buses", sdk.ToolOptions{
 				Title: "Get audio buses",

@@ -2,7 +2,6 @@ package audio
 
 import (
 	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -11,51 +10,23 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_audio_get_buses", sdk.ReadOnly, false},
-	{"cmd_audio_edit_buses", sdk.Mutating, true},
-	{"cmd_audio_get_import", sdk.ReadOnly, false},
-	{"cmd_audio_set_import", sdk.Mutating, true},
-	{"cmd_audio_assign", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_audio_get_buses", Class: sdk.ReadOnly},
+	{Name: "cmd_audio_edit_buses", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_audio_get_import", Class: sdk.ReadOnly},
+	{Name: "cmd_audio_set_import", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_audio_assign", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
+	sdktest.CheckEditorCode(t, Toolset(), commands, "handlers.gd", "common.gd", "buses.gd", "imports.gd", "assign.gd")
 	for _, f := range []string{"handlers.gd", "common.gd", "buses.gd", "imports.gd", "assign.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
-		if err != nil {
-			t.Fatalf("%s not shipped: %v", f, err)
-		}
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", f, n)
 		}

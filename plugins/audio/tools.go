@@ -19,24 +19,10 @@ const (
 	importTimeout = 180 * time.Second // reimporting many files
 )
 
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
 // ---- buses ----
 
 func getBuses(ctx context.Context, call *sdk.Call, _ GetBusesIn) (BusesOut, error) {
-	return send[BusesOut](ctx, call, "cmd_audio_get_buses", map[string]any{}, readTimeout)
+	return sdk.Send[BusesOut](ctx, call.Host, "cmd_audio_get_buses", map[string]any{}, readTimeout)
 }
 
 // fields each op takes (besides op); what it must have is in required.
@@ -129,10 +115,10 @@ func editBuses(ctx context.Context, call *sdk.Call, in EditBusesIn) (EditBusesOu
 	if err := json.Unmarshal(b, &ops); err != nil {
 		return EditBusesOut{}, err
 	}
-	return send[EditBusesOut](ctx, call, "cmd_audio_edit_buses", map[string]any{"ops": ops, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[EditBusesOut](ctx, call.Host, "cmd_audio_edit_buses", map[string]any{"ops": ops, "dry_run": call.DryRun}, editTimeout)
 }
 
-func (o *EditBusesOut) normalize() { o.BusesOut.normalize() }
+func (o *EditBusesOut) Normalize() { o.BusesOut.Normalize() }
 
 // ---- import ----
 
@@ -158,7 +144,7 @@ func getImport(ctx context.Context, call *sdk.Call, in GetImportIn) (ImportOut, 
 	if err != nil {
 		return ImportOut{}, err
 	}
-	return send[ImportOut](ctx, call, "cmd_audio_get_import", map[string]any{"paths": paths}, readTimeout)
+	return sdk.Send[ImportOut](ctx, call.Host, "cmd_audio_get_import", map[string]any{"paths": paths}, readTimeout)
 }
 
 func setImport(ctx context.Context, call *sdk.Call, in SetImportIn) (SetImportOut, error) {
@@ -177,13 +163,13 @@ func setImport(ctx context.Context, call *sdk.Call, in SetImportIn) (SetImportOu
 		}
 		opts[k] = x
 	}
-	return send[SetImportOut](ctx, call, "cmd_audio_set_import", map[string]any{"paths": paths, "options": opts, "dry_run": call.DryRun}, importTimeout)
+	return sdk.Send[SetImportOut](ctx, call.Host, "cmd_audio_set_import", map[string]any{"paths": paths, "options": opts, "dry_run": call.DryRun}, importTimeout)
 }
 
-func (o *SetImportOut) normalize() { o.ImportOut.normalize() }
+func (o *SetImportOut) Normalize() { o.ImportOut.Normalize() }
 
 // ---- assign ----
 
 func assign(ctx context.Context, call *sdk.Call, in AssignIn) (AssignOut, error) {
-	return send[AssignOut](ctx, call, "cmd_audio_assign", map[string]any{"nodes": in.Nodes, "bus": in.Bus, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[AssignOut](ctx, call.Host, "cmd_audio_assign", map[string]any{"nodes": in.Nodes, "bus": in.Bus, "dry_run": call.DryRun}, editTimeout)
 }

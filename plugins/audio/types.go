@@ -47,7 +47,7 @@ type BusesOut struct {
 	Layout Layout `json:"layout"`
 }
 
-func (o *BusesOut) normalize() {
+func (o *BusesOut) Normalize() {
 	o.Buses = orEmpty(o.Buses)
 	for i := range o.Buses {
 		o.Buses[i].Effects = orEmpty(o.Buses[i].Effects)
@@ -116,7 +116,7 @@ type ImportOut struct {
 	Files []ImportFile `json:"files"`
 }
 
-func (o *ImportOut) normalize() { o.Files = orEmpty(o.Files) }
+func (o *ImportOut) Normalize() { o.Files = orEmpty(o.Files) }
 
 // SetImportIn sets import options on audio files.
 type SetImportIn struct {
@@ -154,7 +154,7 @@ type AssignOut struct {
 	Honesty
 }
 
-func (o *AssignOut) normalize() { o.Nodes = orEmpty(o.Nodes) }
+func (o *AssignOut) Normalize() { o.Nodes = orEmpty(o.Nodes) }
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {

@@ -12,7 +12,6 @@ package debugger
 import (
 	"context"
 	"embed"
-	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
@@ -32,15 +31,6 @@ var connected = []string{sdk.RequireBridgeConnected}
 //go:embed editor
 var editorFiles embed.FS
 
-// EditorCode is the toolset's editor GDScript (handlers.gd at the root).
-func EditorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
-
 // Toolset is the debugger toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
@@ -50,7 +40,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"breakpoint", "call stack", "variables", "evaluate", "step over", "crash"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     EditorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list_breakpoints", sdk.ToolOptions{
 				Title:         "List breakpoints",

@@ -2,8 +2,6 @@ package debugger
 
 import (
 	"encoding/json"
-	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -11,35 +9,24 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-// shipped reads the command declarations of the shipped handlers.gd:
-// command -> {class, dry_run}.
-func shipped(t *testing.T) map[string][2]string {
-	t.Helper()
-	src, err := fs.ReadFile(EditorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(`(?m)^\s*"(cmd_[a-z0-9_]+)": \{"class": "([a-z_]+)", (?:"dry_run": (true|false), )?"run": `)
-	out := map[string][2]string{}
-	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
-		out[m[1]] = [2]string{m[2], m[3]}
-	}
-	if len(out) == 0 {
-		t.Fatal("handlers.gd declares no command")
-	}
-	return out
+// The commands the tools send, with the class handlers.gd must declare.
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_debugger_breakpoints", Class: sdk.ReadOnly},
+	{Name: "cmd_debugger_set_breakpoints", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_debugger_state", Class: sdk.ReadOnly},
+	{Name: "cmd_debugger_break", Class: sdk.Runtime},
+	{Name: "cmd_debugger_step", Class: sdk.Runtime},
+	{Name: "cmd_debugger_continue", Class: sdk.Runtime},
+	{Name: "cmd_debugger_variables", Class: sdk.ReadOnly},
+	{Name: "cmd_debugger_evaluate", Class: sdk.Runtime},
 }
 
-// start runs the toolset against a fake editor that declares exactly what
-// the shipped GDScript declares, so the host's gate holds each tool to the
-// classes the real editor code gives its commands.
+// start runs the toolset against a fake editor that declares the commands
+// as the tools expect them (TestShippedDeclarations holds the shipped
+// GDScript to the same), so the host's gate holds each tool to them.
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for cmd, d := range shipped(t) {
-		opts = append(opts, sdktest.Declare(cmd, sdk.Safety(d[0]), d[1] == "true"))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 func received(t *testing.T, h *sdktest.Harness, command string) map[string]any {
@@ -226,23 +213,5 @@ func TestStepModeValidated(t *testing.T) {
 
 // Each tool's class fits the commands it sends, as the shipped editor code declares them.
 func TestShippedDeclarations(t *testing.T) {
-	want := map[string][2]string{
-		"cmd_debugger_breakpoints":     {"read_only", ""},
-		"cmd_debugger_set_breakpoints": {"mutating", "true"},
-		"cmd_debugger_state":           {"read_only", ""},
-		"cmd_debugger_break":           {"runtime", ""},
-		"cmd_debugger_step":            {"runtime", ""},
-		"cmd_debugger_continue":        {"runtime", ""},
-		"cmd_debugger_variables":       {"read_only", ""},
-		"cmd_debugger_evaluate":        {"runtime", ""},
-	}
-	got := shipped(t)
-	for cmd, w := range want {
-		if got[cmd] != w {
-			t.Errorf("%s declared %v, want %v", cmd, got[cmd], w)
-		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("handlers.gd declares %d commands, want %d: %v", len(got), len(want), got)
-	}
+	sdktest.CheckEditorCode(t, Toolset(), commands)
 }

@@ -9,7 +9,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
@@ -18,14 +17,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 // LogIn pages the editor's output.
 type LogIn struct {
@@ -126,7 +117,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"Output panel", "errors", "warnings", "@tool errors", "broken dependencies", "project check"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("editor_log", sdk.ToolOptions{
 				Title: "Editor output and errors",

@@ -5,10 +5,8 @@ package diagnostics_test
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,19 +16,16 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
+// The command the tools send, with the class handlers.gd must declare.
+var commands = []sdktest.EditorCommand{{Name: "cmd_diagnostics_editor_log", Class: sdk.ReadOnly}}
+
 func start(t *testing.T) *sdktest.Harness {
-	return sdktest.Start(t, diagnostics.Toolset(), sdktest.Declare("cmd_diagnostics_editor_log", sdk.ReadOnly, false))
+	return sdktest.StartWith(t, diagnostics.Toolset(), commands)
 }
 
 // The editor code declares what the Go side sends, read_only.
 func TestEditorCodeDeclaresTheLogCommand(t *testing.T) {
-	src, err := fs.ReadFile(diagnostics.Toolset().EditorCode, "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !regexp.MustCompile(`"cmd_diagnostics_editor_log": \{"class": "read_only"`).Match(src) {
-		t.Fatalf("handlers.gd does not declare cmd_diagnostics_editor_log read_only:\n%s", src)
-	}
+	sdktest.CheckEditorCode(t, diagnostics.Toolset(), commands)
 }
 
 func TestEditorLogPassesTheCursor(t *testing.T) {

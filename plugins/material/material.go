@@ -10,7 +10,6 @@ package material
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -18,14 +17,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var (
 	connected   = []string{sdk.RequireBridgeConnected}
@@ -41,7 +32,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"StandardMaterial3D", "ORMMaterial3D", "CanvasItemMaterial", "PBR textures", "albedo", "normal map", "roughness", "metallic", "material_override", "surface material"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("create", sdk.ToolOptions{
 				Title: "Create a material",

@@ -16,61 +16,27 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_material_create", sdk.Mutating, true},
-	{"cmd_material_set_params", sdk.Mutating, true},
-	{"cmd_material_assign", sdk.Mutating, true},
-	{"cmd_material_get", sdk.ReadOnly, false},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_material_create", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_material_set_params", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_material_assign", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_material_get", Class: sdk.ReadOnly},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 // handlers.gd declares every command with the class the tools assume, and
 // every script ships what it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	if n := strings.Count(string(src), `"cmd_material_`); n != len(commands) {
-		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
-	}
-	for _, f := range []string{"handlers.gd", "common.gd", "build.gd", "edit.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
-		if err != nil {
-			t.Fatalf("%s not shipped: %v", f, err)
-		}
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
-	}
+	sdktest.CheckEditorCode(t, Toolset(), commands, "handlers.gd", "common.gd", "build.gd", "edit.gd")
 }
 
 // The naming conventions docs/material.md lists are the ones build.gd matches.
 func TestDocsListTheSuffixes(t *testing.T) {
-	b, err := fs.ReadFile(editorCode(), "build.gd")
+	b, err := fs.ReadFile(Toolset().EditorCode, "build.gd")
 	if err != nil {
 		t.Fatal(err)
 	}

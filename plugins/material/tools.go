@@ -16,20 +16,6 @@ const (
 	editTimeout = 120 * time.Second
 )
 
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
 // roles are the map names of create's maps argument.
 var roles = []string{"albedo", "normal", "roughness", "metallic", "ao", "emission", "height", "orm"}
 
@@ -94,7 +80,7 @@ func create(ctx context.Context, call *sdk.Call, in CreateIn) (CreateOut, error)
 		"compress": in.Compress, "params": orEmptyMap(in.Params), "save_path": in.SavePath, "overwrite": in.Overwrite, "dry_run": call.DryRun,
 	}
 	targetParams(p, in.Target)
-	return send[CreateOut](ctx, call, "cmd_material_create", p, editTimeout)
+	return sdk.Send[CreateOut](ctx, call.Host, "cmd_material_create", p, editTimeout)
 }
 
 // ---- set_params ----
@@ -121,7 +107,7 @@ func setParams(ctx context.Context, call *sdk.Call, in SetParamsIn) (SetParamsOu
 	}
 	p := map[string]any{"path": in.Path, "set": orEmptyMap(in.Set), "reset": orEmpty(in.Reset), "dry_run": call.DryRun}
 	targetParams(p, in.Target)
-	return send[SetParamsOut](ctx, call, "cmd_material_set_params", p, readTimeout)
+	return sdk.Send[SetParamsOut](ctx, call.Host, "cmd_material_set_params", p, readTimeout)
 }
 
 // ---- assign ----
@@ -139,7 +125,7 @@ func assign(ctx context.Context, call *sdk.Call, in AssignIn) (AssignOut, error)
 	if in.Slot != "" {
 		p["slot"] = in.Slot
 	}
-	return send[AssignOut](ctx, call, "cmd_material_assign", p, readTimeout)
+	return sdk.Send[AssignOut](ctx, call.Host, "cmd_material_assign", p, readTimeout)
 }
 
 // ---- get ----
@@ -153,7 +139,7 @@ func get(ctx context.Context, call *sdk.Call, in GetIn) (GetOut, error) {
 			return GetOut{}, err
 		}
 	}
-	return send[GetOut](ctx, call, "cmd_material_get", map[string]any{"node": in.Node, "path": in.Path}, readTimeout)
+	return sdk.Send[GetOut](ctx, call.Host, "cmd_material_get", map[string]any{"node": in.Node, "path": in.Path}, readTimeout)
 }
 
 func contains(list []string, s string) bool {

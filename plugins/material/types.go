@@ -70,7 +70,7 @@ type CreateOut struct {
 	Honesty
 }
 
-func (o *CreateOut) normalize() {
+func (o *CreateOut) Normalize() {
 	o.Textures, o.Unmatched = orEmpty(o.Textures), orEmpty(o.Unmatched)
 	o.Material = nilIfEmpty(o.Material)
 	if o.Assigned != nil {
@@ -109,7 +109,7 @@ type SetParamsOut struct {
 	Honesty
 }
 
-func (o *SetParamsOut) normalize() {
+func (o *SetParamsOut) Normalize() {
 	o.Changed = orEmpty(o.Changed)
 	o.Material = nilIfEmpty(o.Material)
 }
@@ -134,7 +134,7 @@ type AssignOut struct {
 	Honesty
 }
 
-func (o *AssignOut) normalize() {
+func (o *AssignOut) Normalize() {
 	o.Previous, o.Material = nilIfEmpty(o.Previous), nilIfEmpty(o.Material)
 }
 
@@ -169,7 +169,7 @@ type GetOut struct {
 	Material          *Mat      `json:"material,omitempty" description:"the file's material (with path)"`
 }
 
-func (o *GetOut) normalize() {
+func (o *GetOut) Normalize() {
 	o.Surfaces = orEmpty(o.Surfaces)
 	o.Override, o.Overlay, o.Canvas, o.Material = nilIfEmpty(o.Override), nilIfEmpty(o.Overlay), nilIfEmpty(o.Canvas), nilIfEmpty(o.Material)
 	for i := range o.Surfaces {

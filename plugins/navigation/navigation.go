@@ -11,7 +11,6 @@ package navigation
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -25,22 +24,6 @@ var editorFiles embed.FS
 //
 //go:embed game
 var gameFiles embed.FS
-
-func gameCode() fs.FS {
-	sub, err := fs.Sub(gameFiles, "game")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var (
 	connected   = []string{sdk.RequireBridgeConnected}
@@ -56,8 +39,8 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"NavigationRegion3D", "NavigationRegion2D", "NavigationMesh", "navmesh bake", "NavigationAgent", "NavigationLink", "pathfinding", "navigation layers"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
-		GameCode:       gameCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
+		GameCode:       sdk.Subdir(gameFiles, "game"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get", sdk.ToolOptions{
 				Title:         "Get navigation set-up",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,18 +12,14 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_navigation_get", sdk.ReadOnly, false},
-	{"cmd_navigation_set_layers", sdk.Mutating, true},
-	{"cmd_navigation_configure", sdk.Mutating, true},
-	{"cmd_navigation_bake", sdk.Mutating, true},
-	{"cmd_navigation_path", sdk.ReadOnly, false},
-	{"cmd_navigation_game_path", sdk.Runtime, false},
-	{"cmd_navigation_debug", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_navigation_get", Class: sdk.ReadOnly},
+	{Name: "cmd_navigation_set_layers", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_navigation_configure", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_navigation_bake", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_navigation_path", Class: sdk.ReadOnly},
+	{Name: "cmd_navigation_game_path", Class: sdk.Runtime},
+	{Name: "cmd_navigation_debug", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
@@ -35,33 +30,13 @@ func start(t *testing.T) *sdktest.Harness {
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	if n := strings.Count(string(src), `"cmd_navigation_`); n != len(commands) {
-		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
-	}
-	files, _ := fs.Glob(editorCode(), "*.gd")
+	sdktest.CheckEditorCode(t, Toolset(), commands)
+	files, _ := fs.Glob(Toolset().EditorCode, "*.gd")
 	if len(files) != 5 {
 		t.Errorf("editor code ships %v", files)
 	}
 	for _, f := range files {
-		b, _ := fs.ReadFile(editorCode(), f)
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", f, n)
 		}

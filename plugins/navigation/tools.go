@@ -20,20 +20,6 @@ const (
 	gameTimeout = 20 * time.Second
 )
 
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
 // ---- layer references ----
 
 // navLayers words the navigation toolset's layer hints.
@@ -55,7 +41,7 @@ func editParams(where string, e *LayersEdit) (map[string]any, error) {
 // ---- get ----
 
 func get(ctx context.Context, call *sdk.Call, _ GetIn) (GetOut, error) {
-	return send[GetOut](ctx, call, "cmd_navigation_get", nil, readTimeout)
+	return sdk.Send[GetOut](ctx, call.Host, "cmd_navigation_get", nil, readTimeout)
 }
 
 // ---- set_layers ----
@@ -88,7 +74,7 @@ func setLayers(ctx context.Context, call *sdk.Call, in SetLayersIn) (SetLayersOu
 		m["nodes"] = e.Nodes
 		edits = append(edits, m)
 	}
-	return send[SetLayersOut](ctx, call, "cmd_navigation_set_layers", map[string]any{"names": names, "edits": edits, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[SetLayersOut](ctx, call.Host, "cmd_navigation_set_layers", map[string]any{"names": names, "edits": edits, "dry_run": call.DryRun}, editTimeout)
 }
 
 // ---- region, agent, link ----
@@ -145,7 +131,7 @@ func configure(ctx context.Context, call *sdk.Call, kind string, t Target, value
 	if node != "" && len(v) == 0 && l == nil && len(extra) == 0 {
 		return ConfigureOut{}, sdk.Validation("nothing to change: give the settings to set on " + node)
 	}
-	return send[ConfigureOut](ctx, call, "cmd_navigation_configure", p, editTimeout)
+	return sdk.Send[ConfigureOut](ctx, call.Host, "cmd_navigation_configure", p, editTimeout)
 }
 
 func region(ctx context.Context, call *sdk.Call, in RegionIn) (ConfigureOut, error) {
@@ -204,7 +190,7 @@ func link(ctx context.Context, call *sdk.Call, in LinkIn) (ConfigureOut, error) 
 // ---- bake ----
 
 func bake(ctx context.Context, call *sdk.Call, in BakeIn) (BakeOut, error) {
-	out, err := send[BakeOut](ctx, call, "cmd_navigation_bake", map[string]any{"region": strings.TrimSpace(in.Region), "dry_run": call.DryRun}, bakeTimeout)
+	out, err := sdk.Send[BakeOut](ctx, call.Host, "cmd_navigation_bake", map[string]any{"region": strings.TrimSpace(in.Region), "dry_run": call.DryRun}, bakeTimeout)
 	if err != nil {
 		return BakeOut{}, err
 	}
@@ -251,7 +237,7 @@ func editorPath(ctx context.Context, call *sdk.Call, in EditorPathIn) (EditorPat
 	if in.Regions != nil {
 		p["regions"] = in.Regions
 	}
-	out, err := send[EditorPathOut](ctx, call, "cmd_navigation_path", p, readTimeout)
+	out, err := sdk.Send[EditorPathOut](ctx, call.Host, "cmd_navigation_path", p, readTimeout)
 	if err != nil {
 		return EditorPathOut{}, err
 	}
@@ -264,11 +250,11 @@ func gamePath(ctx context.Context, call *sdk.Call, in PathIn) (GamePathOut, erro
 	if err != nil {
 		return GamePathOut{}, err
 	}
-	return send[GamePathOut](ctx, call, "cmd_navigation_game_path", p, gameTimeout)
+	return sdk.Send[GamePathOut](ctx, call.Host, "cmd_navigation_game_path", p, gameTimeout)
 }
 
 // ---- debug ----
 
 func debug(ctx context.Context, call *sdk.Call, in DebugIn) (DebugOut, error) {
-	return send[DebugOut](ctx, call, "cmd_navigation_debug", map[string]any{"enabled": in.Enabled, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[DebugOut](ctx, call.Host, "cmd_navigation_debug", map[string]any{"enabled": in.Enabled, "dry_run": call.DryRun}, editTimeout)
 }

@@ -56,7 +56,7 @@ type GetOut struct {
 	DebugNavigation bool      `json:"debug_navigation" description:"games run from the editor draw navigation (--debug-navigation)"`
 }
 
-func (o *GetOut) normalize() {
+func (o *GetOut) Normalize() {
 	o.Names2D, o.Names3D = orEmpty(o.Names2D), orEmpty(o.Names3D)
 	o.Regions, o.Agents, o.Links = nodes(o.Regions), nodes(o.Agents), nodes(o.Links)
 }
@@ -100,7 +100,7 @@ type SetLayersOut struct {
 	Honesty
 }
 
-func (o *SetLayersOut) normalize() {
+func (o *SetLayersOut) Normalize() {
 	o.Names2D, o.Names3D, o.Nodes = orEmpty(o.Names2D), orEmpty(o.Names3D), nodes(o.Nodes)
 }
 
@@ -173,7 +173,7 @@ type ConfigureOut struct {
 	Honesty
 }
 
-func (o *ConfigureOut) normalize() {
+func (o *ConfigureOut) Normalize() {
 	o.Changes = orEmpty(o.Changes)
 	o.Node.Layers = orEmpty(o.Node.Layers)
 }
@@ -247,7 +247,7 @@ type GamePathOut struct {
 	DebugNavigation bool `json:"debug_navigation" description:"the game draws navigation (--debug-navigation)"`
 }
 
-func (o *PathOut) normalize() { o.Points = orEmpty(o.Points) }
+func (o *PathOut) Normalize() { o.Points = orEmpty(o.Points) }
 
 // ---- debug ----
 

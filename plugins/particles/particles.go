@@ -11,7 +11,6 @@ package particles
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -19,14 +18,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
 
@@ -39,7 +30,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"GPUParticles3D", "GPUParticles2D", "CPUParticles3D", "CPUParticles2D", "ParticleProcessMaterial", "particle effects", "fire", "smoke", "explosion", "rain", "snow", "color ramp"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("presets", sdk.ToolOptions{
 				Title:       "List particle presets and parameters",

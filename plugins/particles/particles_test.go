@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -14,25 +13,17 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_particles_create", sdk.Mutating, true},
-	{"cmd_particles_set", sdk.Mutating, true},
-	{"cmd_particles_get", sdk.ReadOnly, false},
-	{"cmd_particles_convert", sdk.Mutating, true},
-	{"cmd_particles_restart", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_particles_create", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_particles_set", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_particles_get", Class: sdk.ReadOnly},
+	{Name: "cmd_particles_convert", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_particles_restart", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 var editorFilesShipped = []string{"handlers.gd", "common.gd", "model.gd", "edit.gd", "build.gd"}
@@ -40,38 +31,12 @@ var editorFilesShipped = []string{"handlers.gd", "common.gd", "model.gd", "edit.
 // handlers.gd declares every command with the class the tools assume, and
 // every script it preloads is shipped.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	if n := strings.Count(string(src), `"cmd_particles_`); n != len(commands) {
-		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
-	}
-	for _, f := range editorFilesShipped {
-		b, err := fs.ReadFile(editorCode(), f)
-		if err != nil {
-			t.Fatalf("%s not shipped: %v", f, err)
-		}
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
-	}
+	sdktest.CheckEditorCode(t, Toolset(), commands, editorFilesShipped...)
 }
 
 // model.gd reads back exactly the names the Go side accepts, in the same order.
 func TestEditorModelHasTheSameNames(t *testing.T) {
-	b, err := fs.ReadFile(editorCode(), "model.gd")
+	b, err := fs.ReadFile(Toolset().EditorCode, "model.gd")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,20 +16,6 @@ const (
 	editTimeout = 60 * time.Second
 )
 
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
 // types are the node types create makes, by short name.
 var types = []struct{ short, class string }{
 	{"gpu_3d", "GPUParticles3D"}, {"gpu_2d", "GPUParticles2D"}, {"cpu_3d", "CPUParticles3D"}, {"cpu_2d", "CPUParticles2D"},
@@ -107,7 +93,7 @@ func create(ctx context.Context, call *sdk.Call, in CreateIn) (CreateOut, error)
 	if in.Position != nil {
 		p["position"] = in.Position
 	}
-	return send[CreateOut](ctx, call, "cmd_particles_create", p, editTimeout)
+	return sdk.Send[CreateOut](ctx, call.Host, "cmd_particles_create", p, editTimeout)
 }
 
 // ---- set ----
@@ -123,13 +109,13 @@ func set(ctx context.Context, call *sdk.Call, in SetIn) (SetOut, error) {
 	if err != nil {
 		return SetOut{}, err
 	}
-	return send[SetOut](ctx, call, "cmd_particles_set", map[string]any{"node": in.Node, "params": entries, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[SetOut](ctx, call.Host, "cmd_particles_set", map[string]any{"node": in.Node, "params": entries, "dry_run": call.DryRun}, editTimeout)
 }
 
 // ---- get ----
 
 func get(ctx context.Context, call *sdk.Call, in GetIn) (GetOut, error) {
-	return send[GetOut](ctx, call, "cmd_particles_get", map[string]any{"node": in.Node}, readTimeout)
+	return sdk.Send[GetOut](ctx, call.Host, "cmd_particles_get", map[string]any{"node": in.Node}, readTimeout)
 }
 
 // ---- convert ----
@@ -138,7 +124,7 @@ func convert(ctx context.Context, call *sdk.Call, in ConvertIn) (ConvertOut, err
 	if err := nodePath("node", in.Node); err != nil {
 		return ConvertOut{}, err
 	}
-	return send[ConvertOut](ctx, call, "cmd_particles_convert", map[string]any{"node": in.Node, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[ConvertOut](ctx, call.Host, "cmd_particles_convert", map[string]any{"node": in.Node, "dry_run": call.DryRun}, editTimeout)
 }
 
 // ---- restart ----
@@ -148,7 +134,7 @@ func restart(ctx context.Context, call *sdk.Call, in RestartIn) (RestartOut, err
 		return RestartOut{}, err
 	}
 	on := in.Emitting == nil || *in.Emitting
-	return send[RestartOut](ctx, call, "cmd_particles_restart", map[string]any{"node": in.Node, "emitting": on, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[RestartOut](ctx, call.Host, "cmd_particles_restart", map[string]any{"node": in.Node, "emitting": on, "dry_run": call.DryRun}, editTimeout)
 }
 
 // ---- presets ----

@@ -60,7 +60,7 @@ type SetOut struct {
 	Honesty
 }
 
-func (o *SetOut) normalize() { o.Changes = orEmpty(o.Changes) }
+func (o *SetOut) Normalize() { o.Changes = orEmpty(o.Changes) }
 
 // ---- get ----
 
@@ -105,7 +105,7 @@ type ConvertOut struct {
 	Honesty
 }
 
-func (o *ConvertOut) normalize() { o.Dropped = orEmpty(o.Dropped) }
+func (o *ConvertOut) Normalize() { o.Dropped = orEmpty(o.Dropped) }
 
 // ---- restart ----
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,55 +12,24 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_physics_get_layers", sdk.ReadOnly, false},
-	{"cmd_physics_set_layers", sdk.Mutating, true},
-	{"cmd_physics_add_shape", sdk.Mutating, true},
-	{"cmd_physics_check", sdk.ReadOnly, false},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_physics_get_layers", Class: sdk.ReadOnly},
+	{Name: "cmd_physics_set_layers", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_physics_add_shape", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_physics_check", Class: sdk.ReadOnly},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	if n := strings.Count(string(src), `"cmd_physics_`); n != len(commands) {
-		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
-	}
+	sdktest.CheckEditorCode(t, Toolset(), commands, "handlers.gd", "common.gd", "layers.gd", "shapes.gd", "check.gd")
 	for _, f := range []string{"handlers.gd", "common.gd", "layers.gd", "shapes.gd", "check.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
-		if err != nil {
-			t.Fatalf("%s not shipped: %v", f, err)
-		}
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", f, n)
 		}

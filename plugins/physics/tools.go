@@ -2,7 +2,6 @@ package physics
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,20 +15,6 @@ const (
 	readTimeout = 30 * time.Second
 	editTimeout = 60 * time.Second
 )
-
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
 
 // offset reads a next_cursor this toolset gave.
 func offset(cursor string) (int, error) {
@@ -71,12 +56,12 @@ func getLayers(ctx context.Context, call *sdk.Call, in GetLayersIn) (GetLayersOu
 		GetLayersOut
 		page
 	}
-	a, err := send[answer](ctx, call, "cmd_physics_get_layers", map[string]any{"nodes": orEmpty(in.Nodes), "offset": off, "limit": in.Limit}, readTimeout)
+	a, err := sdk.Send[answer](ctx, call.Host, "cmd_physics_get_layers", map[string]any{"nodes": orEmpty(in.Nodes), "offset": off, "limit": in.Limit}, readTimeout)
 	if err != nil {
 		return GetLayersOut{}, err
 	}
 	out := a.GetLayersOut
-	out.normalize()
+	out.Normalize()
 	out.Returned = len(out.Nodes)
 	out.Truncated, out.NextCursor = a.cursor()
 	return out, nil
@@ -139,7 +124,7 @@ func setLayers(ctx context.Context, call *sdk.Call, in SetLayersIn) (SetLayersOu
 		}
 		edits = append(edits, m)
 	}
-	return send[SetLayersOut](ctx, call, "cmd_physics_set_layers", map[string]any{"names": names, "edits": edits, "dry_run": call.DryRun}, editTimeout)
+	return sdk.Send[SetLayersOut](ctx, call.Host, "cmd_physics_set_layers", map[string]any{"names": names, "edits": edits, "dry_run": call.DryRun}, editTimeout)
 }
 
 // ---- add_shape ----
@@ -192,16 +177,12 @@ func addShape(ctx context.Context, call *sdk.Call, in AddShapeIn) (AddShapeOut, 
 	if in.Epsilon != 0 && in.Shape != "polygon" {
 		return AddShapeOut{}, sdk.Validation("epsilon is for shape polygon")
 	}
-	b, err := json.Marshal(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return AddShapeOut{}, err
 	}
-	var p map[string]any
-	if err := json.Unmarshal(b, &p); err != nil {
-		return AddShapeOut{}, err
-	}
 	p["dry_run"] = call.DryRun
-	return send[AddShapeOut](ctx, call, "cmd_physics_add_shape", p, editTimeout)
+	return sdk.Send[AddShapeOut](ctx, call.Host, "cmd_physics_add_shape", p, editTimeout)
 }
 
 // ---- check ----
@@ -215,12 +196,12 @@ func check(ctx context.Context, call *sdk.Call, in CheckIn) (CheckOut, error) {
 		CheckOut
 		page
 	}
-	a, err := send[answer](ctx, call, "cmd_physics_check", map[string]any{"offset": off, "limit": in.Limit}, readTimeout)
+	a, err := sdk.Send[answer](ctx, call.Host, "cmd_physics_check", map[string]any{"offset": off, "limit": in.Limit}, readTimeout)
 	if err != nil {
 		return CheckOut{}, err
 	}
 	out := a.CheckOut
-	out.normalize()
+	out.Normalize()
 	out.Returned = len(out.Problems)
 	out.Truncated, out.NextCursor = a.cursor()
 	return out, nil

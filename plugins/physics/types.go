@@ -49,7 +49,7 @@ type GetLayersOut struct {
 	NextCursor string       `json:"next_cursor,omitempty"`
 }
 
-func (o *GetLayersOut) normalize() {
+func (o *GetLayersOut) Normalize() {
 	o.Names2D, o.Names3D, o.Nodes = orEmpty(o.Names2D), orEmpty(o.Names3D), orEmpty(o.Nodes)
 	for i := range o.Nodes {
 		o.Nodes[i].Layer, o.Nodes[i].Mask = orEmpty(o.Nodes[i].Layer), orEmpty(o.Nodes[i].Mask)
@@ -96,7 +96,7 @@ type SetLayersOut struct {
 	Honesty
 }
 
-func (o *SetLayersOut) normalize() {
+func (o *SetLayersOut) Normalize() {
 	o.Names2D, o.Names3D, o.Nodes = orEmpty(o.Names2D), orEmpty(o.Names3D), orEmpty(o.Nodes)
 	for i := range o.Nodes {
 		o.Nodes[i].Layer, o.Nodes[i].Mask = orEmpty(o.Nodes[i].Layer), orEmpty(o.Nodes[i].Mask)
@@ -138,7 +138,7 @@ type AddShapeOut struct {
 	Honesty
 }
 
-func (o *AddShapeOut) normalize() { o.Created = orEmpty(o.Created) }
+func (o *AddShapeOut) Normalize() { o.Created = orEmpty(o.Created) }
 
 // ---- check ----
 
@@ -169,7 +169,7 @@ type CheckOut struct {
 	NextCursor string    `json:"next_cursor,omitempty"`
 }
 
-func (o *CheckOut) normalize() { o.Problems = orEmpty(o.Problems) }
+func (o *CheckOut) Normalize() { o.Problems = orEmpty(o.Problems) }
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {

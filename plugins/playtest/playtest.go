@@ -14,7 +14,6 @@ import (
 	"embed"
 	"fmt"
 	"github.com/godot-mcp/godot-mcp/plugins/internal/timeline"
-	"io/fs"
 	"regexp"
 	"strings"
 	"time"
@@ -32,14 +31,6 @@ var bridgeOnly = []string{sdk.RequireBridgeConnected}
 //go:embed editor
 var editorFiles embed.FS
 
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
-
 // Toolset is the playtest toolset.
 func Toolset() sdk.Toolset {
 	return sdk.Toolset{
@@ -49,7 +40,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"eval", "freeze", "step frames", "physics ticks", "wait for", "watch values", "playtest", "record input", "replay"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("eval", sdk.ToolOptions{
 				Title: "Evaluate in the live game",

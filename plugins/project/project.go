@@ -14,7 +14,6 @@ package project
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 	"time"
@@ -92,7 +91,7 @@ func Toolset() sdk.Toolset {
 				Preconditions: bridge,
 			}, removeAutoload),
 		},
-		EditorCode: editorCode(),
+		EditorCode: sdk.Subdir(editorFiles, "editor"),
 	}
 }
 
@@ -101,14 +100,6 @@ func Toolset() sdk.Toolset {
 //
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 // checkCursor accepts "" or a cursor returned by a previous call (an offset).
 func checkCursor(c string) error {

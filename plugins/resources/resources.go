@@ -632,7 +632,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"res://", ".tres", "file search", "move with references", "UID", "dependencies", "reimport"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List project files",

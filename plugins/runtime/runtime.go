@@ -13,7 +13,6 @@ package runtime
 
 import (
 	"embed"
-	"io/fs"
 	"time"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
@@ -131,7 +130,7 @@ func Toolset() sdk.Toolset {
 				Preconditions: []string{sdk.RequireGodotBinary},
 			}, runHeadless),
 		},
-		EditorCode: editorCode(),
+		EditorCode: sdk.Subdir(editorFiles, "editor"),
 	}
 }
 
@@ -140,11 +139,3 @@ func Toolset() sdk.Toolset {
 //
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}

@@ -14,8 +14,9 @@ import (
 // stepDecoder turns one batch step's args into the addon params of its tool.
 type stepDecoder func(args json.RawMessage) (map[string]any, error)
 
-// decodeStep strictly decodes args into In (unknown fields refused) and
-// validates them exactly as the single tool would.
+// decodeStep validates args against In's input schema as the host validates
+// a single call of the tool (unknown fields, enums, bounds, required fields),
+// decodes them with the schema's defaults, and checks them as the tool does.
 func decodeStep[In editArgs](args json.RawMessage) (map[string]any, error) {
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
@@ -38,11 +39,10 @@ func decodeStep[In editArgs](args json.RawMessage) (map[string]any, error) {
 			}
 		}
 	}
-	var in In
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return nil, sdk.Validation(strings.TrimPrefix(err.Error(), "json: "))
+	// The same schema, engine and words as a single call of the tool.
+	in, err := sdk.DecodeArgs[In](args)
+	if err != nil {
+		return nil, err
 	}
 	return in.params()
 }
@@ -104,7 +104,7 @@ func batch(ctx context.Context, call *sdk.Call, in BatchIn) (BatchOut, error) {
 	if in.FullValues {
 		params["full_values"] = true
 	}
-	out, err := send[BatchOut](ctx, call, "cmd_scene_batch", params, batchTimeout)
+	out, err := sdk.Send[BatchOut](ctx, call.Host, "cmd_scene_batch", params, batchTimeout)
 	if err != nil {
 		return BatchOut{}, err
 	}
@@ -116,11 +116,11 @@ func aborted(index int, e *sdk.Error, dryRun bool) BatchOut {
 	at := index
 	hint := fmt.Sprintf("Step %d failed: %s. Nothing was changed.", index, strings.TrimSuffix(e.Hint, "."))
 	out := BatchOut{AbortedAt: &at, Error: &StepError{Error: string(e.Code), Hint: hint, Required: e.Required}, DryRun: dryRun}
-	out.normalize()
+	out.Normalize()
 	return out
 }
 
-func (o *BatchOut) normalize() {
+func (o *BatchOut) Normalize() {
 	if o.Steps == nil {
 		o.Steps = []StepResult{}
 	}

@@ -66,7 +66,7 @@ func (in CallMethodIn) params() (map[string]any, error) {
 	}, nil
 }
 
-func (o *CallMethodOut) normalize() {
+func (o *CallMethodOut) Normalize() {
 	if o.Changes == nil {
 		o.Changes = []MethodChange{}
 	}

@@ -2,7 +2,6 @@ package scene
 
 import (
 	"embed"
-	"io/fs"
 )
 
 // The scene toolset's editor code: editor/handlers.gd (the index the addon loads) and
@@ -12,12 +11,3 @@ import (
 //
 //go:embed editor
 var editorFiles embed.FS
-
-// editorCode is the toolset's editor code, rooted at handlers.gd.
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}

@@ -28,7 +28,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"Node2D", "Node3D", "scene tree", ".tscn", "instance", "reparent", "signals", "groups", "batch edits"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("get_tree", sdk.ToolOptions{
 				Title:         "Get the scene tree",

@@ -1,6 +1,7 @@
 package scene_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -614,13 +615,13 @@ func TestBatchStepValidation(t *testing.T) {
 		{"missing required", []any{
 			map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node"}},
 			map[string]any{"tool": "rename_node", "args": map[string]any{"node": "Node"}},
-		}, 1, "name is required"},
-		{"unknown argument", []any{map[string]any{"tool": "set_groups", "args": map[string]any{"node": "A", "add": []string{"g"}, "colour": 1}}}, 0, `unknown field "colour"`},
+		}, 1, "arguments.name: required field is missing"},
+		{"unknown argument", []any{map[string]any{"tool": "set_groups", "args": map[string]any{"node": "A", "add": []string{"g"}, "colour": 1}}}, 0, "arguments.colour: unknown field"},
 		{"wrong type", []any{map[string]any{"tool": "move_node", "args": map[string]any{"node": "A", "index": "x"}}}, 0, "index"},
 		{"flags belong to the batch", []any{map[string]any{"tool": "create_node", "args": map[string]any{"type": "Node", "dry_run": true}}}, 0, "dry_run belongs to the batch"},
 		{"bad path", []any{map[string]any{"tool": "instantiate", "args": map[string]any{"scene": "/etc/x.tscn"}}}, 0, "res://"},
 		{"args not an object", []any{map[string]any{"tool": "delete_node", "args": []int{1}}}, 0, "args must be an object"},
-		{"missing args", []any{map[string]any{"tool": "delete_node"}}, 0, "node is required"},
+		{"missing args", []any{map[string]any{"tool": "delete_node"}}, 0, "arguments.node: required field is missing"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -641,6 +642,54 @@ func TestBatchStepValidation(t *testing.T) {
 				t.Errorf("the editor received %d commands", n)
 			}
 		})
+	}
+}
+
+// A step is held to its tool's input schema as a single call is: what
+// encoding/json alone accepts but the schema refuses (a minimum, a
+// minLength) is refused with the single call's words, naming the field.
+func TestBatchStepsMeetTheToolsSchema(t *testing.T) {
+	cases := []struct {
+		tool  string
+		args  map[string]any
+		field string
+		in    any
+	}{
+		{"create_node", map[string]any{"type": "Node", "index": -1}, "arguments.index", &scene.CreateNodeIn{}},
+		{"move_node", map[string]any{"node": "A", "index": -2}, "arguments.index", &scene.MoveNodeIn{}},
+		{"create_node", map[string]any{"type": ""}, "arguments.type", &scene.CreateNodeIn{}},
+		{"connect_signal", map[string]any{"source": "A", "signal": "", "target": "B", "method": "m"}, "arguments.signal", &scene.ConnectSignalIn{}},
+	}
+	h := start(t)
+	for _, tc := range cases {
+		raw, _ := json.Marshal(tc.args)
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(tc.in); err != nil {
+			t.Fatalf("%s %s: encoding/json refuses it already (%v): not a schema check", tc.tool, raw, err)
+		}
+		single := call(t, h, tc.tool, tc.args)
+		if single.Err == nil || single.Err.Code != sdk.CodeValidationError || !strings.HasPrefix(single.Err.Hint, tc.field+": ") {
+			t.Fatalf("single %s %s: %v; want VALIDATION_ERROR naming %s", tc.tool, raw, single.Err, tc.field)
+		}
+		res := call(t, h, "batch", map[string]any{"steps": []any{
+			map[string]any{"tool": "rename_node", "args": map[string]any{"node": "A", "name": "B"}},
+			map[string]any{"tool": tc.tool, "args": tc.args},
+		}})
+		if res.Err != nil {
+			t.Fatalf("batch with %s %s: tool error %v; want a result with aborted_at", tc.tool, raw, res.Err)
+		}
+		var out scene.BatchOut
+		if err := res.Decode(&out); err != nil {
+			t.Fatal(err)
+		}
+		want := "Step 1 failed: args: " + strings.TrimSuffix(single.Err.Hint, ".") + ". Nothing was changed."
+		if out.Applied || out.AbortedAt == nil || *out.AbortedAt != 1 || out.Error == nil || out.Error.Error != "VALIDATION_ERROR" || out.Error.Hint != want {
+			t.Errorf("batch with %s %s: %s\nwant aborted_at 1, VALIDATION_ERROR %q", tc.tool, raw, res.Structured, want)
+		}
+	}
+	if n := len(h.Addon().Received()); n != 0 {
+		t.Errorf("the editor received %d commands", n)
 	}
 }
 

@@ -26,28 +26,6 @@ type editArgs interface {
 	params() (map[string]any, error)
 }
 
-// normalizer fixes up an answer after decoding (nil slices become empty).
-type normalizer interface {
-	normalize()
-}
-
-// send sends one command and decodes its answer into Out.
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	var p any = params
-	if params == nil {
-		p = nil // encodes as {}
-	}
-	out, err := sdk.Send[Out](ctx, call.Host, command, p, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
 // edit is the tool function of a single edit: validate, add dry_run, send.
 func edit[In editArgs, Out any](command string, timeout time.Duration) func(context.Context, *sdk.Call, In) (Out, error) {
 	return func(ctx context.Context, call *sdk.Call, in In) (Out, error) {
@@ -57,7 +35,7 @@ func edit[In editArgs, Out any](command string, timeout time.Duration) func(cont
 			return zero, err
 		}
 		p["dry_run"] = call.DryRun
-		return send[Out](ctx, call, command, p, timeout)
+		return sdk.Send[Out](ctx, call.Host, command, p, timeout)
 	}
 }
 
@@ -127,7 +105,7 @@ func getTree(ctx context.Context, call *sdk.Call, in GetTreeIn) (TreeOut, error)
 	if limit == 0 {
 		limit = 1000
 	}
-	return send[TreeOut](ctx, call, "cmd_scene_get_tree", map[string]any{
+	return sdk.Send[TreeOut](ctx, call.Host, "cmd_scene_get_tree", map[string]any{
 		"scene": scene, "root": orDot(in.Root), "max_depth": intOr(in.MaxDepth, -1),
 		"type": in.Type, "name": in.Name, "expand_instances": in.ExpandInstances,
 		"limit": limit, "cursor": in.Cursor,
@@ -149,14 +127,14 @@ func findNodes(ctx context.Context, call *sdk.Call, in FindNodesIn) (TreeOut, er
 	if limit == 0 {
 		limit = 200
 	}
-	return send[TreeOut](ctx, call, "cmd_scene_find_nodes", map[string]any{
+	return sdk.Send[TreeOut](ctx, call.Host, "cmd_scene_find_nodes", map[string]any{
 		"scene": scene, "root": orDot(in.Root), "max_depth": -1,
 		"name": in.Name, "type": in.Type, "group": in.Group, "script": script,
 		"expand_instances": in.ExpandInstances, "limit": limit, "cursor": in.Cursor,
 	}, readTimeout)
 }
 
-func (o *TreeOut) normalize() {
+func (o *TreeOut) Normalize() {
 	if o.Nodes == nil {
 		o.Nodes = []TreeNode{}
 	}
@@ -171,12 +149,12 @@ func getNode(ctx context.Context, call *sdk.Call, in GetNodeIn) (GetNodeOut, err
 	if props == nil {
 		props = []string{}
 	}
-	return send[GetNodeOut](ctx, call, "cmd_scene_get_node", map[string]any{
+	return sdk.Send[GetNodeOut](ctx, call.Host, "cmd_scene_get_node", map[string]any{
 		"node": in.Node, "scene": scene, "properties": props,
 	}, readTimeout)
 }
 
-func (o *GetNodeOut) normalize() {
+func (o *GetNodeOut) Normalize() {
 	for _, s := range []*[]string{&o.Groups, &o.Children, &o.OmittedProperties} {
 		if *s == nil {
 			*s = []string{}
@@ -194,10 +172,10 @@ func (o *GetNodeOut) normalize() {
 }
 
 func listOpen(ctx context.Context, call *sdk.Call, _ ListOpenIn) (ListOpenOut, error) {
-	return send[ListOpenOut](ctx, call, "cmd_scene_list_open", nil, readTimeout)
+	return sdk.Send[ListOpenOut](ctx, call.Host, "cmd_scene_list_open", nil, readTimeout)
 }
 
-func (o *ListOpenOut) normalize() {
+func (o *ListOpenOut) Normalize() {
 	if o.Scenes == nil {
 		o.Scenes = []OpenScene{}
 	}
@@ -291,7 +269,7 @@ func (in CreateNodeIn) params() (map[string]any, error) {
 	}, nil
 }
 
-func (o *CreateNodeOut) normalize() {
+func (o *CreateNodeOut) Normalize() {
 	if o.Properties == nil {
 		o.Properties = map[string]json.RawMessage{}
 	}
@@ -311,7 +289,7 @@ func (in InstantiateIn) params() (map[string]any, error) {
 	}, nil
 }
 
-func (o *InstantiateOut) normalize() {
+func (o *InstantiateOut) Normalize() {
 	if o.Properties == nil {
 		o.Properties = map[string]json.RawMessage{}
 	}
@@ -374,7 +352,7 @@ func (in SetPropertiesIn) params() (map[string]any, error) {
 	return p, nil
 }
 
-func (o *SetPropertiesOut) normalize() {
+func (o *SetPropertiesOut) Normalize() {
 	if o.Changes == nil {
 		o.Changes = []Change{}
 	}
@@ -411,7 +389,7 @@ func (in ConnectSignalIn) params() (map[string]any, error) {
 	return p, nil
 }
 
-func (o *ConnectSignalOut) normalize() {
+func (o *ConnectSignalOut) Normalize() {
 	if o.Binds == nil {
 		o.Binds = []json.RawMessage{}
 	}
@@ -441,7 +419,7 @@ func (in SetGroupsIn) params() (map[string]any, error) {
 	return map[string]any{"node": in.Node, "add": add, "remove": remove}, nil
 }
 
-func (o *SetGroupsOut) normalize() {
+func (o *SetGroupsOut) Normalize() {
 	for _, s := range []*[]string{&o.Groups, &o.Added, &o.Removed, &o.Unchanged} {
 		if *s == nil {
 			*s = []string{}
@@ -460,7 +438,7 @@ func (in ExtractBranchIn) params() (map[string]any, error) {
 	return map[string]any{"node": in.Node, "path": p, "replace": boolOr(in.Replace, true)}, nil
 }
 
-func (o *ExtractBranchOut) normalize() {
+func (o *ExtractBranchOut) Normalize() {
 	if o.DroppedConnections == nil {
 		o.DroppedConnections = []Connection{}
 	}

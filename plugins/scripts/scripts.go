@@ -647,7 +647,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"GDScript", ".gd", "parse errors", "patch code", "attach script", "class_name", "symbols"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("list", sdk.ToolOptions{
 				Title:         "List scripts",

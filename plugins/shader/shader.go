@@ -9,7 +9,6 @@ package shader
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -17,14 +16,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var connected = []string{sdk.RequireBridgeConnected}
 
@@ -37,7 +28,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"Shader", ".gdshader", "ShaderMaterial", "uniforms", "shader compile errors", "visual effects"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("validate", sdk.ToolOptions{
 				Title: "Check a shader",

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -15,47 +14,22 @@ import (
 	"github.com/godot-mcp/godot-mcp/sdk/sdktest"
 )
 
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_shader_write", sdk.Mutating, true},
-	{"cmd_shader_get_params", sdk.ReadOnly, false},
-	{"cmd_shader_set_params", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_shader_write", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_shader_get_params", Class: sdk.ReadOnly},
+	{Name: "cmd_shader_set_params", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	files, _ := fs.Glob(editorCode(), "*.gd")
+	sdktest.CheckEditorCode(t, Toolset(), commands)
+	files, _ := fs.Glob(Toolset().EditorCode, "*.gd")
 	for _, f := range files {
-		b, _ := fs.ReadFile(editorCode(), f)
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", f, n)
 		}

@@ -29,7 +29,7 @@ const (
 // compileScript is compile.gd with editor/decl.gd's functions appended (one
 // source of truth for reading declarations, here and in the editor).
 func compileScript() string {
-	decl, err := fs.ReadFile(editorCode(), "decl.gd")
+	decl, err := fs.ReadFile(sdk.Subdir(editorFiles, "editor"), "decl.gd")
 	if err != nil {
 		panic(err)
 	}

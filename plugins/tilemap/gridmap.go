@@ -29,12 +29,12 @@ func buildLibrary(ctx context.Context, call *sdk.Call, in BuildLibraryIn) (Build
 		}
 		in.Path = clean
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return BuildLibraryOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[BuildLibraryOut](ctx, call, "cmd_tilemap_gridmap_build_library", p, fileTimeout)
+	return sdk.Send[BuildLibraryOut](ctx, call.Host, "cmd_tilemap_gridmap_build_library", p, fileTimeout)
 }
 
 func gridGetCells(ctx context.Context, call *sdk.Call, in GridCellsIn) (GridCellsOut, error) {
@@ -54,7 +54,7 @@ func gridGetCells(ctx context.Context, call *sdk.Call, in GridCellsIn) (GridCell
 		GridCellsOut
 		NextOffset int `json:"next_offset"`
 	}
-	a, err := send[answer](ctx, call, "cmd_tilemap_gridmap_get_cells", p, readTimeout)
+	a, err := sdk.Send[answer](ctx, call.Host, "cmd_tilemap_gridmap_get_cells", p, readTimeout)
 	if err != nil {
 		return GridCellsOut{}, err
 	}
@@ -81,10 +81,10 @@ func gridSetCells(ctx context.Context, call *sdk.Call, in GridSetCellsIn) (GridS
 	if n > maxCellWrites {
 		return GridSetCellsOut{}, sdk.Validation(fmt.Sprintf("%d cell writes in one call; at most %d: split it into several calls", n, maxCellWrites))
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return GridSetCellsOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[GridSetCellsOut](ctx, call, "cmd_tilemap_gridmap_set_cells", p, paintTimeout)
+	return sdk.Send[GridSetCellsOut](ctx, call.Host, "cmd_tilemap_gridmap_set_cells", p, paintTimeout)
 }

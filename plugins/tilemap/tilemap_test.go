@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -14,57 +13,29 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_tilemap_list_layers", sdk.ReadOnly, false},
-	{"cmd_tilemap_get_cells", sdk.ReadOnly, false},
-	{"cmd_tilemap_get_tileset", sdk.ReadOnly, false},
-	{"cmd_tilemap_paint", sdk.Mutating, true},
-	{"cmd_tilemap_create_tileset", sdk.Mutating, true},
-	{"cmd_tilemap_edit_tileset", sdk.Mutating, true},
-	{"cmd_tilemap_gridmap_build_library", sdk.Mutating, true},
-	{"cmd_tilemap_gridmap_get_cells", sdk.ReadOnly, false},
-	{"cmd_tilemap_gridmap_set_cells", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_tilemap_list_layers", Class: sdk.ReadOnly},
+	{Name: "cmd_tilemap_get_cells", Class: sdk.ReadOnly},
+	{Name: "cmd_tilemap_get_tileset", Class: sdk.ReadOnly},
+	{Name: "cmd_tilemap_paint", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_tilemap_create_tileset", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_tilemap_edit_tileset", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_tilemap_gridmap_build_library", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_tilemap_gridmap_get_cells", Class: sdk.ReadOnly},
+	{Name: "cmd_tilemap_gridmap_set_cells", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
+	sdktest.CheckEditorCode(t, Toolset(), commands, "handlers.gd", "common.gd", "read.gd", "paint.gd", "tileset.gd", "gridmap.gd", "edit.gd")
 	for _, f := range []string{"handlers.gd", "common.gd", "read.gd", "paint.gd", "tileset.gd", "gridmap.gd", "edit.gd"} {
-		b, err := fs.ReadFile(editorCode(), f)
-		if err != nil {
-			t.Fatalf("%s not shipped: %v", f, err)
-		}
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", f, n)
 		}

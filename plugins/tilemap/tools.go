@@ -2,7 +2,6 @@ package tilemap
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,38 +23,10 @@ const (
 	maxFillArea   = 1 << 20
 )
 
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
-// asParams turns a validated input struct into command params (JSON names,
-// omitted optional fields absent so the editor's defaults apply).
-func asParams(in any) (map[string]any, error) {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // ---- reading ----
 
 func listLayers(ctx context.Context, call *sdk.Call, _ ListLayersIn) (ListLayersOut, error) {
-	return send[ListLayersOut](ctx, call, "cmd_tilemap_list_layers", map[string]any{}, readTimeout)
+	return sdk.Send[ListLayersOut](ctx, call.Host, "cmd_tilemap_list_layers", map[string]any{}, readTimeout)
 }
 
 func getCells(ctx context.Context, call *sdk.Call, in GetCellsIn) (GetCellsOut, error) {
@@ -75,7 +46,7 @@ func getCells(ctx context.Context, call *sdk.Call, in GetCellsIn) (GetCellsOut, 
 		GetCellsOut
 		NextOffset int `json:"next_offset"`
 	}
-	a, err := send[answer](ctx, call, "cmd_tilemap_get_cells", p, readTimeout)
+	a, err := sdk.Send[answer](ctx, call.Host, "cmd_tilemap_get_cells", p, readTimeout)
 	if err != nil {
 		return GetCellsOut{}, err
 	}
@@ -100,7 +71,7 @@ func getTileSet(ctx context.Context, call *sdk.Call, in GetTileSetIn) (TileSetOu
 		}
 		p["path"] = clean
 	}
-	return send[TileSetOut](ctx, call, "cmd_tilemap_get_tileset", p, readTimeout)
+	return sdk.Send[TileSetOut](ctx, call.Host, "cmd_tilemap_get_tileset", p, readTimeout)
 }
 
 // ---- painting ----
@@ -147,12 +118,12 @@ func paint(ctx context.Context, call *sdk.Call, in PaintIn) (PaintOut, error) {
 			in.Terrain[i].Mode = "connect"
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return PaintOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[PaintOut](ctx, call, "cmd_tilemap_paint", p, paintTimeout)
+	return sdk.Send[PaintOut](ctx, call.Host, "cmd_tilemap_paint", p, paintTimeout)
 }
 
 // ---- TileSet authoring ----
@@ -185,14 +156,14 @@ func buildTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (Build
 	if err := checkAdditions(in.Atlases, in.Tiles, false); err != nil {
 		return BuildTileSetOut{}, err
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return BuildTileSetOut{}, err
 	}
 	delete(p, "new")
 	p["tile_shape"], p["tile_size"] = in.New.TileShape, in.New.TileSize
 	p["dry_run"] = call.DryRun
-	return send[BuildTileSetOut](ctx, call, "cmd_tilemap_create_tileset", p, fileTimeout)
+	return sdk.Send[BuildTileSetOut](ctx, call.Host, "cmd_tilemap_create_tileset", p, fileTimeout)
 }
 
 // checkAdditions checks atlases and tiles of build_tileset
@@ -253,10 +224,10 @@ func editTileSet(ctx context.Context, call *sdk.Call, in BuildTileSetIn) (BuildT
 	if err := checkAdditions(in.Atlases, in.Tiles, true); err != nil {
 		return BuildTileSetOut{}, err
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return BuildTileSetOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[BuildTileSetOut](ctx, call, "cmd_tilemap_edit_tileset", p, fileTimeout)
+	return sdk.Send[BuildTileSetOut](ctx, call.Host, "cmd_tilemap_edit_tileset", p, fileTimeout)
 }

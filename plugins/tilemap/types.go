@@ -85,7 +85,7 @@ type ListLayersOut struct {
 	GridMaps []GridMapInfo   `json:"gridmaps"`
 }
 
-func (o *ListLayersOut) normalize() {
+func (o *ListLayersOut) Normalize() {
 	o.Layers, o.Legacy, o.GridMaps = orEmpty(o.Layers), orEmpty(o.Legacy), orEmpty(o.GridMaps)
 }
 
@@ -205,7 +205,7 @@ type TileSetOut struct {
 	TilesTruncated   bool              `json:"tiles_truncated" description:"more tiles than tiles_limit: raise it"`
 }
 
-func (o *TileSetOut) normalize() {
+func (o *TileSetOut) Normalize() {
 	o.Sources, o.TerrainSets, o.PhysicsLayers = orEmpty(o.Sources), orEmpty(o.TerrainSets), orEmpty(o.PhysicsLayers)
 	o.NavigationLayers, o.CustomDataLayers = orEmpty(o.NavigationLayers), orEmpty(o.CustomDataLayers)
 	for i := range o.Sources {
@@ -370,7 +370,7 @@ type BuildTileSetOut struct {
 	Honesty
 }
 
-func (o *BuildTileSetOut) normalize() { o.Sources = orEmpty(o.Sources) }
+func (o *BuildTileSetOut) Normalize() { o.Sources = orEmpty(o.Sources) }
 
 func orEmpty[T any](s []T) []T {
 	if s == nil {
@@ -406,7 +406,7 @@ type BuildLibraryOut struct {
 	Honesty
 }
 
-func (o *BuildLibraryOut) normalize() { o.Items = orEmpty(o.Items) }
+func (o *BuildLibraryOut) Normalize() { o.Items = orEmpty(o.Items) }
 
 // Box is a box of GridMap cells.
 type Box struct {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,34 +15,6 @@ const (
 	readTimeout = 30 * time.Second
 	editTimeout = 60 * time.Second
 )
-
-type normalizer interface{ normalize() }
-
-func send[Out any](ctx context.Context, call *sdk.Call, command string, params map[string]any, timeout time.Duration) (Out, error) {
-	out, err := sdk.Send[Out](ctx, call.Host, command, params, timeout)
-	if err != nil {
-		var zero Out
-		return zero, err
-	}
-	if n, ok := any(&out).(normalizer); ok {
-		n.normalize()
-	}
-	return out, nil
-}
-
-// asParams turns a validated input struct into command params (JSON names,
-// omitted optional fields absent so the editor's defaults apply).
-func asParams(in any) (map[string]any, error) {
-	b, err := json.Marshal(in)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
 
 func getLayout(ctx context.Context, call *sdk.Call, in GetLayoutIn) (GetLayoutOut, error) {
 	offset := 0
@@ -66,12 +37,12 @@ func getLayout(ctx context.Context, call *sdk.Call, in GetLayoutIn) (GetLayoutOu
 		GetLayoutOut
 		NextOffset int `json:"next_offset"`
 	}
-	a, err := send[answer](ctx, call, "cmd_ui_get_layout", p, readTimeout)
+	a, err := sdk.Send[answer](ctx, call.Host, "cmd_ui_get_layout", p, readTimeout)
 	if err != nil {
 		return GetLayoutOut{}, err
 	}
 	out := a.GetLayoutOut
-	out.normalize()
+	out.Normalize()
 	out.Returned = len(out.Nodes)
 	if a.NextOffset > 0 {
 		out.Truncated, out.NextCursor = true, strconv.Itoa(a.NextOffset)
@@ -123,12 +94,12 @@ func setLayout(ctx context.Context, call *sdk.Call, in SetLayoutIn) (SetLayoutOu
 			return SetLayoutOut{}, sdk.Validation(at + ": nothing to set: give preset, anchors, offsets, grow, size_flags_h/v, stretch_ratio or custom_minimum_size")
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return SetLayoutOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[SetLayoutOut](ctx, call, "cmd_ui_set_layout", p, editTimeout)
+	return sdk.Send[SetLayoutOut](ctx, call.Host, "cmd_ui_set_layout", p, editTimeout)
 }
 
 func themeGet(ctx context.Context, call *sdk.Call, in ThemeGetIn) (ThemeGetOut, error) {
@@ -149,7 +120,7 @@ func themeGet(ctx context.Context, call *sdk.Call, in ThemeGetIn) (ThemeGetOut, 
 		}
 		p["path"] = clean
 	}
-	out, err := send[ThemeGetOut](ctx, call, "cmd_ui_theme_get", p, readTimeout)
+	out, err := sdk.Send[ThemeGetOut](ctx, call.Host, "cmd_ui_theme_get", p, readTimeout)
 	if err == nil && out.Source == "" {
 		// The source is what was asked for; an editor answer without it
 		// would not match the declared result.
@@ -182,12 +153,12 @@ func themeEdit(ctx context.Context, call *sdk.Call, in ThemeEditIn) (ThemeEditOu
 			return ThemeEditOut{}, sdk.Validation(fmt.Sprintf("set[%d].value is missing; to delete an item use remove", i))
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return ThemeEditOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[ThemeEditOut](ctx, call, "cmd_ui_theme_edit", p, editTimeout)
+	return sdk.Send[ThemeEditOut](ctx, call.Host, "cmd_ui_theme_edit", p, editTimeout)
 }
 
 func setOverrides(ctx context.Context, call *sdk.Call, in OverridesIn) (OverridesOut, error) {
@@ -199,10 +170,10 @@ func setOverrides(ctx context.Context, call *sdk.Call, in OverridesIn) (Override
 			return OverridesOut{}, sdk.Validation(fmt.Sprintf("set[%d].value is missing; to drop an override use remove", i))
 		}
 	}
-	p, err := asParams(in)
+	p, err := sdk.Params(in)
 	if err != nil {
 		return OverridesOut{}, err
 	}
 	p["dry_run"] = call.DryRun
-	return send[OverridesOut](ctx, call, "cmd_ui_set_theme_overrides", p, editTimeout)
+	return sdk.Send[OverridesOut](ctx, call.Host, "cmd_ui_set_theme_overrides", p, editTimeout)
 }

@@ -63,7 +63,7 @@ type GetLayoutOut struct {
 	NextCursor string       `json:"next_cursor,omitempty"`
 }
 
-func (o *GetLayoutOut) normalize() { o.Nodes = normNodes(o.Nodes) }
+func (o *GetLayoutOut) Normalize() { o.Nodes = normNodes(o.Nodes) }
 
 // Grow sets grow directions.
 type Grow struct {
@@ -97,7 +97,7 @@ type SetLayoutOut struct {
 	Honesty
 }
 
-func (o *SetLayoutOut) normalize() { o.Nodes = normNodes(o.Nodes) }
+func (o *SetLayoutOut) Normalize() { o.Nodes = normNodes(o.Nodes) }
 
 // ---- themes ----
 
@@ -137,7 +137,7 @@ type ThemeGetOut struct {
 	Node             *NodeTheme  `json:"node,omitempty"`
 }
 
-func (o *ThemeGetOut) normalize() {
+func (o *ThemeGetOut) Normalize() {
 	o.Types = orEmpty(o.Types)
 	for i := range o.Types {
 		if o.Types[i].Items == nil {
@@ -188,7 +188,7 @@ type ThemeEditOut struct {
 	Honesty
 }
 
-func (o *ThemeEditOut) normalize() { o.Types, o.Warnings = orEmpty(o.Types), orEmpty(o.Warnings) }
+func (o *ThemeEditOut) Normalize() { o.Types, o.Warnings = orEmpty(o.Types), orEmpty(o.Warnings) }
 
 // Override sets one theme override.
 type Override struct {
@@ -218,7 +218,7 @@ type OverridesOut struct {
 	Honesty
 }
 
-func (o *OverridesOut) normalize() {
+func (o *OverridesOut) Normalize() {
 	if o.Overrides == nil {
 		o.Overrides = map[string]map[string]any{}
 	}

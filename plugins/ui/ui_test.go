@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,54 +12,29 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_ui_get_layout", sdk.ReadOnly, false},
-	{"cmd_ui_set_layout", sdk.Mutating, true},
-	{"cmd_ui_theme_get", sdk.ReadOnly, false},
-	{"cmd_ui_theme_edit", sdk.Mutating, true},
-	{"cmd_ui_set_theme_overrides", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_ui_get_layout", Class: sdk.ReadOnly},
+	{Name: "cmd_ui_set_layout", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_ui_theme_get", Class: sdk.ReadOnly},
+	{Name: "cmd_ui_theme_edit", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_ui_set_theme_overrides", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 // handlers.gd declares every command with the class the tools assume, and
 // ships every script it preloads.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	files, _ := fs.Glob(editorCode(), "*.gd")
+	sdktest.CheckEditorCode(t, Toolset(), commands)
+	files, _ := fs.Glob(Toolset().EditorCode, "*.gd")
 	if len(files) < 5 {
 		t.Fatalf("editor code ships %v", files)
 	}
 	for _, f := range files {
-		b, _ := fs.ReadFile(editorCode(), f)
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", f, n)
 		}

@@ -55,7 +55,6 @@ func create(ctx context.Context, call *sdk.Call, in CreateIn) (CreateOut, error)
 	if err != nil {
 		return CreateOut{}, err
 	}
-	a.normalize()
 	return CreateOut{GraphOut: a.GraphOut, Created: a.Created, Overwritten: a.Overwritten, Undoable: a.Undoable, DryRun: a.DryRun, Compile: compileCode(ctx, call, a.Code)}, nil
 }
 
@@ -68,7 +67,6 @@ func get(ctx context.Context, call *sdk.Call, in GetIn) (GraphOut, error) {
 	if err != nil {
 		return GraphOut{}, err
 	}
-	out.normalize()
 	return out, nil
 }
 
@@ -81,7 +79,6 @@ func edit(ctx context.Context, call *sdk.Call, in EditIn) (EditOut, error) {
 	if err != nil {
 		return EditOut{}, err
 	}
-	a.normalize()
 	return EditOut{GraphOut: a.GraphOut, Applied: orEmpty(a.Applied), Undoable: a.Undoable, DryRun: a.DryRun, Compile: compileCode(ctx, call, a.Code)}, nil
 }
 
@@ -197,7 +194,7 @@ func globalsSet(ctx context.Context, call *sdk.Call, in GlobalsSetIn) (GlobalsSe
 	return out, err
 }
 
-func (g *GraphOut) normalize() {
+func (g *GraphOut) Normalize() {
 	if g.Spec.Functions == nil {
 		g.Spec.Functions = map[string]Graph{}
 	}
@@ -207,7 +204,7 @@ func (g *GraphOut) normalize() {
 	}
 }
 
-func (a *editorAnswer) normalize() { a.GraphOut.normalize() }
+func (a *editorAnswer) Normalize() { a.GraphOut.Normalize() }
 
 func resToFS(dir, res string) string {
 	return filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(res, "res://")))

@@ -11,7 +11,6 @@ package visualshader
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/godot-mcp/godot-mcp/plugins/internal/engines"
 	"github.com/godot-mcp/godot-mcp/sdk"
@@ -19,14 +18,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var connected = []string{sdk.RequireBridgeConnected}
 
@@ -39,7 +30,7 @@ func Toolset() sdk.Toolset {
 		Keywords:       []string{"VisualShader", "visual shader graph", "VisualShaderNode", "shader nodes", "shader_globals", "global uniforms"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("create", sdk.ToolOptions{
 				Title: "Create a visual shader",

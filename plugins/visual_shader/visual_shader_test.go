@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -18,17 +17,13 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_visual_shader_create", sdk.Mutating, true},
-	{"cmd_visual_shader_get", sdk.ReadOnly, false},
-	{"cmd_visual_shader_edit", sdk.Mutating, true},
-	{"cmd_visual_shader_catalog", sdk.ReadOnly, false},
-	{"cmd_visual_shader_globals_list", sdk.ReadOnly, false},
-	{"cmd_visual_shader_globals_set", sdk.Mutating, true},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_visual_shader_create", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_visual_shader_get", Class: sdk.ReadOnly},
+	{Name: "cmd_visual_shader_edit", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_visual_shader_catalog", Class: sdk.ReadOnly},
+	{Name: "cmd_visual_shader_globals_list", Class: sdk.ReadOnly},
+	{Name: "cmd_visual_shader_globals_set", Class: sdk.Mutating, DryRun: true},
 }
 
 func start(t *testing.T) *sdktest.Harness {
@@ -39,32 +34,12 @@ func start(t *testing.T) *sdktest.Harness {
 // handlers.gd declares every command with the class the tools assume, and
 // every script it preloads is shipped.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	if n := strings.Count(string(src), `"cmd_visual_shader_`); n != len(commands) {
-		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
-	}
-	err = fs.WalkDir(editorCode(), ".", func(p string, d fs.DirEntry, err error) error {
+	sdktest.CheckEditorCode(t, Toolset(), commands)
+	err := fs.WalkDir(Toolset().EditorCode, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
 			return err
 		}
-		b, _ := fs.ReadFile(editorCode(), p)
-		for _, m := range regexp.MustCompile(`preload\("([a-z_]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", p, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, p)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", p, n)
 		}
@@ -75,7 +50,7 @@ func TestEditorCodeDeclaresCommands(t *testing.T) {
 	}
 	// ports.json is Godot's own port names (testdata/gen_ports.py): the Output
 	// node's ports per mode and function, and per node class.
-	b, err := fs.ReadFile(editorCode(), "ports.json")
+	b, err := fs.ReadFile(Toolset().EditorCode, "ports.json")
 	if err != nil {
 		t.Fatal(err)
 	}

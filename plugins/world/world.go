@@ -11,9 +11,7 @@ package world
 import (
 	"context"
 	"embed"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -24,14 +22,6 @@ import (
 
 //go:embed editor
 var editorFiles embed.FS
-
-func editorCode() fs.FS {
-	sub, err := fs.Sub(editorFiles, "editor")
-	if err != nil {
-		panic(err)
-	}
-	return sub
-}
 
 var sceneNeeded = []string{sdk.RequireBridgeConnected, sdk.RequireActiveScene}
 
@@ -52,7 +42,7 @@ func Toolset() sdk.Toolset {
 			"MeshInstance3D", "CSG", "fog", "glow", "VoxelGI", "sky"},
 		MinGodot:       engines.MinGodot,
 		MaxTestedGodot: engines.MaxTestedGodot,
-		EditorCode:     editorCode(),
+		EditorCode:     sdk.Subdir(editorFiles, "editor"),
 		Tools: []sdk.Tool{
 			sdk.NewTool("set_environment", sdk.ToolOptions{
 				Title: "Set the world environment",
@@ -113,12 +103,8 @@ func Toolset() sdk.Toolset {
 
 // params turns an input into the editor command's parameters.
 func params(in any, call *sdk.Call) (map[string]any, error) {
-	b, err := json.Marshal(in)
+	p, err := sdk.Params(in)
 	if err != nil {
-		return nil, err
-	}
-	var p map[string]any
-	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, err
 	}
 	p["dry_run"] = call.DryRun

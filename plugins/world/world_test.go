@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -15,60 +14,32 @@ import (
 )
 
 // The commands the tools send, with the class handlers.gd must declare.
-var commands = []struct {
-	name   string
-	class  sdk.Safety
-	dryRun bool
-}{
-	{"cmd_world_set_environment", sdk.Mutating, true},
-	{"cmd_world_set_light", sdk.Mutating, true},
-	{"cmd_world_set_camera", sdk.Mutating, true},
-	{"cmd_world_add_mesh", sdk.Mutating, true},
-	{"cmd_world_add_csg", sdk.Mutating, true},
-	{"cmd_world_add_gi", sdk.Mutating, true},
-	{"cmd_world_bake", sdk.Mutating, true},
-	{"cmd_world_describe", sdk.ReadOnly, false},
+var commands = []sdktest.EditorCommand{
+	{Name: "cmd_world_set_environment", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_world_set_light", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_world_set_camera", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_world_add_mesh", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_world_add_csg", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_world_add_gi", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_world_bake", Class: sdk.Mutating, DryRun: true},
+	{Name: "cmd_world_describe", Class: sdk.ReadOnly},
 }
 
 func start(t *testing.T) *sdktest.Harness {
 	t.Helper()
-	var opts []sdktest.StartOption
-	for _, c := range commands {
-		opts = append(opts, sdktest.Declare(c.name, c.class, c.dryRun))
-	}
-	return sdktest.Start(t, Toolset(), opts...)
+	return sdktest.StartWith(t, Toolset(), commands)
 }
 
 // handlers.gd declares every command with the class the tools assume, and
 // every script it preloads is shipped.
 func TestEditorCodeDeclaresCommands(t *testing.T) {
-	src, err := fs.ReadFile(editorCode(), "handlers.gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range commands {
-		entry := `"` + c.name + `": {"class": "` + string(c.class) + `", `
-		if c.dryRun {
-			entry += `"dry_run": true, `
-		}
-		if !strings.Contains(string(src), entry+`"run": `) {
-			t.Errorf("handlers.gd does not declare %s as %s (dry_run %v)", c.name, c.class, c.dryRun)
-		}
-	}
-	if n := strings.Count(string(src), `"cmd_world_`); n != len(commands) {
-		t.Errorf("handlers.gd declares %d commands, the tools send %d", n, len(commands))
-	}
-	files, _ := fs.Glob(editorCode(), "*.gd")
+	sdktest.CheckEditorCode(t, Toolset(), commands)
+	files, _ := fs.Glob(Toolset().EditorCode, "*.gd")
 	if len(files) < 6 {
 		t.Fatalf("editor code ships %v", files)
 	}
 	for _, f := range files {
-		b, _ := fs.ReadFile(editorCode(), f)
-		for _, m := range regexp.MustCompile(`preload\("([a-z_0-9]+\.gd)"\)`).FindAllStringSubmatch(string(b), -1) {
-			if _, err := fs.Stat(editorCode(), m[1]); err != nil {
-				t.Errorf("%s preloads %s, which is not shipped", f, m[1])
-			}
-		}
+		b, _ := fs.ReadFile(Toolset().EditorCode, f)
 		if n := strings.Count(string(b), "\n"); n > 600 {
 			t.Errorf("%s has %d lines; split it (limit 600)", f, n)
 		}

@@ -461,9 +461,26 @@ func (s *Server) LogCall(callID string, level slog.Level, message string, attrs 
 		data[a.Key] = a.Value.String()
 	}
 	n := mcp.NewLoggingMessageNotification(mcpLevel(level), "godot-mcp", data)
+	if !logWanted(t.ctx, n.Params.Level) {
+		// mcp-go drops it without an error: counted in the ledger, the
+		// call's answer would wait deliveryWait for a write that never comes.
+		return
+	}
 	if err := s.notify(t, func() error { return s.mcp.SendLogMessageToClient(t.ctx, n) }); err != nil {
 		s.log.Debug("log notification dropped", "err", err)
 	}
+}
+
+// logWanted tells whether mcp-go's SendLogMessageToClient sends a record
+// of level to the client of ctx, by the same rules (v1.2.1): on the
+// 2026-07-28 protocol the request's declared level, before it the
+// session's logging/setLevel.
+func logWanted(ctx context.Context, level mcp.LoggingLevel) bool {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+		return info.LogLevel != "" && level.ShouldSendTo(info.LogLevel)
+	}
+	session, ok := server.ClientSessionFromContext(ctx).(server.SessionWithLogging)
+	return ok && level.ShouldSendTo(session.GetLogLevel())
 }
 
 // mcpLevel maps a slog level to the MCP (syslog) level.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -413,5 +414,39 @@ func TestStdioErrorResultWireShape(t *testing.T) {
 				t.Errorf("validation: %+v", e)
 			}
 		}
+	}
+}
+
+// A call's log record below the client's level is not sent, and the answer
+// does not wait for it (mcp-go drops such a record without an error: counted
+// as queued, it held every such answer for deliveryWait). The record at the
+// client's level arrives before the answer.
+func TestStdioLogBelowTheClientsLevelDoesNotHoldTheAnswer(t *testing.T) {
+	var s *Server
+	s = New(Options{Config: testConfig(), Bridge: &stubBridge{}})
+	if err := s.AddTools(Tool{
+		Def: ToolDef{Name: "godot_logs_talk", Toolset: "logs", InputSchema: json.RawMessage(`{"type":"object"}`), ToolMeta: contract.ToolMeta{Description: "Logs.", Safety: contract.ReadOnly}},
+		Exec: func(_ context.Context, c Call) Result {
+			s.LogCall(c.CallID, slog.LevelWarn, "careful", nil)
+			s.LogCall(c.CallID, slog.LevelDebug, "unwanted", nil)
+			return OK(map[string]any{})
+		},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ss := startStdio(t, s)
+	ss.send(`{"jsonrpc":"2.0","id":"lvl","method":"logging/setLevel","params":{"level":"warning"}}`)
+	ss.wait(`lvl`)
+	start := time.Now()
+	ss.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"godot_logs_talk","arguments":{}}}`)
+	resp, notes := ss.wait("1")
+	if d := time.Since(start); d >= deliveryWait {
+		t.Errorf("the answer took %v: it waited for a record that was never sent", d)
+	}
+	if resp["result"] == nil {
+		t.Fatalf("response %v", resp)
+	}
+	if len(notes) != 1 || notes[0]["method"] != "notifications/message" || !strings.Contains(fmt.Sprint(notes[0]["params"]), "careful") {
+		t.Fatalf("notifications before the answer: %v (want only the warning)", notes)
 	}
 }

@@ -422,8 +422,7 @@ func TestStdioErrorResultWireShape(t *testing.T) {
 // as queued, it held every such answer for deliveryWait). The record at the
 // client's level arrives before the answer.
 func TestStdioLogBelowTheClientsLevelDoesNotHoldTheAnswer(t *testing.T) {
-	var s *Server
-	s = New(Options{Config: testConfig(), Bridge: &stubBridge{}})
+	s := New(Options{Config: testConfig(), Bridge: &stubBridge{}})
 	if err := s.AddTools(Tool{
 		Def: ToolDef{Name: "godot_logs_talk", Toolset: "logs", InputSchema: json.RawMessage(`{"type":"object"}`), ToolMeta: contract.ToolMeta{Description: "Logs.", Safety: contract.ReadOnly}},
 		Exec: func(_ context.Context, c Call) Result {

@@ -270,3 +270,33 @@ func TestExtensionsPreloadOnlyTheAPI(t *testing.T) {
 		t.Fatalf("only %d loads of the core addon found in extension code", n)
 	}
 }
+
+// Godot's debugger panels (ScriptEditorDebugger, not public API) are hooked
+// in one place, the core's lib/debugger_feed.gd: the runtime and debugger
+// toolsets and the error feed subscribe to it (#25 item 5), so two scripts
+// never connect to the same signals and an engine change is handled once.
+func TestOneHookOfTheDebuggerPanels(t *testing.T) {
+	hook := regexp.MustCompile(`"ScriptEditorDebugger"|connect\("(debug_data|stack_frame_selected)"`)
+	var hooks []string
+	for _, root := range []string{".", "../addon", "../examples"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if hook.Match(b) {
+				hooks = append(hooks, filepath.ToSlash(p))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(hooks, []string{"../addon/lib/debugger_feed.gd"}) {
+		t.Errorf("scripts that hook the debugger panels: %q, want only ../addon/lib/debugger_feed.gd", hooks)
+	}
+}

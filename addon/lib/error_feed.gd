@@ -17,10 +17,11 @@ extends RefCounted
 ##   does not);
 ## - the game: the editor's debugger messages ("error" for push_error, push_warning and
 ##   engine errors; "debug_enter" when a script error stops the game), read from every
-##   ScriptEditorDebugger's debug_data signal as runtime/debugger_plugin.gd does.
+##   ScriptEditorDebugger's debug_data signal (lib/debugger_feed.gd).
 
 const Compat := preload("compat.gd")
 const DebuggerPlugin := preload("../runtime/debugger_plugin.gd")
+const DebuggerFeed := preload("debugger_feed.gd")
 const EditorLogErrors := preload("editor_log_errors.gd")
 
 const KEEP := 300 # entries kept; older ones are dropped (counted)
@@ -84,7 +85,7 @@ var _temps: Dictionary = {} # path -> the throwaway GDScript of a script the edi
 var _last_check: Dictionary = {} # path -> the errors last reported for it by a check
 var _declared: Dictionary = {} # path of a changed script -> the class_name its source declares ("" for none)
 var _class_re: RegEx = RegEx.create_from_string("(?m)^class_name\\s+([A-Za-z_][A-Za-z0-9_]*)")
-var _hooked: Dictionary = {} # ScriptEditorDebugger instance id -> Callable
+var _subscribed: bool = false # to lib/debugger_feed.gd
 var _last_hook_ms: int = -HOOK_EVERY_MS
 var _break_entry: Dictionary = {} # a game's script-error stop, waiting for its stack
 
@@ -108,12 +109,9 @@ func stop() -> void:
 	if _logger != null:
 		OS.call("remove_logger", _logger)
 		_logger = null
-	for key: Variant in _hooked.keys():
-		var d: Object = instance_from_id(int(key))
-		var cb: Callable = _hooked[key]
-		if d != null and is_instance_valid(d) and d.is_connected("debug_data", cb):
-			d.disconnect("debug_data", cb)
-	_hooked.clear()
+	if _subscribed:
+		_subscribed = false
+		DebuggerFeed.unsubscribe(_on_debug_data)
 	_temps.clear()
 
 
@@ -342,22 +340,18 @@ func _collect(dir: String, out: Dictionary) -> void:
 # --- the game -----------------------------------------------------------------------
 
 
-## Connects to every ScriptEditorDebugger (one per debugger session).
+## Receives every debugger panel's messages (lib/debugger_feed.gd), and hooks
+## panels created since.
 func _hook_debuggers() -> void:
 	_last_hook_ms = Time.get_ticks_msec()
-	var base: Control = EditorInterface.get_base_control()
-	if base == null:
-		return
-	for d: Node in base.find_children("*", "ScriptEditorDebugger", true, false):
-		var key: int = d.get_instance_id()
-		if _hooked.has(key) or not d.has_signal("debug_data"):
-			continue
-		var cb: Callable = _on_debug_data
-		_hooked[key] = cb
-		d.connect("debug_data", cb)
+	if not _subscribed:
+		_subscribed = true
+		DebuggerFeed.subscribe(_on_debug_data)
+	else:
+		DebuggerFeed.rescan()
 
 
-func _on_debug_data(msg: String, data: Array) -> void:
+func _on_debug_data(msg: String, data: Array, _session: int) -> void:
 	match msg:
 		"error":
 			var e: Dictionary = DebuggerPlugin.error_entry(data, 0)

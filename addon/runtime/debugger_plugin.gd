@@ -12,7 +12,9 @@ extends EditorDebuggerPlugin
 ##
 ## Output lines reach the editor through Godot's own debugger messages, read from
 ## the session's ScriptEditorDebugger "debug_data" signal (the plugin API has no
-## capture for core messages).
+## capture for core messages) through the one hook of it, lib/debugger_feed.gd.
+
+const DebuggerFeed := preload("../lib/debugger_feed.gd")
 
 const CAPTURE := "godot_mcp"
 const OUTPUT_CAPACITY := 4000
@@ -21,7 +23,7 @@ const MAX_TEXT := 4000
 
 ## session id -> {active, breaked, break_reason, break_stack, probe, pid, started_ms, stopped_ms}
 var _sessions: Dictionary = {}
-var _hooked: Dictionary = {} # ScriptEditorDebugger instance id -> the Callable connected to it
+var _subscribed: bool = false # to lib/debugger_feed.gd
 var _replies: Dictionary = {} # request id -> response Dictionary
 var _waiting: Dictionary = {} # request id -> session id
 var _next_request: int = 1
@@ -89,29 +91,21 @@ func _setup_session(session_id: int) -> void:
 	_hook_debuggers()
 
 
-## Connects to every ScriptEditorDebugger (one per session, in session order).
+## Receives every debugger panel's messages (lib/debugger_feed.gd), and hooks
+## panels created since.
 func _hook_debuggers() -> void:
-	var base: Control = EditorInterface.get_base_control()
-	if base == null:
-		return
-	var found: Array[Node] = base.find_children("*", "ScriptEditorDebugger", true, false)
-	for i: int in range(found.size()):
-		var d: Node = found[i]
-		if _hooked.has(d.get_instance_id()) or not d.has_signal("debug_data"):
-			continue
-		var cb: Callable = _on_debug_data.bind(i)
-		_hooked[d.get_instance_id()] = cb
-		d.connect("debug_data", cb)
+	if not _subscribed:
+		_subscribed = true
+		DebuggerFeed.subscribe(_on_debug_data)
+	else:
+		DebuggerFeed.rescan()
 
 
-## Disconnects from the editor's debuggers (the plugin is going away).
+## Stops receiving the debugger panels' messages (the plugin is going away).
 func teardown() -> void:
-	for id: Variant in _hooked.keys():
-		var d: Object = instance_from_id(int(id))
-		var cb: Callable = _hooked[id]
-		if d != null and is_instance_valid(d) and d.is_connected("debug_data", cb):
-			d.disconnect("debug_data", cb)
-	_hooked.clear()
+	if _subscribed:
+		_subscribed = false
+		DebuggerFeed.unsubscribe(_on_debug_data)
 
 
 func _session(session_id: int) -> Dictionary:

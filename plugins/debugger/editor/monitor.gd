@@ -6,12 +6,14 @@ extends EditorDebuggerPlugin
 ##
 ## Godot's own debugger panel (ScriptEditorDebugger) receives every message; its
 ## "debug_data" signal hands each one to us too (plugins get no capture for core
-## messages). The panel itself asks for the stack on every stop and, whenever a
+## messages), through the core addon's one hook of it (lib/debugger_feed.gd). The panel itself asks for the stack on every stop and, whenever a
 ## stack frame gets selected, for that frame's variables. Replies carry no request
 ## id, so the requests of both are kept in one queue in the order they were sent:
 ## the panel's are seen through its "stack_frame_selected" signal, which it emits
 ## right before sending. The game answers strictly in order, so each block of
 ## variables belongs to the queue's head.
+
+const DebuggerFeed := preload("res://addons/godot_mcp/lib/debugger_feed.gd")
 
 const ERROR_KEEP := 50
 ## Request ids of this toolset's questions to the game's probe, above the runtime
@@ -20,8 +22,7 @@ const OBJECTS_ID_BASE := 1 << 40
 
 ## session id -> state, see _session().
 var _sessions: Dictionary = {}
-## ScriptEditorDebugger instance id -> [Callable (debug_data), Callable (stack_frame_selected)]
-var _hooked: Dictionary = {}
+var _subscribed: bool = false # to lib/debugger_feed.gd
 var _error_seq: int = 0
 var _next_eval: int = 1
 var _next_objects: int = 0
@@ -41,36 +42,21 @@ func _setup_session(session_id: int) -> void:
 	_hook_debuggers()
 
 
-## Connects to every ScriptEditorDebugger (one per session, in session order).
+## Receives every debugger panel's messages and stack-frame selections
+## (lib/debugger_feed.gd), and hooks panels created since.
 func _hook_debuggers() -> void:
-	var base: Control = EditorInterface.get_base_control()
-	if base == null:
-		return
-	var found: Array[Node] = base.find_children("*", "ScriptEditorDebugger", true, false)
-	for i: int in range(found.size()):
-		var d: Node = found[i]
-		if _hooked.has(d.get_instance_id()) or not d.has_signal("debug_data"):
-			continue
-		var on_data: Callable = _on_debug_data.bind(i)
-		var on_frame: Callable = _on_frame_selected.bind(i)
-		_hooked[d.get_instance_id()] = [on_data, on_frame]
-		d.connect("debug_data", on_data)
-		if d.has_signal("stack_frame_selected"):
-			d.connect("stack_frame_selected", on_frame)
+	if not _subscribed:
+		_subscribed = true
+		DebuggerFeed.subscribe(_on_debug_data, _on_frame_selected)
+	else:
+		DebuggerFeed.rescan()
 
 
-## Disconnects from the editor's debuggers (the toolset is going away).
+## Stops receiving them (the toolset is going away).
 func teardown() -> void:
-	for id: Variant in _hooked.keys():
-		var d: Object = instance_from_id(int(id))
-		var cbs: Array = _hooked[id]
-		if d == null or not is_instance_valid(d):
-			continue
-		if d.is_connected("debug_data", cbs[0]):
-			d.disconnect("debug_data", cbs[0])
-		if d.has_signal("stack_frame_selected") and d.is_connected("stack_frame_selected", cbs[1]):
-			d.disconnect("stack_frame_selected", cbs[1])
-	_hooked.clear()
+	if _subscribed:
+		_subscribed = false
+		DebuggerFeed.unsubscribe(_on_debug_data, _on_frame_selected)
 
 
 func _session(session_id: int) -> Dictionary:

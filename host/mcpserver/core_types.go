@@ -181,10 +181,11 @@ type SignalInfo struct {
 	Args []ArgInfo `json:"args"`
 }
 
-// ConstantInfo is a class constant.
+// ConstantInfo is a class constant: an integer for an engine class, any
+// value for a script's constant (const MAX_SPEED := 400.0).
 type ConstantInfo struct {
 	Name  string `json:"name"`
-	Value int64  `json:"value"`
+	Value any    `json:"value" description:"an integer for an engine class; a script constant's value in the godot://docs/values shapes"`
 }
 
 // EnumInfo is a class enum.

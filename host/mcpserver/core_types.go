@@ -107,6 +107,7 @@ type UndoState struct {
 	HasRedo    bool   `json:"has_redo"`
 	UndoAction string `json:"undo_action"`
 	RedoAction string `json:"redo_action"`
+	History    string `json:"history,omitempty" description:"the history godot_undo would use now: scene or global"`
 }
 
 // EditorState is the result of godot_get_editor_state.
@@ -125,6 +126,7 @@ type EditorState struct {
 	Scanning     bool         `json:"scanning" description:"the editor filesystem is (re)scanning"`
 	ScanProgress float64      `json:"scan_progress"`
 	Undo         UndoState    `json:"undo"`
+	DirtyKnown   bool         `json:"dirty_known" description:"false when the editor did not say which open scenes have unsaved changes (their dirty flags are then false)"`
 }
 
 // UndoArgs is the input of godot_undo / godot_redo.
@@ -153,8 +155,9 @@ type DescribeClassArgs struct {
 
 // ArgInfo is a method or signal argument.
 type ArgInfo struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Default any    `json:"default,omitempty" description:"the default value of an optional argument"`
 }
 
 // PropertyInfo is a class property.
@@ -164,6 +167,7 @@ type PropertyInfo struct {
 	Hint       int    `json:"hint"`
 	HintString string `json:"hint_string"`
 	Default    any    `json:"default,omitempty"`
+	Enum       string `json:"enum,omitempty" description:"the enum an integer property takes its values from"`
 }
 
 // MethodInfo is a class method.
@@ -173,6 +177,7 @@ type MethodInfo struct {
 	Args       []ArgInfo `json:"args"`
 	IsStatic   bool      `json:"is_static"`
 	IsVirtual  bool      `json:"is_virtual"`
+	IsVararg   bool      `json:"is_vararg"`
 }
 
 // SignalInfo is a class signal.
@@ -190,8 +195,9 @@ type ConstantInfo struct {
 
 // EnumInfo is a class enum.
 type EnumInfo struct {
-	Name   string           `json:"name"`
-	Values map[string]int64 `json:"values"`
+	Name       string           `json:"name"`
+	Values     map[string]int64 `json:"values"`
+	IsBitfield bool             `json:"is_bitfield"`
 }
 
 // ClassDescription is the result of godot_describe_class.
@@ -199,6 +205,8 @@ type ClassDescription struct {
 	ClassName    string         `json:"class_name"`
 	Inherits     []string       `json:"inherits" description:"parent chain, nearest first"`
 	Instantiable bool           `json:"instantiable"`
+	IsScript     bool           `json:"is_script_class" description:"a class_name script's class, not a ClassDB class"`
+	ScriptPath   string         `json:"script_path,omitempty" description:"the script of a script class"`
 	Properties   []PropertyInfo `json:"properties"`
 	Methods      []MethodInfo   `json:"methods"`
 	Signals      []SignalInfo   `json:"signals"`

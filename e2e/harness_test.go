@@ -27,6 +27,7 @@ import (
 	"github.com/godot-mcp/godot-mcp/host/buildinfo"
 	"github.com/godot-mcp/godot-mcp/host/projectfiles"
 	"github.com/godot-mcp/godot-mcp/internal/testing/godotengines"
+	"github.com/godot-mcp/godot-mcp/sdk"
 )
 
 // Bounds of the slow steps. The CI machine has 2 cores; a cold editor start
@@ -449,7 +450,9 @@ func startHost(bridgeURL string, env ...string) (*host, error) {
 // env) and initializes an MCP session as clientName; on failure nothing is
 // left running.
 func (h *host) launch(ctx context.Context, bridgeURL, clientName string, env []string) error {
-	hostEnv := append([]string{"GODOT_MCP_BRIDGE_URL=" + bridgeURL, "GODOT_MCP_PLUGIN_DIR=" + suite.pluginDir}, env...)
+	// Strict answers: a field the editor code sends that a tool's result type
+	// lacks fails the call instead of being dropped (sdk.StrictAnswersEnv).
+	hostEnv := append([]string{"GODOT_MCP_BRIDGE_URL=" + bridgeURL, "GODOT_MCP_PLUGIN_DIR=" + suite.pluginDir, sdk.StrictAnswersEnv + "=1"}, env...)
 	tr := transport.NewStdioWithOptions(suite.hostBin, hostEnv, nil,
 		transport.WithCommandFunc(func(_ context.Context, command string, env, args []string) (*exec.Cmd, error) {
 			cmd := exec.Command(command, args...)

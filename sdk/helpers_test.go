@@ -117,3 +117,22 @@ func TestParamsAreTheInputsJSONNames(t *testing.T) {
 		t.Fatalf("Params of a slice: %v; want INTERNAL_ERROR", err)
 	}
 }
+
+// With GODOT_MCP_STRICT_ANSWERS=1 (the e2e suite) an answer with a field the
+// result type lacks is refused, naming the field; without it the field is
+// dropped as encoding/json drops it.
+func TestSendStrictAnswersRefusesAnUndeclaredField(t *testing.T) {
+	answer := answerHost{answer: json.RawMessage(`{"items":["a"],"extra":1}`)}
+	t.Setenv(StrictAnswersEnv, "")
+	if out, err := Send[listOut](context.Background(), answer, "cmd_x_list", nil, 0); err != nil || len(out.Items) != 1 {
+		t.Fatalf("lenient: %#v, %v", out, err)
+	}
+	t.Setenv(StrictAnswersEnv, "1")
+	out, err := Send[listOut](context.Background(), answer, "cmd_x_list", nil, 0)
+	if AsError(err).Code != CodeInternalError || !strings.Contains(err.Error(), `"extra"`) || !strings.Contains(err.Error(), "cmd_x_list") || out.Items != nil {
+		t.Fatalf("strict: out %#v, err %v; want INTERNAL_ERROR naming the command and the field", out, err)
+	}
+	if _, err := Send[listOut](context.Background(), answerHost{answer: json.RawMessage(`{"items":["a"]}`)}, "cmd_x_list", nil, 0); err != nil {
+		t.Fatalf("strict, every field declared: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"reflect"
 	"sync"
 	"time"
@@ -63,10 +64,32 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 		var zero R
 		return zero, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
 	}
+	if strictAnswers() {
+		if err := allFieldsKnown[R](raw); err != nil {
+			var zero R
+			return zero, Internal(fmt.Sprintf("the editor's answer to %s has a field its result type lacks, which the agent would never see (%v; %s is set)", command, err, StrictAnswersEnv))
+		}
+	}
 	if n, ok := any(&out).(Normalizer); ok {
 		n.Normalize()
 	}
 	return out, nil
+}
+
+// StrictAnswersEnv, set to 1 in the environment of the host (its plugins
+// inherit it), makes Send refuse an editor answer that has a field R does
+// not declare: such a field is dropped on the way to the agent, and the
+// tool's output schema does not mention it. The e2e suite runs so, which
+// proves each tool's result type against its real editor code.
+const StrictAnswersEnv = "GODOT_MCP_STRICT_ANSWERS"
+
+func strictAnswers() bool { return os.Getenv(StrictAnswersEnv) == "1" }
+
+// allFieldsKnown decodes raw into a fresh R refusing unknown object keys.
+func allFieldsKnown[R any](raw json.RawMessage) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(new(R))
 }
 
 // callHost is the Host of one call. Every command it sends carries the id

@@ -31,7 +31,10 @@ import (
 // answered request's forwarder may take the next call's notification and
 // drop it. There the server keeps a small event store: mcp-go then stops a
 // request's forwarder before writing its answer and records, not drops, what
-// the forwarder holds, so nothing is lost and no ledger is needed.
+// the forwarder holds, for a client that resumes the stream. A client that
+// does not resume would still miss a notification the forwarder had not
+// written when the answer came, so such a session has one ledger for all its
+// streams (withRequestLedgers), and the answer waits for it as on stdio.
 //
 // A fix of both races in mcp-go would retire this file.
 type deliveryLedger struct {
@@ -139,14 +142,26 @@ func (w *ledgerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // withRequestLedgers gives each POST of the 2026-07-28 protocol (no
 // Mcp-Session-Id: one ephemeral session, queue and forwarder per request)
-// a ledger of its own.
-func withRequestLedgers(next http.Handler) http.Handler {
+// a ledger of its own, and every request of a 2025-06-18 session (its
+// POSTs and its standalone GET stream) the session's ledger: the session
+// shares one notification queue between its streams, so a call's
+// notification is counted as written on whichever stream of the session
+// wrote it, and the call's answer waits for it (the answer written first
+// stopped the request's forwarder, and the notification then went only to
+// the event store: a client that does not resume never saw it).
+func withRequestLedgers(sessions *sessionIDs, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Header.Get(server.HeaderKeySessionID) != "" {
+		var l *deliveryLedger
+		switch id := r.Header.Get(server.HeaderKeySessionID); {
+		case id != "" && (r.Method == http.MethodPost || r.Method == http.MethodGet):
+			l = sessions.ledger(id)
+		case id == "" && r.Method == http.MethodPost:
+			l = newDeliveryLedger()
+		}
+		if l == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
-		l := newDeliveryLedger()
 		next.ServeHTTP(&ledgerWriter{ResponseWriter: w, l: l}, r.WithContext(withLedger(r.Context(), l)))
 	})
 }

@@ -253,7 +253,7 @@ func (s *Server) GuardedHTTPHandler(g HTTPGuard) http.Handler {
 		server.WithEventStore(newRingEventStore()),
 	)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(withRequestLedgers(promptArgumentsChecked(h))))
+	mux.Handle("/mcp", newHTTPLimits(sessions, s.log).wrap(withRequestLedgers(sessions, promptArgumentsChecked(h))))
 	if g.Log == nil {
 		g.Log = s.log
 	}

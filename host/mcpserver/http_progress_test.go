@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,7 +16,8 @@ import (
 )
 
 // A progress notification sent right before a tool returns reaches an HTTP
-// client, every time, before the answer. mcp-go's per-request forwarder
+// client, every time, before the answer (on both protocol eras: a
+// 2025-06-18 session's answer waits for it through the session's ledger). mcp-go's per-request forwarder
 // drops a notification it has taken off the queue but not yet written when
 // the answer is written first; on a loaded machine that lost the last
 // progress of the conformance suite's test_tool_with_progress. The busy
@@ -72,12 +74,78 @@ func progressNotLost(t *testing.T, version string) {
 		if _, err := c.CallTool(ctx, req); err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
+		// Before its answer: a client that reads the call's stream up to
+		// the answer (the conformance suite) sees nothing later.
+		if n := got.Load(); n != int64(i+1) {
+			t.Fatalf("call %d answered with %d of its %d progress notifications received", i, n, i+1)
+		}
+	}
+}
+
+// Concurrent calls with progress in one 2025-06-18 session share its
+// ledger: none of them waits out deliveryWait for a notification another
+// request's stream took (each answer comes well before that bound), and
+// every call's progress reaches the client.
+func TestHTTPSessionConcurrentProgressNeverStalls(t *testing.T) {
+	s := newEchoServer(t)
+	srv := httptest.NewServer(s.GuardedHTTPHandler(HTTPGuard{}))
+	defer srv.Close()
+	tr, err := transport.NewStreamableHTTP(srv.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got atomic.Int64
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			got.Add(1)
+		}
+	})
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-06-18"
+	init.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 8, 10
+	errs := make(chan error, workers*each)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				req := mcp.CallToolRequest{}
+				req.Params.Name = "godot_t_echo"
+				req.Params.Arguments = map[string]any{"text": "x"}
+				req.Params.Meta = &mcp.Meta{ProgressToken: fmt.Sprint("tok-", w, "-", i)}
+				start := time.Now()
+				if _, err := c.CallTool(ctx, req); err != nil {
+					errs <- err
+					return
+				}
+				if d := time.Since(start); d >= deliveryWait {
+					errs <- fmt.Errorf("a call took %v: it waited for a notification that was never written", d)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for got.Load() < calls && time.Now().Before(deadline) {
+	for got.Load() < workers*each && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := got.Load(); n != calls {
-		t.Fatalf("%d of %d calls' progress notifications reached the client", n, calls)
+	if n := got.Load(); n != workers*each {
+		t.Errorf("%d of %d calls' progress notifications reached the client", n, workers*each)
 	}
 }

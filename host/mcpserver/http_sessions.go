@@ -18,10 +18,13 @@ type sessionIDs struct {
 	mu    sync.Mutex
 	ids   map[string]*list.Element
 	order *list.List // front: most recently used
+	// ledgers: each live session's deliveryLedger (delivery.go), made on
+	// its first request and forgotten with the session.
+	ledgers map[string]*deliveryLedger
 }
 
 func newSessionIDs(max int) *sessionIDs {
-	return &sessionIDs{max: max, ids: map[string]*list.Element{}, order: list.New()}
+	return &sessionIDs{max: max, ids: map[string]*list.Element{}, order: list.New(), ledgers: map[string]*deliveryLedger{}}
 }
 
 const sessionPrefix = "mcp-session-"
@@ -37,6 +40,7 @@ func (s *sessionIDs) Generate() string {
 		old := s.order.Back()
 		s.order.Remove(old)
 		delete(s.ids, old.Value.(string))
+		delete(s.ledgers, old.Value.(string))
 	}
 	return id
 }
@@ -61,7 +65,24 @@ func (s *sessionIDs) Terminate(id string) (isNotAllowed bool, err error) {
 		s.order.Remove(e)
 		delete(s.ids, id)
 	}
+	delete(s.ledgers, id)
 	return false, nil
+}
+
+// ledger is the deliveryLedger of live session id (nil for an id not
+// served).
+func (s *sessionIDs) ledger(id string) *deliveryLedger {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.ids[id]; !ok {
+		return nil
+	}
+	l := s.ledgers[id]
+	if l == nil {
+		l = newDeliveryLedger()
+		s.ledgers[id] = l
+	}
+	return l
 }
 
 func (s *sessionIDs) known(id string) bool {

@@ -195,6 +195,7 @@ func (r *registry) call(ctx context.Context, req plugmodel.CallRequest, backend 
 		return failure(PreconditionFailed(RequireConfirm, fmt.Sprintf("tool %q with %s destroys or overwrites: call it again with confirm: true (preview first with dry_run: true)", t.name, cond)))
 	}
 	host := newCallHostForCall(backend, req.ProgressToken, req.CallID, r.ts.Name, t.name)
+	host.result = t.outType
 	call := &Call{Tool: t.name, DryRun: req.DryRun, Confirm: req.Confirm, Host: host}
 	defer func() {
 		if p := recover(); p != nil {

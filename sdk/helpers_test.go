@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/godot-mcp/godot-mcp/internal/plugmodel"
 )
 
 func TestSubdirRootsTheDirectory(t *testing.T) {
@@ -118,21 +120,55 @@ func TestParamsAreTheInputsJSONNames(t *testing.T) {
 	}
 }
 
-// With GODOT_MCP_STRICT_ANSWERS=1 (the e2e suite) an answer with a field the
-// result type lacks is refused, naming the field; without it the field is
-// dropped as encoding/json drops it.
+// answerBackend answers every editor command with one answer.
+type answerBackend struct {
+	fakeBackend
+	answer json.RawMessage
+}
+
+func (b *answerBackend) Send(context.Context, string, string, json.RawMessage, time.Duration) (json.RawMessage, error) {
+	return b.answer, nil
+}
+
+// With GODOT_MCP_STRICT_ANSWERS=1 (the e2e suite) an editor answer that a
+// tool passes on as its result (sdk.Send of its Out type) and that has a
+// field Out lacks is refused, naming the command and the field; a Send of
+// another type (reading a few fields) is not held to it, and without the
+// setting the field is dropped as encoding/json drops it.
 func TestSendStrictAnswersRefusesAnUndeclaredField(t *testing.T) {
-	answer := answerHost{answer: json.RawMessage(`{"items":["a"],"extra":1}`)}
+	type partial struct {
+		Items []string `json:"items"`
+	}
+	r, err := newRegistry(Toolset{Name: "strict", Tools: []Tool{
+		NewTool("list", ToolOptions{Safety: ReadOnly}, func(ctx context.Context, call *Call, _ struct{}) (listOut, error) {
+			return Send[listOut](ctx, call.Host, "cmd_strict_list", nil, 0)
+		}),
+		NewTool("peek", ToolOptions{Safety: ReadOnly}, func(ctx context.Context, call *Call, _ struct{}) (listOut, error) {
+			p, err := Send[partial](ctx, call.Host, "cmd_strict_list", nil, 0)
+			return listOut{Items: p.Items}, err
+		}),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	extra := &answerBackend{answer: json.RawMessage(`{"items":["a"],"extra":1}`)}
+	run := func(tool string, b plugmodel.Host) plugmodel.CallResult {
+		return r.call(ctx, plugmodel.CallRequest{Tool: tool, Arguments: json.RawMessage(`{}`), CallID: "c"}, b)
+	}
 	t.Setenv(StrictAnswersEnv, "")
-	if out, err := Send[listOut](context.Background(), answer, "cmd_x_list", nil, 0); err != nil || len(out.Items) != 1 {
-		t.Fatalf("lenient: %#v, %v", out, err)
+	if res := run("list", extra); res.Err != nil || !strings.Contains(string(res.Structured), `"items":["a"]`) {
+		t.Fatalf("lenient: %s, %v", res.Structured, res.Err)
 	}
 	t.Setenv(StrictAnswersEnv, "1")
-	out, err := Send[listOut](context.Background(), answer, "cmd_x_list", nil, 0)
-	if AsError(err).Code != CodeInternalError || !strings.Contains(err.Error(), `"extra"`) || !strings.Contains(err.Error(), "cmd_x_list") || out.Items != nil {
-		t.Fatalf("strict: out %#v, err %v; want INTERNAL_ERROR naming the command and the field", out, err)
+	res := run("list", extra)
+	if res.Err == nil || res.Err.Code != CodeInternalError || !strings.Contains(res.Err.Hint, `"extra"`) || !strings.Contains(res.Err.Hint, "cmd_strict_list") {
+		t.Fatalf("strict: %s, %+v; want INTERNAL_ERROR naming the command and the field", res.Structured, res.Err)
 	}
-	if _, err := Send[listOut](context.Background(), answerHost{answer: json.RawMessage(`{"items":["a"]}`)}, "cmd_x_list", nil, 0); err != nil {
-		t.Fatalf("strict, every field declared: %v", err)
+	if res := run("list", &answerBackend{answer: json.RawMessage(`{"items":["a"]}`)}); res.Err != nil {
+		t.Fatalf("strict, every field declared: %+v", res.Err)
+	}
+	if res := run("peek", extra); res.Err != nil {
+		t.Fatalf("strict, a partial read of another type: %+v", res.Err)
 	}
 }

@@ -64,7 +64,7 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 		var zero R
 		return zero, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
 	}
-	if strictAnswers() {
+	if ch, ok := h.(*callHost); ok && ch.result != nil && ch.result == reflect.TypeFor[R]() && strictAnswers() {
 		if err := allFieldsKnown[R](raw); err != nil {
 			var zero R
 			return zero, Internal(fmt.Sprintf("the editor's answer to %s has a field its result type lacks, which the agent would never see (%v; %s is set)", command, err, StrictAnswersEnv))
@@ -78,9 +78,12 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 
 // StrictAnswersEnv, set to 1 in the environment of the host (its plugins
 // inherit it), makes Send refuse an editor answer that has a field R does
-// not declare: such a field is dropped on the way to the agent, and the
-// tool's output schema does not mention it. The e2e suite runs so, which
-// proves each tool's result type against its real editor code.
+// not declare when R is the calling tool's result type (Out of NewTool):
+// that answer is what the tool passes on, and such a field is dropped on
+// the way to the agent and missing from the output schema. A Send of
+// another type reads only the fields it names, as always. The e2e suite
+// runs so, which proves each tool's result type against its real editor
+// code.
 const StrictAnswersEnv = "GODOT_MCP_STRICT_ANSWERS"
 
 func strictAnswers() bool { return os.Getenv(StrictAnswersEnv) == "1" }
@@ -101,6 +104,8 @@ type callHost struct {
 	callID  string
 	toolset string
 	tool    string
+	// result is the calling tool's result type (nil outside a tool call).
+	result reflect.Type
 
 	logOnce sync.Once
 	logger  *slog.Logger // made on first use: most calls never log

@@ -142,7 +142,10 @@ type toolDef struct {
 	conds                       []contract.Condition // opts.DestructiveWhen, parsed
 	inSchema, outSchema         *schema.Schema
 	inSchemaJSON, outSchemaJSON json.RawMessage
-	invoke                      func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
+	// outType is Out: sdk.Send of this type is the editor answer the tool
+	// passes on as its result (held to StrictAnswersEnv).
+	outType reflect.Type
+	invoke  func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error)
 }
 
 func (d *toolDef) Name() string { return d.name }
@@ -245,6 +248,7 @@ func NewTool[In, Out any](name string, opts ToolOptions, fn func(ctx context.Con
 		name: name, opts: opts, conds: conds,
 		inSchema: in, outSchema: out,
 		inSchemaJSON: inJSON, outSchemaJSON: outJSON,
+		outType: reflect.TypeFor[Out](),
 		// tree is args as decoded (nil when the caller has only args):
 		// filling In from it spares reading megabyte arguments again.
 		invoke: func(ctx context.Context, call *Call, args json.RawMessage, tree any) (json.RawMessage, error) {

@@ -98,10 +98,12 @@ func editorLog(ctx context.Context, call *sdk.Call, in LogIn) (LogOut, error) {
 		}
 		time.Sleep(afterScan) // the editor reloads the changed scripts right after the scan
 	}
-	out, err := sdk.Send[LogOut](ctx, call.Host, "cmd_diagnostics_editor_log", params, logTimeout)
+	// The page comes with the scan flag, used above and not part of the result.
+	a, err := sdk.Send[logAnswer](ctx, call.Host, "cmd_diagnostics_editor_log", params, logTimeout)
 	if err != nil {
 		return LogOut{}, err
 	}
+	out := a.LogOut
 	if out.Entries == nil {
 		out.Entries = []LogEntry{}
 	}

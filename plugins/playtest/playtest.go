@@ -765,6 +765,16 @@ type RecordOut struct {
 	Checkpoints []CheckpointValue `json:"checkpoints"`
 	Ended       string            `json:"ended,omitempty" description:"stop, game_stopped, released, toolset_disabled or game_unreachable"`
 	Dropped     int               `json:"dropped,omitempty" description:"inputs left out (after the end, or past 20000)"`
+	Skipped     int               `json:"skipped,omitempty" description:"input events of a kind a recording does not keep"`
+	NotReached  []NotReached      `json:"not_reached,omitempty" description:"checkpoints placed after the frame the recording ended at"`
+	Scene       string            `json:"scene,omitempty" description:"start: the scene being played, kept in the recording"`
+	StartFrozen bool              `json:"started_frozen,omitempty" description:"start: the game was frozen when recording began (a replay from a frozen start repeats it exactly)"`
+}
+
+// NotReached is a checkpoint the recording ended before.
+type NotReached struct {
+	At   float64 `json:"at" description:"the checkpoint's frame (or tick)"`
+	Expr string  `json:"expr"`
 }
 
 func record(ctx context.Context, call *sdk.Call, in RecordIn) (RecordOut, error) {

@@ -118,6 +118,8 @@ type StatusOut struct {
 	Headless      bool     `json:"headless"`
 	ProcessFrames *int64   `json:"process_frames,omitempty" description:"frames the game has processed (when the probe answered)"`
 	FPS           *float64 `json:"fps,omitempty"`
+	Frozen        bool     `json:"frozen,omitempty" description:"the game is frozen by the playtest toolset (godot_playtest_step): it advances only when stepped"`
+	Stepping      bool     `json:"stepping,omitempty" description:"a godot_playtest_step window is advancing it now"`
 	OutputCursor  int      `json:"output_cursor" description:"the cursor get_output would continue from now"`
 	ErrorsCursor  int      `json:"errors_cursor" description:"the cursor get_errors would continue from now"`
 }

@@ -64,6 +64,15 @@ func _read(params: Dictionary, output: bool) -> Dictionary:
 	if limit == null:
 		return _router.fail("VALIDATION_ERROR", "limit must be an integer from 1 to %d." % MAX_LIMIT)
 	var r: Dictionary = _monitor.read_output(since, limit) if output else _monitor.read_errors(since, limit)
+	# An error entry keeps its message twice (text, and message for the error
+	# feed); the agent reads text.
+	var entries: Array = []
+	for e: Dictionary in r.get("entries", []):
+		if e.has("message"):
+			e = e.duplicate()
+			e.erase("message")
+		entries.append(e)
+	r["entries"] = entries
 	r["playing"] = EditorInterface.is_playing_scene()
 	return _router.ok(r)
 

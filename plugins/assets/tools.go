@@ -256,15 +256,16 @@ type Change struct {
 
 // SetOptionsOut reports the change.
 type SetOptionsOut struct {
-	Path       string   `json:"path"`
-	Importer   string   `json:"importer"`
-	Changes    []Change `json:"changes"`
-	Type       string   `json:"type"`
-	UID        string   `json:"uid"`
-	Status     string   `json:"status"`
-	ImportPath string   `json:"import_path"`
-	Undoable   bool     `json:"undoable"`
-	DryRun     bool     `json:"dry_run,omitempty" description:"nothing was written or reimported; changes say what would be"`
+	Path        string   `json:"path"`
+	Importer    string   `json:"importer"`
+	Changes     []Change `json:"changes"`
+	Type        string   `json:"type"`
+	UID         string   `json:"uid"`
+	Status      string   `json:"status"`
+	ImportPath  string   `json:"import_path"`
+	Undoable    bool     `json:"undoable"`
+	UndoHistory string   `json:"undo_history,omitempty" description:"the editor history godot_undo takes it back from (global)"`
+	DryRun      bool     `json:"dry_run,omitempty" description:"nothing was written or reimported; changes say what would be"`
 }
 
 func setOptions(ctx context.Context, call *sdk.Call, in SetOptionsIn) (SetOptionsOut, error) {

@@ -14,11 +14,13 @@ import (
 )
 
 // editorState is what the fake editor answers cmd_get_editor_state with: a
-// small state, about the size of the echo tool's answer.
+// small state of the real editor's shape (the core tool decodes it), about
+// the size of the echo tool's answer.
 var editorState = map[string]any{
 	"project_dir": "/tmp/p", "project_name": "p", "godot_version": "4.4.1", "addon_version": "1",
 	"open_scenes": []any{}, "active_scene": nil, "selection": []any{}, "playing": false, "playing_scene": "",
-	"scanning": false, "scan_progress": 0, "undo": "", "redo": "",
+	"scanning": false, "scan_progress": 0, "dirty_known": true,
+	"undo": map[string]any{"has_undo": false, "has_redo": false, "undo_action": "", "redo_action": "", "history": "global"},
 }
 
 // hopChain is lineChain whose fake editor also answers the core tool

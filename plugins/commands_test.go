@@ -147,25 +147,12 @@ func TestBuiltinsShipTheirEditorCode(t *testing.T) {
 func TestGDScriptFilesStaySmall(t *testing.T) {
 	const limit = 1000
 	n := 0
-	for _, root := range []string{"../addon", ".", "../examples"} {
-		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
-				return err
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			n++
-			if lines := bytes.Count(b, []byte("\n")); lines >= limit {
-				t.Errorf("%s has %d lines; split it by command family (at most %d)", p, lines, limit-1)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+	eachGDScript(t, []string{"../addon", ".", "../examples"}, func(_, p string, b []byte) {
+		n++
+		if lines := bytes.Count(b, []byte("\n")); lines >= limit {
+			t.Errorf("%s has %d lines; split it by command family (at most %d)", p, lines, limit-1)
 		}
-	}
+	})
 	if n < 10 {
 		t.Fatalf("only %d .gd files found", n)
 	}
@@ -183,26 +170,16 @@ func TestEngineDifferencesOnlyInCompat(t *testing.T) {
 		`get_version_info()["major"]`:       "Compat.has(feature) or Compat.at_least(version)",
 		`get_version_info().get("major"`:    "Compat.has(feature) or Compat.at_least(version)",
 	}
-	for _, root := range []string{"../addon", ".", "../examples"} {
-		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") || strings.HasSuffix(filepath.ToSlash(p), "addon/lib/compat.gd") {
-				return err
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			for s, use := range banned {
-				if bytes.Contains(b, []byte(s)) {
-					t.Errorf("%s uses %s: use %s", p, s, use)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+	eachGDScript(t, []string{"../addon", ".", "../examples"}, func(_, p string, b []byte) {
+		if strings.HasSuffix(filepath.ToSlash(p), "addon/lib/compat.gd") {
+			return
 		}
-	}
+		for s, use := range banned {
+			if bytes.Contains(b, []byte(s)) {
+				t.Errorf("%s uses %s: use %s", p, s, use)
+			}
+		}
+	})
 }
 
 // Extension code (the toolsets' editor code and the examples) preloads only
@@ -242,30 +219,17 @@ func TestExtensionsPreloadOnlyTheAPI(t *testing.T) {
 	}
 	ref := regexp.MustCompile(`\b(?:pre)?load\("(res://addons/godot_mcp/[^"]+)"\)`)
 	n := 0
-	for _, root := range []string{".", "../examples"} {
-		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
-				return err
+	eachGDScript(t, []string{".", "../examples"}, func(root, p string, b []byte) {
+		toolset := strings.SplitN(filepath.ToSlash(p), "/", 2)[0]
+		for _, m := range ref.FindAllSubmatch(b, -1) {
+			n++
+			target := string(m[1])
+			if api[target] || (root == "." && slices.Contains(owners[target], toolset)) {
+				continue
 			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			toolset := strings.SplitN(filepath.ToSlash(p), "/", 2)[0]
-			for _, m := range ref.FindAllSubmatch(b, -1) {
-				n++
-				target := string(m[1])
-				if api[target] || (root == "." && slices.Contains(owners[target], toolset)) {
-					continue
-				}
-				t.Errorf("%s loads %s, which is not the core addon's API (addon/lib/README.md)", p, target)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+			t.Errorf("%s loads %s, which is not the core addon's API (addon/lib/README.md)", p, target)
 		}
-	}
+	})
 	if n < 20 {
 		t.Fatalf("only %d loads of the core addon found in extension code", n)
 	}
@@ -278,7 +242,21 @@ func TestExtensionsPreloadOnlyTheAPI(t *testing.T) {
 func TestOneHookOfTheDebuggerPanels(t *testing.T) {
 	hook := regexp.MustCompile(`"ScriptEditorDebugger"|connect\("(debug_data|stack_frame_selected)"`)
 	var hooks []string
-	for _, root := range []string{".", "../addon", "../examples"} {
+	eachGDScript(t, []string{".", "../addon", "../examples"}, func(_, p string, b []byte) {
+		if hook.Match(b) {
+			hooks = append(hooks, filepath.ToSlash(p))
+		}
+	})
+	if !slices.Equal(hooks, []string{"../addon/lib/debugger_feed.gd"}) {
+		t.Errorf("scripts that hook the debugger panels: %q, want only ../addon/lib/debugger_feed.gd", hooks)
+	}
+}
+
+// eachGDScript calls fn with every .gd file under roots (the root it was
+// found under, its path, its source), in walk order.
+func eachGDScript(t *testing.T, roots []string, fn func(root, path string, src []byte)) {
+	t.Helper()
+	for _, root := range roots {
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".gd") {
 				return err
@@ -287,16 +265,11 @@ func TestOneHookOfTheDebuggerPanels(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if hook.Match(b) {
-				hooks = append(hooks, filepath.ToSlash(p))
-			}
+			fn(root, p, b)
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if !slices.Equal(hooks, []string{"../addon/lib/debugger_feed.gd"}) {
-		t.Errorf("scripts that hook the debugger panels: %q, want only ../addon/lib/debugger_feed.gd", hooks)
 	}
 }

@@ -64,7 +64,7 @@ func Send[R any](ctx context.Context, h Host, command string, params any, timeou
 		var zero R
 		return zero, Internal(fmt.Sprintf("the editor's answer to %s does not have the expected shape (%v); reinstall the addon so it matches the server", command, err))
 	}
-	if ch, ok := h.(*callHost); ok && ch.result != nil && ch.result == reflect.TypeFor[R]() && strictAnswers() {
+	if ch, ok := h.(*callHost); ok && ch.result == reflect.TypeFor[R]() && strictAnswers() {
 		if err := allFieldsKnown[R](raw); err != nil {
 			var zero R
 			return zero, Internal(fmt.Sprintf("the editor's answer to %s has a field its result type lacks, which the agent would never see (%v; %s is set)", command, err, StrictAnswersEnv))

@@ -30,22 +30,25 @@ func TestHTTPProgressSentLastIsNotLost(t *testing.T) {
 	}
 }
 
-func progressNotLost(t *testing.T, version string) {
+// progressClient is an HTTP client of the echo server, initialized on
+// protocol version, that counts the progress notifications it receives.
+func progressClient(t *testing.T, version string) (context.Context, *client.Client, *atomic.Int64) {
+	t.Helper()
 	s := newEchoServer(t)
 	srv := httptest.NewServer(s.GuardedHTTPHandler(HTTPGuard{}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	tr, err := transport.NewStreamableHTTP(srv.URL + "/mcp")
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := client.NewClient(tr)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	var got atomic.Int64
+	t.Cleanup(func() { c.Close() })
+	got := new(atomic.Int64)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == "notifications/progress" {
 			got.Add(1)
@@ -57,6 +60,11 @@ func progressNotLost(t *testing.T, version string) {
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatal(err)
 	}
+	return ctx, c, got
+}
+
+func progressNotLost(t *testing.T, version string) {
+	ctx, c, got := progressClient(t, version)
 	var stop atomic.Bool
 	defer stop.Store(true)
 	for range runtime.NumCPU() {
@@ -87,32 +95,7 @@ func progressNotLost(t *testing.T, version string) {
 // request's stream took (each answer comes well before that bound), and
 // every call's progress reaches the client.
 func TestHTTPSessionConcurrentProgressNeverStalls(t *testing.T) {
-	s := newEchoServer(t)
-	srv := httptest.NewServer(s.GuardedHTTPHandler(HTTPGuard{}))
-	defer srv.Close()
-	tr, err := transport.NewStreamableHTTP(srv.URL + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var got atomic.Int64
-	c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			got.Add(1)
-		}
-	})
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-06-18"
-	init.Params.ClientInfo = mcp.Implementation{Name: "t", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	ctx, c, got := progressClient(t, "2025-06-18")
 	const workers, each = 8, 10
 	errs := make(chan error, workers*each)
 	var wg sync.WaitGroup
